@@ -1,0 +1,208 @@
+#!/usr/bin/python3
+# SPDX-License-Identifier: GPL-2.0+
+# Copyright (c) 2026 The perfrec authors
+"""Overlay perfrec onto a U-Boot source tree.
+
+Usage:
+    perfrec_overlay.py [--check] <u-boot-tree>
+
+Copies the project's files into the tree (see FILES) and applies the few edits
+perfrec needs in U-Boot's own files (see EDITS: this table is the complete
+list). Every edit is checked first: if a hook point is missing in the tree the
+script names it and changes nothing at all. Running it again is harmless: an
+edit already present is left alone, and files are only copied when they differ.
+With --check nothing is written; the exit code says whether the tree is ready
+(0) or would change (1).
+"""
+
+import argparse
+import filecmp
+import os
+import shutil
+import sys
+
+TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+# Project directories copied as they are (same relative path in the tree)
+DIRS = ['arch', 'cmd', 'doc', 'drivers/perf', 'include', 'scripts', 'test/py/tests']
+
+# Single files with a different place in the tree: project path -> tree path
+FILES = {
+    'Kconfig': 'drivers/perf/Kconfig',
+}
+
+# Files under DIRS that belong to the project's own tooling, not to U-Boot
+SKIP = {'scripts/perfrec-deps.sh', 'scripts/perfrec_get_uboot.py',
+        'scripts/perfrec_overlay.py', 'scripts/perfrec_run_tests.py'}
+
+MAINTAINERS_ENTRY = '''PERFREC SAMPLING PROFILER
+M:	perfrec developers <perfrec@localhost>
+S:	Maintained
+F:	cmd/perfrec.c
+F:	doc/usage/cmd/perfrec.rst
+F:	drivers/perf/
+F:	include/perf_data.h
+F:	include/perfrec*.h
+F:	scripts/perfrec_pgoff.py
+F:	test/py/tests/test_perfrec*.py
+
+'''
+
+SMH_OPEN_OLD = '\tfd = smh_open(filename, MODE_READ | MODE_BINARY | MODE_PLUS);\n'
+SMH_OPEN_NEW = ('\t/* Writing from offset 0 replaces the file, as on other filesystems */\n'
+                '\tif (!pos)\n'
+                '\t\tfd = smh_open(filename, MODE_WRITE | MODE_BINARY);\n'
+                '\telse\n'
+                '\t\tfd = smh_open(filename, MODE_READ | MODE_BINARY | MODE_PLUS);\n')
+
+# The complete list of edits to U-Boot's own files:
+#   (file, why, anchor, text, how)
+# how: 'before' / 'after' inserts text next to the anchor line(s);
+#      'replace-in:<func>' replaces the anchor inside that function only.
+EDITS = [
+    ('drivers/Kconfig', 'source the perfrec Kconfig menu',
+     'source "drivers/phy/Kconfig"\n', 'source "drivers/perf/Kconfig"\n\n', 'before'),
+    ('drivers/Makefile', 'build drivers/perf/',
+     'obj-$(CONFIG_PCI_ENDPOINT) += pci_endpoint/\n',
+     'obj-$(CONFIG_PERFREC_PMUV3) += perf/\n', 'after'),
+    ('cmd/Makefile', 'build the perfrec command',
+     'obj-$(CONFIG_CMD_PINMUX) += pinmux.o\n',
+     'obj-$(CONFIG_CMD_PERFREC) += perfrec.o\n', 'before'),
+    ('doc/usage/index.rst', 'list the perfrec page',
+     '   cmd/pinmux\n', '   cmd/perfrec\n', 'before'),
+    ('MAINTAINERS', 'maintainer entry', 'POWER\n', MAINTAINERS_ENTRY, 'before'),
+    ('fs/semihostingfs.c', '"save hostfs" creates and truncates the host file',
+     SMH_OPEN_OLD, SMH_OPEN_NEW, 'replace-in:smh_fs_write_at'),
+]
+
+
+class HookMissing(Exception):
+    """A hook point of EDITS is not in the tree"""
+
+
+def function_span(text, name):
+    """Return (start, end) of the body of C function @name in @text"""
+    start = text.find('\n' + name + '(')
+    if start < 0:
+        start = text.find(' ' + name + '(')
+    if start < 0:
+        return None
+    end = text.find('\n}\n', start)
+    return (start, end) if end > 0 else None
+
+
+def apply_edit(text, edit):
+    """Return @text with @edit applied (unchanged if already there)"""
+    path, why, anchor, new, how = edit
+    if how.startswith('replace-in:'):
+        span = function_span(text, how.split(':', 1)[1])
+        if not span:
+            raise HookMissing('%s: function %s() not found (%s)' %
+                              (path, how.split(':', 1)[1], why))
+        body = text[span[0]:span[1]]
+        if new in body:
+            return text
+        if anchor not in body:
+            raise HookMissing('%s: line %r not found in %s (%s)' %
+                              (path, anchor.strip(), how.split(':', 1)[1], why))
+        body = body.replace(anchor, new, 1)
+        return text[:span[0]] + body + text[span[1]:]
+    if new in text:
+        return text
+    lines = text.splitlines(keepends=True)
+    if anchor not in lines:
+        raise HookMissing('%s: hook line %r not found (%s)' % (path, anchor.strip(), why))
+    idx = lines.index(anchor)
+    if how == 'after':
+        idx += 1
+    lines.insert(idx, new)
+    return ''.join(lines)
+
+
+def plan_edits(tree):
+    """Return {path: new text} for every file EDITS changes; raise if a hook is missing"""
+    texts = {}
+    for edit in EDITS:
+        path = edit[0]
+        if path not in texts:
+            full = os.path.join(tree, path)
+            if not os.path.exists(full):
+                raise HookMissing('%s: file not found (%s)' % (path, edit[1]))
+            with open(full, encoding='utf-8') as inf:
+                texts[path] = inf.read()
+        texts[path] = apply_edit(texts[path], edit)
+    return texts
+
+
+def plan_copies(tree):
+    """Return [(src, dst)] for project files whose tree copy is missing or differs"""
+    pairs = []
+    for rel in DIRS:
+        for root, _, names in os.walk(os.path.join(TOP, rel)):
+            for name in names:
+                if name.endswith('.pyc') or '__pycache__' in root:
+                    continue
+                src = os.path.join(root, name)
+                relpath = os.path.relpath(src, TOP)
+                if relpath in SKIP:
+                    continue
+                pairs.append((src, os.path.join(tree, relpath)))
+    for rel, dst in FILES.items():
+        pairs.append((os.path.join(TOP, rel), os.path.join(tree, dst)))
+    return [(s, d) for s, d in pairs
+            if not os.path.exists(d) or not filecmp.cmp(s, d, shallow=False)]
+
+
+def check_new_files(tree, copies):
+    """Refuse to overwrite a tree file of U-Boot's own that perfrec also ships"""
+    for src, dst in copies:
+        rel = os.path.relpath(dst, tree)
+        if os.path.exists(dst) and 'perfrec' not in rel and 'perf_data' not in rel \
+                and not rel.startswith('drivers/perf/'):
+            with open(dst, encoding='utf-8', errors='replace') as inf:
+                if 'perfrec' not in inf.read():
+                    raise HookMissing('%s: exists in the tree and is not perfrec\'s' % rel)
+
+
+def main(argv=None):
+    """Overlay and return the exit code"""
+    parser = argparse.ArgumentParser(description=__doc__.split('\n', 1)[0])
+    parser.add_argument('--check', action='store_true', help='only report, write nothing')
+    parser.add_argument('tree', help='U-Boot source tree to overlay')
+    args = parser.parse_args(argv)
+
+    if not os.path.exists(os.path.join(args.tree, 'Kbuild')):
+        print('perfrec_overlay: %s is not a U-Boot source tree' % args.tree, file=sys.stderr)
+        return 1
+    try:
+        texts = plan_edits(args.tree)
+        copies = plan_copies(args.tree)
+        check_new_files(args.tree, copies)
+    except HookMissing as exc:
+        print('perfrec_overlay: cannot apply to %s: %s; nothing was changed' %
+              (args.tree, exc), file=sys.stderr)
+        return 1
+
+    changed = []
+    for path, text in texts.items():
+        full = os.path.join(args.tree, path)
+        with open(full, encoding='utf-8') as inf:
+            if inf.read() != text:
+                changed.append(path)
+                if not args.check:
+                    with open(full, 'w', encoding='utf-8') as outf:
+                        outf.write(text)
+    for src, dst in copies:
+        changed.append(os.path.relpath(dst, args.tree))
+        if not args.check:
+            os.makedirs(os.path.dirname(dst), exist_ok=True)
+            shutil.copyfile(src, dst)
+            shutil.copymode(src, dst)
+    if changed:
+        print('perfrec_overlay: %s %d file(s) in %s' %
+              ('would change' if args.check else 'updated', len(changed), args.tree))
+    return 1 if (args.check and changed) else 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())
