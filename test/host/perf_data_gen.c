@@ -1,0 +1,171 @@
+// SPDX-License-Identifier: GPL-2.0+
+/*
+ * Copyright (c) 2026 The perfrec authors
+ * Host driver for the perf.data writer: writes a file from command-line facts
+ *
+ * Usage: perf_data_gen [options] <out> <sample>...
+ *   -b <hex>      image start (run-time base), default 0x7fef7000
+ *   -l <hex>      image length, default 0x100000
+ *   -p <hex>      image pgoff (ELF PT_LOAD p_offset), default 0x10000
+ *   -c <bytes>    buffer capacity, default 1 MiB
+ *   -e <name>     add an event (cycles, instructions or rNNNN); default cycles
+ *   -P <n>        sample period, default 10000
+ *   -L <n>        lost samples to report
+ * A <sample> is <ip-hex>[:<count>[:<event index>]]: count samples at that ip.
+ * Exits 0 on success, 2 on -ENOSPC (buffer too small), 1 on other errors.
+ */
+
+#include <errno.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <perf_data.h>
+
+static void usage(void)
+{
+	fprintf(stderr, "Usage: perf_data_gen [-b base] [-l len] [-p pgoff] [-c cap] "
+		"[-e event]... [-P period] [-L lost] <out> <ip[:count[:event]]>...\n");
+	exit(EXIT_FAILURE);
+}
+
+static void parse_event(struct perf_data_event *ev, const char *name, unsigned int idx)
+{
+	memset(ev, 0, sizeof(*ev));
+	ev->name = name;
+	ev->id = idx + 1;
+	if (!strcmp(name, "cycles")) {
+		ev->type = PERF_DATA_TYPE_HARDWARE;
+		ev->config = PERF_DATA_COUNT_HW_CPU_CYCLES;
+	} else if (!strcmp(name, "instructions")) {
+		ev->type = PERF_DATA_TYPE_HARDWARE;
+		ev->config = PERF_DATA_COUNT_HW_INSTRUCTIONS;
+	} else if (name[0] == 'r') {
+		ev->type = PERF_DATA_TYPE_RAW;
+		ev->config = strtoull(name + 1, NULL, 16);
+	} else {
+		fprintf(stderr, "perf_data_gen: unknown event %s\n", name);
+		exit(EXIT_FAILURE);
+	}
+}
+
+int main(int argc, char *argv[])
+{
+	struct perf_data_event events[PERF_DATA_MAX_EVENTS];
+	struct perf_data_info info = {
+		.events = events, .pid = 1, .tid = 1, .comm = "u-boot",
+		.start_time = 1000, .image_start = 0x7fef7000, .image_len = 0x100000,
+		.image_pgoff = 0x10000, .image_name = "/u-boot", .hostname = "perf_data_gen",
+		.osrelease = "2023.01", .version = "perfrec host test", .arch = "aarch64",
+		.cpuid = "0x00000000411fd070", .nr_cpus_avail = 1, .nr_cpus_online = 1,
+		.total_mem_kb = 1 << 20,
+	};
+	struct perf_data_stats stats = { 0 };
+	struct perf_data_layout lay;
+	struct perf_data_writer w;
+	unsigned long long period = 10000, time = 2000;
+	size_t cap = 1 << 20, size;
+	unsigned char *buf;
+	FILE *out;
+	int opt, ret, i;
+
+	while ((opt = getopt(argc, argv, "b:l:p:c:e:P:L:")) != -1) {
+		switch (opt) {
+		case 'b':
+			info.image_start = strtoull(optarg, NULL, 16);
+			break;
+		case 'l':
+			info.image_len = strtoull(optarg, NULL, 16);
+			break;
+		case 'p':
+			info.image_pgoff = strtoull(optarg, NULL, 16);
+			break;
+		case 'c':
+			cap = strtoull(optarg, NULL, 0);
+			break;
+		case 'e':
+			if (info.nr_events == PERF_DATA_MAX_EVENTS)
+				usage();
+			parse_event(&events[info.nr_events], optarg, info.nr_events);
+			info.nr_events++;
+			break;
+		case 'P':
+			period = strtoull(optarg, NULL, 0);
+			break;
+		case 'L':
+			stats.lost = strtoull(optarg, NULL, 0);
+			break;
+		default:
+			usage();
+		}
+	}
+	if (argc - optind < 1)
+		usage();
+	if (!info.nr_events) {
+		parse_event(&events[0], "cycles", 0);
+		info.nr_events = 1;
+	}
+	for (i = 0; i < (int)info.nr_events; i++)
+		events[i].period = period;
+	info.argv = (const char *const *)argv;
+	info.argc = argc;
+
+	buf = malloc(cap);
+	if (!buf)
+		return EXIT_FAILURE;
+	ret = perf_data_begin(&w, buf, cap, &info, &lay);
+	if (ret) {
+		fprintf(stderr, "perf_data_gen: begin failed (err=%d)\n", ret);
+		return ret == -ENOSPC ? 2 : EXIT_FAILURE;
+	}
+
+	for (i = optind + 1; i < argc; i++) {
+		unsigned long long ip, count = 1, evt = 0, n;
+		char *end;
+
+		ip = strtoull(argv[i], &end, 16);
+		if (*end == ':')
+			count = strtoull(end + 1, &end, 10);
+		if (*end == ':')
+			evt = strtoull(end + 1, &end, 10);
+		if (*end || evt >= info.nr_events)
+			usage();
+		for (n = 0; n < count; n++) {
+			struct perf_data_sample s = {
+				.header.type = PERF_DATA_RECORD_SAMPLE,
+				.header.misc = PERF_DATA_MISC_USER,
+				.header.size = sizeof(s),
+				.id = events[evt].id, .ip = ip, .pid = 1, .tid = 1,
+				.time = time, .period = period,
+			};
+
+			if (stats.records_bytes + sizeof(s) > lay.ring_bytes) {
+				stats.lost++;
+				continue;
+			}
+			memcpy(buf + lay.ring_offset + stats.records_bytes, &s, sizeof(s));
+			stats.records_bytes += sizeof(s);
+			if (!stats.first_time)
+				stats.first_time = time;
+			stats.last_time = time;
+			time += 1000;
+		}
+	}
+
+	ret = perf_data_finish(&w, &info, &lay, &stats, &size);
+	if (ret) {
+		fprintf(stderr, "perf_data_gen: finish failed (err=%d)\n", ret);
+		return EXIT_FAILURE;
+	}
+	out = fopen(argv[optind], "wb");
+	if (!out || fwrite(buf, 1, size, out) != size || fclose(out)) {
+		perror(argv[optind]);
+		return EXIT_FAILURE;
+	}
+	printf("wrote %zu bytes, %llu bytes of samples, %llu lost\n", size,
+	       (unsigned long long)stats.records_bytes, (unsigned long long)stats.lost);
+	free(buf);
+
+	return 0;
+}
