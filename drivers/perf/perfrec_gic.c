@@ -1,0 +1,394 @@
+// SPDX-License-Identifier: GPL-2.0+
+/*
+ * Copyright (c) 2026 The perfrec authors
+ * perfrec's GIC policy: find the GIC in the device tree, borrow one interrupt, give it back
+ *
+ * U-Boot on arm64 does not initialise the GIC for most boards (qemu_arm64
+ * selects neither GICV2 nor GICV3), so perfrec brings up just what it needs
+ * for one interrupt and restores every register afterwards. Register names
+ * and offsets are those of <asm/gic.h>.
+ */
+
+#define LOG_CATEGORY	LOGC_ARCH
+
+#include <errno.h>
+#include <log.h>
+#include <mapmem.h>
+#include <perfrec.h>
+#include <time.h>
+#include <asm/gic.h>
+#include <asm/io.h>
+#include <asm/system.h>
+#include <dm/ofnode.h>
+#include <linux/bitfield.h>
+#include <linux/sizes.h>
+#include "perfrec_gic.h"
+
+/* GICD_CTLR */
+#define PERFREC_GICD_CTLR_ENABLE_G0	BIT(0)
+#define PERFREC_GICD_CTLR_ENABLE_G1	BIT(1)	/* EnableGrp1 (v2, v3 DS=1), EnableGrp1A (v3 NS) */
+#define PERFREC_GICD_CTLR_DS		BIT(6)	/* v3: single security state */
+#define PERFREC_GICD_CTLR_RWP		BIT(31)	/* v3: register write pending */
+#define PERFREC_GICD_TYPER_ITLINES	GENMASK(4, 0)
+
+/* GICC_CTLR (v2) */
+#define PERFREC_GICC_CTLR_ENABLE_G0	BIT(0)
+#define PERFREC_GICC_CTLR_ENABLE_G1	BIT(1)
+#define PERFREC_GICC_CTLR_ACKCTL	BIT(2)
+#define PERFREC_GICC_CTLR_FIQEN		BIT(3)
+#define PERFREC_GICC_CTLR_EOIMODE	(BIT(9) | BIT(10))
+
+/* GICR (v3) */
+#define PERFREC_GICR_CTLR_RWP		BIT(3)
+#define PERFREC_GICR_TYPER_VLPIS	BIT(1)
+#define PERFREC_GICR_TYPER_LAST		BIT(4)
+#define PERFREC_GICR_TYPER_AFF		GENMASK_ULL(63, 32)
+#define PERFREC_GICR_WAKER_SLEEP	BIT(1)	/* ProcessorSleep */
+#define PERFREC_GICR_WAKER_ASLEEP	BIT(2)	/* ChildrenAsleep */
+#define PERFREC_GICR_FRAME		SZ_128K	/* RD_base + SGI_base */
+#define PERFREC_GICR_MAX_REGIONS	8
+#define PERFREC_GICR_MAX_FRAMES		512
+
+/* Highest priority; PMR lets through everything but the lowest */
+#define PERFREC_GIC_PRIORITY		0x00
+#define PERFREC_GIC_PMR			0xff
+
+#define PERFREC_GIC_TIMEOUT_US		10000
+
+static const char *const perfrec_gicv2_compat[] = {
+	"arm,gic-400", "arm,cortex-a15-gic", "arm,cortex-a9-gic", "arm,cortex-a7-gic",
+	"arm,arm11mp-gic", "arm,eb11mp-gic", "arm,pl390", "arm,tc11mp-gic",
+	"qcom,msm-qgic2",
+};
+
+static ofnode perfrec_gic_parent(ofnode node)
+{
+	u32 phandle;
+
+	for (; ofnode_valid(node); node = ofnode_get_parent(node)) {
+		if (!ofnode_read_u32(node, "interrupt-parent", &phandle))
+			return ofnode_get_by_phandle(phandle);
+	}
+
+	return ofnode_null();
+}
+
+/* Find the redistributor whose GICR_TYPER affinity is this CPU's MPIDR */
+static int perfrec_gicv3_find_rdist(ofnode gic_node, struct perfrec_gic *gic)
+{
+	u64 mpidr = read_mpidr_el1();
+	u64 aff = FIELD_GET(PMUV3_MPIDR_AFF3, mpidr) << 24 |
+		  FIELD_GET(PMUV3_MPIDR_AFF2, mpidr) << 16 |
+		  FIELD_GET(PMUV3_MPIDR_AFF1, mpidr) << 8 |
+		  FIELD_GET(PMUV3_MPIDR_AFF0, mpidr);
+	u32 regions = ofnode_read_u32_default(gic_node, "#redistributor-regions", 1);
+	u64 stride = ofnode_read_u64_default(gic_node, "redistributor-stride", 0);
+	uint region;
+
+	regions = min_t(u32, regions, PERFREC_GICR_MAX_REGIONS);
+	for (region = 0; region < regions; region++) {
+		fdt_addr_t base = ofnode_get_addr_index(gic_node, 1 + region);
+		fdt_size_t size = 0;
+		void __iomem *rd;
+		ulong off;
+		uint frames;
+
+		if (base == FDT_ADDR_T_NONE)
+			return -EINVAL;
+		/* Without a size, GICR_TYPER.Last ends the region */
+		ofnode_get_addr_size_index(gic_node, 1 + region, &size);
+		for (off = 0, frames = 0; (!size || off + PERFREC_GICR_FRAME <= size) &&
+		     frames < PERFREC_GICR_MAX_FRAMES; frames++) {
+			u64 typer;
+
+			rd = map_sysmem(base + off, PERFREC_GICR_FRAME);
+			typer = readq(rd + GICR_TYPER);
+			if (FIELD_GET(PERFREC_GICR_TYPER_AFF, typer) == aff) {
+				gic->rdist = rd;
+				gic->sgi = rd + SZ_64K;
+				return 0;
+			}
+			if (typer & PERFREC_GICR_TYPER_LAST)
+				break;
+			if (stride)
+				off += stride;
+			else
+				off += typer & PERFREC_GICR_TYPER_VLPIS ? 2 * PERFREC_GICR_FRAME :
+					PERFREC_GICR_FRAME;
+		}
+	}
+	log_debug("no redistributor for MPIDR %llx\n", mpidr);
+
+	return -ENODEV;
+}
+
+int perfrec_gic_from_dt(ofnode node, struct perfrec_gic *gic)
+{
+	ofnode gic_node = perfrec_gic_parent(node);
+	fdt_addr_t dist, cpu;
+	uint i;
+
+	memset(gic, 0, sizeof(*gic));
+	if (!ofnode_valid(gic_node))
+		return log_msg_ret("parent", -ENOENT);
+
+	dist = ofnode_get_addr_index(gic_node, 0);
+	if (ofnode_device_is_compatible(gic_node, "arm,gic-v3")) {
+		gic->version = 3;
+	} else {
+		for (i = 0; i < ARRAY_SIZE(perfrec_gicv2_compat); i++) {
+			if (ofnode_device_is_compatible(gic_node, perfrec_gicv2_compat[i]))
+				gic->version = 2;
+		}
+	}
+	if (!gic->version)
+		return log_msg_ret("compat", -EPROTONOSUPPORT);
+	if (dist == FDT_ADDR_T_NONE)
+		return log_msg_ret("dist", -EINVAL);
+	gic->dist = map_sysmem(dist, SZ_64K);
+	gic->nr_enable_regs = FIELD_GET(PERFREC_GICD_TYPER_ITLINES,
+					readl(gic->dist + GICD_TYPER)) + 1;
+
+	if (gic->version == 2) {
+		cpu = ofnode_get_addr_index(gic_node, 1);
+		if (cpu == FDT_ADDR_T_NONE)
+			return log_msg_ret("cpu", -EINVAL);
+		gic->cpu = map_sysmem(cpu, SZ_8K);
+		/* Without Security Extensions (or at EL3) the groups are ours */
+		gic->may_set_group = current_el() == 3 ||
+				     !(readl(gic->dist + GICD_TYPER) & BIT(10));
+		return 0;
+	}
+
+	gic->may_set_group = current_el() == 3 ||
+			     (readl(gic->dist + GICD_CTLR) & PERFREC_GICD_CTLR_DS);
+
+	return perfrec_gicv3_find_rdist(gic_node, gic);
+}
+
+static int perfrec_gic_wait_clear(void __iomem *reg, u32 mask)
+{
+	ulong start = timer_get_us();
+
+	while (readl(reg) & mask) {
+		if (timer_get_us() - start > PERFREC_GIC_TIMEOUT_US)
+			return -ETIMEDOUT;
+	}
+
+	return 0;
+}
+
+/* The enable register @i: the redistributor's for SGIs/PPIs on v3 */
+static void __iomem *perfrec_gic_enable_reg(const struct perfrec_gic *gic, uint set_off,
+					    uint i)
+{
+	if (gic->version == 3 && !i)
+		return gic->sgi + set_off;
+
+	return gic->dist + set_off + 4 * i;
+}
+
+/* Wait until enable/disable writes have taken effect (v3 RWP) */
+static void perfrec_gic_sync(const struct perfrec_gic *gic)
+{
+	if (gic->version != 3)
+		return;
+	perfrec_gic_wait_clear(gic->dist + GICD_CTLR, PERFREC_GICD_CTLR_RWP);
+	perfrec_gic_wait_clear(gic->rdist + GICR_CTLR, PERFREC_GICR_CTLR_RWP);
+}
+
+/* The banked (per-CPU) frame that holds the interrupt's group and priority */
+static void __iomem *perfrec_gic_irq_frame(const struct perfrec_gic *gic)
+{
+	return gic->version == 3 ? gic->sgi : gic->dist;
+}
+
+static int perfrec_gicv3_cpu_setup(struct perfrec_gic *gic)
+{
+	u64 sre;
+
+	if (current_el() == 2) {
+		gic->saved.icc_sre = read_icc_sre_el2();
+		if (!(gic->saved.icc_sre & PMUV3_ICC_SRE_SRE)) {
+			write_icc_sre_el2(gic->saved.icc_sre | PMUV3_ICC_SRE_SRE);
+			isb();	/* SRE takes effect before ICC_* are used */
+		}
+		sre = read_icc_sre_el2();
+	} else {
+		gic->saved.icc_sre = read_icc_sre_el1();
+		if (!(gic->saved.icc_sre & PMUV3_ICC_SRE_SRE)) {
+			write_icc_sre_el1(gic->saved.icc_sre | PMUV3_ICC_SRE_SRE);
+			isb();	/* SRE takes effect before ICC_* are used */
+		}
+		sre = read_icc_sre_el1();
+	}
+	if (!(sre & PMUV3_ICC_SRE_SRE))
+		return -ENODEV;
+
+	gic->saved.icc_pmr = read_icc_pmr_el1();
+	gic->saved.icc_ctlr = read_icc_ctlr_el1();
+	gic->saved.icc_igrpen1 = read_icc_igrpen1_el1();
+	write_icc_pmr_el1(PERFREC_GIC_PMR);
+	write_icc_ctlr_el1(gic->saved.icc_ctlr & ~PMUV3_ICC_CTLR_EOIMODE);
+	write_icc_igrpen1_el1(PMUV3_ICC_IGRPEN1_EN);
+	isb();	/* the CPU interface is open before the interrupt is enabled */
+
+	return 0;
+}
+
+static void perfrec_gicv3_cpu_restore(struct perfrec_gic *gic)
+{
+	write_icc_igrpen1_el1(gic->saved.icc_igrpen1);
+	write_icc_ctlr_el1(gic->saved.icc_ctlr);
+	write_icc_pmr_el1(gic->saved.icc_pmr);
+	isb();	/* the interface is closed before SRE may be turned off */
+	if (current_el() == 2)
+		write_icc_sre_el2(gic->saved.icc_sre);
+	else
+		write_icc_sre_el1(gic->saved.icc_sre);
+	isb();	/* SRE change takes effect */
+}
+
+static int perfrec_gicv3_wake(struct perfrec_gic *gic)
+{
+	int ret;
+
+	gic->saved.waker = readl(gic->rdist + GICR_WAKER);
+	if (!(gic->saved.waker & PERFREC_GICR_WAKER_SLEEP))
+		return 0;
+	writel(gic->saved.waker & ~PERFREC_GICR_WAKER_SLEEP, gic->rdist + GICR_WAKER);
+	ret = perfrec_gic_wait_clear(gic->rdist + GICR_WAKER, PERFREC_GICR_WAKER_ASLEEP);
+	if (ret)
+		writel(gic->saved.waker, gic->rdist + GICR_WAKER);
+
+	return ret;
+}
+
+static void perfrec_gicv3_sleep(struct perfrec_gic *gic)
+{
+	ulong start = timer_get_us();
+
+	if (!(gic->saved.waker & PERFREC_GICR_WAKER_SLEEP))
+		return;
+	writel(gic->saved.waker, gic->rdist + GICR_WAKER);
+	while (!(readl(gic->rdist + GICR_WAKER) & PERFREC_GICR_WAKER_ASLEEP) &&
+	       timer_get_us() - start < PERFREC_GIC_TIMEOUT_US)
+		;
+}
+
+int perfrec_gic_setup(struct perfrec_gic *gic)
+{
+	void __iomem *frame = perfrec_gic_irq_frame(gic);
+	uint reg = gic->intid / 32;
+	u32 bit = BIT(gic->intid % 32);
+	uint i;
+	int ret;
+
+	if (gic->version == 3) {
+		ret = perfrec_gicv3_wake(gic);
+		if (ret)
+			return log_msg_ret("wake", ret);
+		ret = perfrec_gicv3_cpu_setup(gic);
+		if (ret) {
+			perfrec_gicv3_cpu_restore(gic);
+			perfrec_gicv3_sleep(gic);
+			return log_msg_ret("sre", ret);
+		}
+	} else {
+		gic->saved.cpu_ctlr = readl(gic->cpu + GICC_CTLR);
+		gic->saved.pmr = readl(gic->cpu + GICC_PMR);
+	}
+
+	/* Nothing but our interrupt may be taken during the session */
+	for (i = 0; i < gic->nr_enable_regs; i++) {
+		gic->saved.enable[i] = readl(perfrec_gic_enable_reg(gic, GICD_ISENABLERn, i));
+		writel(gic->saved.enable[i], perfrec_gic_enable_reg(gic, GICD_ICENABLERn, i));
+	}
+	perfrec_gic_sync(gic);
+
+	gic->saved.dist_ctlr = readl(gic->dist + GICD_CTLR);
+	gic->saved.priority = readl(frame + GICD_IPRIORITYRn + (gic->intid & ~3));
+	gic->saved.group = readl(frame + GICD_IGROUPRn + 4 * reg);
+	gic->saved.grpmod = gic->version == 3 ? readl(frame + GICR_IGROUPMODRn) : 0;
+
+	writeb(PERFREC_GIC_PRIORITY, frame + GICD_IPRIORITYRn + gic->intid);
+	if (gic->may_set_group && gic->version == 3) {
+		/* Non-secure group 1: signalled as IRQ at EL1/EL2 */
+		writel(gic->saved.group | bit, frame + GICD_IGROUPRn);
+		writel(gic->saved.grpmod & ~bit, frame + GICR_IGROUPMODRn);
+	}
+	writel(gic->saved.dist_ctlr | PERFREC_GICD_CTLR_ENABLE_G1 |
+	       (gic->may_set_group ? PERFREC_GICD_CTLR_ENABLE_G0 : 0), gic->dist + GICD_CTLR);
+	perfrec_gic_sync(gic);
+
+	if (gic->version == 2) {
+		writel(PERFREC_GIC_PMR, gic->cpu + GICC_PMR);
+		writel((gic->saved.cpu_ctlr | PERFREC_GICC_CTLR_ENABLE_G0 |
+			PERFREC_GICC_CTLR_ENABLE_G1 | PERFREC_GICC_CTLR_ACKCTL) &
+		       ~(PERFREC_GICC_CTLR_FIQEN | PERFREC_GICC_CTLR_EOIMODE),
+		       gic->cpu + GICC_CTLR);
+	}
+	writel(bit, perfrec_gic_enable_reg(gic, GICD_ISENABLERn, reg));
+	perfrec_gic_sync(gic);
+
+	return 0;
+}
+
+void perfrec_gic_restore(struct perfrec_gic *gic)
+{
+	void __iomem *frame = perfrec_gic_irq_frame(gic);
+	uint reg = gic->intid / 32;
+	u32 bit = BIT(gic->intid % 32);
+	uint i;
+
+	writel(bit, perfrec_gic_enable_reg(gic, GICD_ICENABLERn, reg));
+	perfrec_gic_sync(gic);
+	if (gic->version == 2) {
+		writel(gic->saved.cpu_ctlr, gic->cpu + GICC_CTLR);
+		writel(gic->saved.pmr, gic->cpu + GICC_PMR);
+	}
+	writel(gic->saved.dist_ctlr, gic->dist + GICD_CTLR);
+	perfrec_gic_sync(gic);
+	if (gic->may_set_group && gic->version == 3) {
+		writel(gic->saved.grpmod, frame + GICR_IGROUPMODRn);
+		writel(gic->saved.group, frame + GICD_IGROUPRn + 4 * reg);
+	}
+	writel(gic->saved.priority, frame + GICD_IPRIORITYRn + (gic->intid & ~3));
+	for (i = 0; i < gic->nr_enable_regs; i++)
+		writel(gic->saved.enable[i], perfrec_gic_enable_reg(gic, GICD_ISENABLERn, i));
+	perfrec_gic_sync(gic);
+	if (gic->version == 3) {
+		perfrec_gicv3_cpu_restore(gic);
+		perfrec_gicv3_sleep(gic);
+	}
+}
+
+void perfrec_gic_snapshot(const struct perfrec_gic *gic, struct perfrec_snapshot *snap)
+{
+	void __iomem *frame = perfrec_gic_irq_frame(gic);
+	uint i;
+
+	perfrec_snap_add(snap, "GICD_CTLR", -1, readl(gic->dist + GICD_CTLR));
+	for (i = 0; i < gic->nr_enable_regs; i++)
+		perfrec_snap_add(snap, "GICD_ISENABLER", i,
+				 readl(perfrec_gic_enable_reg(gic, GICD_ISENABLERn, i)));
+	perfrec_snap_add(snap, "GICD_IPRIORITYR", gic->intid / 4,
+			 readl(frame + GICD_IPRIORITYRn + (gic->intid & ~3)));
+	perfrec_snap_add(snap, "GICD_IGROUPR", gic->intid / 32,
+			 readl(frame + GICD_IGROUPRn + 4 * (gic->intid / 32)));
+	if (gic->version == 2) {
+		perfrec_snap_add(snap, "GICC_CTLR", -1, readl(gic->cpu + GICC_CTLR));
+		perfrec_snap_add(snap, "GICC_PMR", -1, readl(gic->cpu + GICC_PMR));
+		return;
+	}
+	perfrec_snap_add(snap, "GICR_IGRPMODR0", -1, readl(frame + GICR_IGROUPMODRn));
+	perfrec_snap_add(snap, "GICR_WAKER", -1, readl(gic->rdist + GICR_WAKER));
+	perfrec_snap_add(snap, "ICC_SRE", -1,
+			 current_el() == 2 ? read_icc_sre_el2() : read_icc_sre_el1());
+	if (!((current_el() == 2 ? read_icc_sre_el2() : read_icc_sre_el1()) &
+	      PMUV3_ICC_SRE_SRE))
+		return;	/* ICC_* other than SRE are not accessible */
+	perfrec_snap_add(snap, "ICC_PMR_EL1", -1, read_icc_pmr_el1());
+	perfrec_snap_add(snap, "ICC_CTLR_EL1", -1, read_icc_ctlr_el1());
+	perfrec_snap_add(snap, "ICC_IGRPEN1_EL1", -1, read_icc_igrpen1_el1());
+}

@@ -1,0 +1,141 @@
+/* SPDX-License-Identifier: GPL-2.0+ */
+/*
+ * Copyright (c) 2026 The perfrec authors
+ * perfrec's use of the GIC (v2 and v3): one interrupt, borrowed for a session
+ */
+
+#ifndef __PERFREC_GIC_H
+#define __PERFREC_GIC_H
+
+#include <asm/io.h>
+#include <dm/ofnode.h>
+#include <linux/types.h>
+#include "pmuv3_regs.h"
+
+struct perfrec_snapshot;
+
+/* Largest number of 32-line enable registers a GIC has (1020 lines) */
+#define PERFREC_GIC_MAX_ENABLE_REGS	32
+
+/* GICC_IAR / ICC_IAR1_EL1: INTIDs 1020-1023 are special (no interrupt) */
+#define PERFREC_GIC_INTID_SPECIAL	1020
+#define PERFREC_GICV2_IAR_INTID		GENMASK(9, 0)
+
+/**
+ * struct perfrec_gic - The GIC as perfrec uses it during one session
+ *
+ * @version: 2 or 3
+ * @intid: the interrupt perfrec takes (the PMU's)
+ * @dist: distributor (GICD) base
+ * @cpu: GICv2 CPU interface (GICC) base
+ * @rdist: GICv3 redistributor (RD_base) of this CPU
+ * @sgi: GICv3 redistributor SGI_base of this CPU (@rdist + 64 KiB)
+ * @nr_enable_regs: 32-line enable registers the distributor implements
+ * @may_set_group: the interrupt's group is ours to set (no security, or
+ *	GICD_CTLR.DS): otherwise it belongs to the secure firmware
+ * @saved: register values before the session, restored by
+ *	perfrec_gic_restore()
+ */
+struct perfrec_gic {
+	uint version;
+	uint intid;
+	void __iomem *dist;
+	void __iomem *cpu;
+	void __iomem *rdist;
+	void __iomem *sgi;
+	uint nr_enable_regs;
+	bool may_set_group;
+	struct {
+		u32 enable[PERFREC_GIC_MAX_ENABLE_REGS];
+		u32 dist_ctlr;
+		u32 priority;
+		u32 group;
+		u32 grpmod;
+		u32 cpu_ctlr;
+		u32 pmr;
+		u32 waker;
+		u64 icc_sre;
+		u64 icc_ctlr;
+		u64 icc_pmr;
+		u64 icc_igrpen1;
+	} saved;
+};
+
+/**
+ * perfrec_gic_from_dt() - Find the interrupt controller of a device node
+ * @node: device node whose interrupt-parent is wanted (the PMU)
+ * @gic: returns version and register bases
+ * Return: 0 if found, -ENOENT if @node has no interrupt parent, -EPROTONOSUPPORT
+ * if the parent is not a GICv2/v3, -EINVAL if its "reg" is incomplete,
+ * -ENODEV if this CPU's GICv3 redistributor is not found
+ */
+int perfrec_gic_from_dt(ofnode node, struct perfrec_gic *gic);
+
+/**
+ * perfrec_gic_setup() - Take @gic->intid for the session
+ * @gic: GIC from perfrec_gic_from_dt(), with @intid set
+ *
+ * Saves what it changes, then: wakes the redistributor (v3), disables every
+ * other enabled interrupt (so nothing another firmware left enabled can
+ * storm the session), gives the interrupt the highest priority and (where
+ * allowed) non-secure group 1, opens the CPU interface and enables it.
+ * Return: 0 on success, -ENODEV if the GICv3 system-register interface is
+ * off, -ETIMEDOUT if the redistributor does not wake; nothing is changed on
+ * error
+ */
+int perfrec_gic_setup(struct perfrec_gic *gic);
+
+/**
+ * perfrec_gic_restore() - Undo perfrec_gic_setup()
+ * @gic: GIC given to perfrec_gic_setup()
+ */
+void perfrec_gic_restore(struct perfrec_gic *gic);
+
+/**
+ * perfrec_gic_snapshot() - Record every GIC register perfrec may change
+ * @gic: GIC from perfrec_gic_from_dt(), with @intid set
+ * @snap: snapshot to add to
+ */
+void perfrec_gic_snapshot(const struct perfrec_gic *gic, struct perfrec_snapshot *snap);
+
+/**
+ * struct perfrec_gic_cpuif - What the IRQ handler needs of the GIC
+ * @version: 2 or 3
+ * @cpu: GICv2 CPU interface (GICC) base; unused on v3 (system registers)
+ */
+struct perfrec_gic_cpuif {
+	uint version;
+	void __iomem *cpu;
+};
+
+/* IRQ context: acknowledge the highest-priority pending interrupt */
+static inline u32 perfrec_gic_ack(const struct perfrec_gic_cpuif *cpuif)
+{
+	if (cpuif->version == 3)
+		return read_icc_iar1_el1();
+
+	return readl(cpuif->cpu + GICC_IAR);
+}
+
+/* IRQ context: the INTID of an acknowledge value */
+static inline uint perfrec_gic_intid(const struct perfrec_gic_cpuif *cpuif, u32 iar)
+{
+	if (cpuif->version == 3)
+		return iar & PMUV3_ICC_IAR_INTID;
+
+	return iar & PERFREC_GICV2_IAR_INTID;
+}
+
+/* IRQ context: end the interrupt @iar from perfrec_gic_ack() */
+static inline void perfrec_gic_eoi(const struct perfrec_gic_cpuif *cpuif, u32 iar)
+{
+	dsb();	/* the sample and the PMU's flag clear complete before the EOI */
+	if (cpuif->version == 3) {
+		write_icc_eoir1_el1(iar);
+		isb();	/* the EOI takes effect before interrupts can be taken again */
+		return;
+	}
+	writel(iar, cpuif->cpu + GICC_EOIR);
+}
+
+#endif /* __PERFREC_GIC_H */

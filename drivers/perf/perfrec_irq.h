@@ -1,0 +1,116 @@
+/* SPDX-License-Identifier: GPL-2.0+ */
+/*
+ * Copyright (c) 2026 The perfrec authors
+ * State shared by the session (command context) and the IRQ handler
+ */
+
+#ifndef __PERFREC_IRQ_H
+#define __PERFREC_IRQ_H
+
+#include <perf_data.h>
+#include <linux/compiler.h>
+#include <linux/types.h>
+#include "perfrec_gic.h"
+#include "pmuv3_regs.h"
+
+
+/**
+ * struct perfrec_ring - Single-producer ring of finished perf records
+ *
+ * The IRQ handler is the only producer, command context the only consumer.
+ * @head and @tail count bytes since the start, so head - tail is the fill.
+ * Records are multiples of 8 bytes and may wrap at @size.
+ *
+ * @base: first byte (8-byte aligned), inside the user's buffer
+ * @size: bytes, a multiple of 8
+ * @head: bytes produced (written by the IRQ only)
+ * @tail: bytes consumed (written by command context only)
+ * @wr: @head modulo @size (IRQ only)
+ */
+struct perfrec_ring {
+	u64 *base;
+	u64 size;
+	u64 head;
+	u64 tail;
+	u64 wr;
+};
+
+/**
+ * struct perfrec_counter - One sampling counter of a session
+ *
+ * @idx: PMU counter index (PMUV3_CYCLE_IDX for PMCCNTR_EL0)
+ * @id: the perf sample id of its event
+ * @period: events per sample for the current interval
+ * @max_period: the largest period the counter width allows
+ * @target_ns: frequency mode: wanted nanoseconds between samples, else 0
+ * @last_ns: frequency mode: time of the previous overflow
+ * @count: events of all finished intervals (sum of their periods)
+ * @late: overflows handled only after a whole period had passed again
+ */
+struct perfrec_counter {
+	uint idx;
+	u64 id;
+	u64 period;
+	u64 max_period;
+	u64 target_ns;
+	u64 last_ns;
+	u64 count;
+	u64 late;
+};
+
+/**
+ * struct perfrec_irq - Everything the IRQ handler reads and writes
+ *
+ * @ring: where samples go
+ * @gic: the GIC's CPU interface, for acknowledge and EOI
+ * @intid: the PMU interrupt
+ * @pid: pid/tid of every sample
+ * @ns_mult: generic-timer ticks to ns: ns = ticks * @ns_mult >> 32
+ * @ovf_mask: overflow bits of the counters in use
+ * @nr_counters: counters in use
+ * @counter: the counters
+ * @samples: samples stored
+ * @lost: samples dropped because the ring was full
+ * @spurious: interrupts with no overflow flag set, or no pending INTID
+ * @foreign: interrupts other than the PMU's (acknowledged and ended)
+ * @last_ns: time of the last sample stored
+ */
+struct perfrec_irq {
+	struct perfrec_ring ring;
+	struct perfrec_gic_cpuif gic;
+	uint intid;
+	u32 pid;
+	u64 ns_mult;
+	u32 ovf_mask;
+	uint nr_counters;
+	struct perfrec_counter counter[PERF_DATA_MAX_EVENTS];
+	u64 samples;
+	u64 lost;
+	u64 spurious;
+	u64 foreign;
+	u64 last_ns;
+};
+
+extern struct perfrec_irq perfrec_irq;
+
+/* The vector tables of perfrec_vectors.S */
+extern char perfrec_vectors_el1[], perfrec_vectors_el2[], perfrec_vectors_el3[];
+
+/**
+ * perfrec_irq_handler() - C side of perfrec's IRQ/FIQ vector entries
+ * @pc: the interrupted PC (ELR_ELx)
+ * @regs: the registers the entry saved: x0-x17, x29, x30
+ */
+void perfrec_irq_handler(u64 pc, u64 *regs);
+
+/**
+ * perfrec_irq_now_ns() - The time base of samples
+ * @st: IRQ state with @ns_mult set
+ * Return: nanoseconds since the generic timer started
+ */
+static inline notrace u64 perfrec_irq_now_ns(const struct perfrec_irq *st)
+{
+	return (u64)(((unsigned __int128)read_cntpct_el0() * st->ns_mult) >> 32);
+}
+
+#endif /* __PERFREC_IRQ_H */

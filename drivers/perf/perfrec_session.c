@@ -1,0 +1,506 @@
+// SPDX-License-Identifier: GPL-2.0+
+/*
+ * Copyright (c) 2026 The perfrec authors
+ * perfrec session: arm, disarm and finalise one recording; borrow and return the hardware
+ *
+ * States: idle -> armed (perfrec_arm) -> finalised (perfrec_disarm) -> armed ...
+ * Everything the session changes is snapshotted before arming and compared
+ * after the restore; a difference fails the recording with the register's
+ * name. Headers and features of the perf.data are written here, in command
+ * context; the IRQ handler (perfrec_irq.c) only appends samples.
+ */
+
+#define LOG_CATEGORY	LOGC_ARCH
+
+#include <dm.h>
+#include <errno.h>
+#include <log.h>
+#include <perf_data.h>
+#include <perfrec.h>
+#include <stdio.h>
+#include <version.h>
+#include <asm/global_data.h>
+#include <asm/system.h>
+#include <dm/device-internal.h>
+#include <dm/lists.h>
+#include <dm/ofnode.h>
+#include <dm/root.h>
+#include <linux/kernel.h>
+#include <linux/string.h>
+#include "perfrec_gic.h"
+#include "perfrec_irq.h"
+#include "pmuv3.h"
+#include "pmuv3_regs.h"
+
+DECLARE_GLOBAL_DATA_PTR;
+
+#define PERFREC_VERSION		"perfrec 0.1"
+#define PERFREC_PID		1
+#define PERFREC_NSEC_PER_SEC	1000000000ULL
+
+/* Marks perfrec_image_pgoff as not yet set by the build */
+#define PERFREC_PGOFF_UNSET	0x5045524652454331ULL	/* "1CERFREP" */
+
+/*
+ * File offset of the image's first byte in the u-boot ELF (the p_offset of
+ * its PT_LOAD segment). The image cannot read its ELF, so the build writes it
+ * here after linking (scripts/perfrec_pgoff.py, run from
+ * arch/arm/Makefile.postlink). perf needs it to map sampled addresses to
+ * symbols: a wrong value gives wrong symbols without any warning.
+ */
+u64 perfrec_image_pgoff __section(".data") = PERFREC_PGOFF_UNSET;
+
+/* Event names perf users type, and what perfrec counts for them */
+static const struct {
+	const char *name;
+	u32 type;
+	u64 config;
+} perfrec_events[] = {
+	{ "cycles", PERF_DATA_TYPE_HARDWARE, PERF_DATA_COUNT_HW_CPU_CYCLES },
+	{ "cpu-cycles", PERF_DATA_TYPE_HARDWARE, PERF_DATA_COUNT_HW_CPU_CYCLES },
+};
+
+/**
+ * struct perfrec_session - The one recording U-Boot can have
+ * @state: where it is
+ * @cfg: its configuration
+ * @hw: the PMU
+ * @gic: the GIC and the interrupt
+ * @pmu: PMU registers before arming
+ * @vbar: VBAR_ELx before arming
+ * @daif: DAIF before arming
+ * @hcr: HCR_EL2 before arming (at EL2)
+ * @before: snapshot before arming
+ * @events: the events as the perf.data states them
+ * @info: facts for the perf.data
+ * @writer: perf.data output
+ * @layout: where samples go in it
+ * @size: bytes of the finalised perf.data
+ * @count: each event's total count, at disarm
+ * @restore_err: result of the state check at disarm
+ * @mismatch: first register that differed
+ * @mismatch_before: its value before arming
+ * @mismatch_after: its value after the restore
+ * @cpuid: HEADER_CPUID text
+ * @osrelease: HEADER_OSRELEASE text
+ */
+struct perfrec_session {
+	enum perfrec_state state;
+	struct perfrec_cfg cfg;
+	struct pmuv3_hw hw;
+	struct perfrec_gic gic;
+	struct pmuv3_saved pmu;
+	u64 vbar;
+	u64 daif;
+	u64 hcr;
+	struct perfrec_snapshot before;
+	struct perf_data_event events[PERF_DATA_MAX_EVENTS];
+	struct perf_data_info info;
+	struct perf_data_writer writer;
+	struct perf_data_layout layout;
+	size_t size;
+	u64 count[PERF_DATA_MAX_EVENTS];
+	int restore_err;
+	char mismatch[24];
+	u64 mismatch_before;
+	u64 mismatch_after;
+	char cpuid[24];
+	char osrelease[48];
+};
+
+static struct perfrec_session perfrec_session;
+
+void perfrec_snap_add(struct perfrec_snapshot *snap, const char *name, int index, u64 val)
+{
+	if (snap->count >= PERFREC_SNAPSHOT_MAX)
+		return;
+	snap->regs[snap->count].name = name;
+	snap->regs[snap->count].index = index;
+	snap->regs[snap->count].val = val;
+	snap->count++;
+}
+
+int perfrec_event_lookup(const char *name, struct perfrec_event_cfg *ev)
+{
+	struct pmuv3_hw hw;
+	uint i;
+
+	if (pmuv3_detect(&hw))
+		return -ENODEV;
+	for (i = 0; i < ARRAY_SIZE(perfrec_events); i++) {
+		if (!strcmp(name, perfrec_events[i].name)) {
+			ev->name = perfrec_events[i].name;
+			ev->type = perfrec_events[i].type;
+			ev->config = perfrec_events[i].config;
+			return 0;
+		}
+	}
+
+	return -ENOENT;
+}
+
+static u64 perfrec_read_vbar(void)
+{
+	switch (current_el()) {
+	case 3:
+		return read_vbar_el3();
+	case 2:
+		return read_vbar_el2();
+	default:
+		return read_vbar_el1();
+	}
+}
+
+static void perfrec_write_vbar(u64 val)
+{
+	switch (current_el()) {
+	case 3:
+		write_vbar_el3(val);
+		break;
+	case 2:
+		write_vbar_el2(val);
+		break;
+	default:
+		write_vbar_el1(val);
+		break;
+	}
+	isb();	/* the new table is in use before an exception can be taken */
+}
+
+static char *perfrec_vectors_for_el(void)
+{
+	switch (current_el()) {
+	case 3:
+		return perfrec_vectors_el3;
+	case 2:
+		return perfrec_vectors_el2;
+	default:
+		return perfrec_vectors_el1;
+	}
+}
+
+static void perfrec_cpu_snapshot(struct perfrec_snapshot *snap)
+{
+	static const char *const vbar_name[] = { "VBAR_EL1", "VBAR_EL1", "VBAR_EL2",
+						 "VBAR_EL3" };
+
+	perfrec_snap_add(snap, vbar_name[current_el()], -1, perfrec_read_vbar());
+	perfrec_snap_add(snap, "DAIF", -1, read_daif());
+	if (current_el() == 2) {
+		perfrec_snap_add(snap, "HCR_EL2", -1, read_hcr_el2());
+		perfrec_snap_add(snap, "MDCR_EL2", -1, read_mdcr_el2());
+	}
+}
+
+/* Find the PMU's interrupt and GIC in the control device tree, as it is now */
+static int perfrec_find_hw(struct pmuv3_hw *hw, struct perfrec_gic *gic, ofnode *nodep)
+{
+	uint intid;
+	int ret;
+
+	ret = pmuv3_detect(hw);
+	if (ret)
+		return ret;
+	ret = pmuv3_find_node(nodep);
+	if (ret)
+		return ret;
+	ret = pmuv3_read_intid(*nodep, &intid);
+	if (ret)
+		return ret;
+	ret = perfrec_gic_from_dt(*nodep, gic);
+	if (ret == -ENOENT || ret == -EINVAL)
+		return -ENXIO;
+	if (ret)
+		return ret;
+	gic->intid = intid;
+
+	return 0;
+}
+
+void perfrec_snapshot(struct perfrec_snapshot *snap)
+{
+	struct perfrec_gic gic;
+	struct pmuv3_hw hw;
+	ofnode node;
+
+	snap->count = 0;
+	perfrec_cpu_snapshot(snap);
+	if (pmuv3_detect(&hw))
+		return;
+	pmuv3_snapshot(&hw, snap);
+	if (!perfrec_find_hw(&hw, &gic, &node))
+		perfrec_gic_snapshot(&gic, snap);
+}
+
+/* Probe the PMU device, so that its removal before an OS boots disarms */
+static int perfrec_probe_device(ofnode node)
+{
+	struct udevice *dev;
+	int ret;
+
+	ret = uclass_get_device_by_driver(UCLASS_NOP, DM_DRIVER_GET(pmuv3), &dev);
+	if (ret != -ENODEV)
+		return ret;
+	/* The PMU node was added after boot: bind it now */
+	ret = device_bind_driver_to_node(dm_root(), "pmuv3", ofnode_get_name(node), node, &dev);
+	if (ret)
+		return ret;
+
+	return device_probe(dev);
+}
+
+static void perfrec_fill_info(struct perfrec_session *s)
+{
+	struct perf_data_info *info = &s->info;
+	const char *model;
+	ofnode cpus, cpu;
+	uint i, nr_cpus = 0;
+
+	for (i = 0; i < s->cfg.nr_events; i++) {
+		const struct perfrec_event_cfg *ec = &s->cfg.events[i];
+
+		s->events[i].type = ec->type;
+		s->events[i].config = ec->config;
+		s->events[i].freq = !!ec->freq_hz;
+		s->events[i].period = ec->freq_hz ? ec->freq_hz : ec->period;
+		s->events[i].id = i + 1;
+		s->events[i].name = ec->name;
+	}
+
+	cpus = ofnode_path("/cpus");
+	ofnode_for_each_subnode(cpu, cpus) {
+		const char *type = ofnode_read_string(cpu, "device_type");
+
+		if (type && !strcmp(type, "cpu"))
+			nr_cpus++;
+	}
+	model = ofnode_read_string(ofnode_root(), "model");
+	snprintf(s->cpuid, sizeof(s->cpuid), "0x%016llx", read_midr_el1());
+	snprintf(s->osrelease, sizeof(s->osrelease), "U-Boot %s", PLAIN_VERSION);
+
+	memset(info, 0, sizeof(*info));
+	info->events = s->events;
+	info->nr_events = s->cfg.nr_events;
+	info->pid = PERFREC_PID;
+	info->tid = PERFREC_PID;
+	info->comm = "u-boot";
+	info->image_start = gd->relocaddr;
+	info->image_len = gd->mon_len;
+	info->image_pgoff = READ_ONCE(perfrec_image_pgoff);
+	info->image_name = "/u-boot";
+	info->hostname = model ? model : CONFIG_SYS_BOARD;
+	info->osrelease = s->osrelease;
+	info->version = PERFREC_VERSION;
+	info->arch = "aarch64";
+	info->cpuid = s->cpuid;
+	info->nr_cpus_avail = max(nr_cpus, 1U);
+	info->nr_cpus_online = 1;
+	info->total_mem_kb = gd->ram_size / 1024;
+	info->argv = s->cfg.argv;
+	info->argc = s->cfg.argc;
+}
+
+static void perfrec_init_irq(struct perfrec_session *s)
+{
+	struct perfrec_irq *st = &perfrec_irq;
+	const struct perfrec_event_cfg *ec = &s->cfg.events[0];
+	struct perfrec_counter *c = &st->counter[0];
+
+	memset(st, 0, sizeof(*st));
+	st->gic.version = s->gic.version;
+	st->gic.cpu = s->gic.cpu;
+	st->intid = s->gic.intid;
+	st->pid = PERFREC_PID;
+	st->ns_mult = (PERFREC_NSEC_PER_SEC << 32) / read_cntfrq_el0();
+
+	/* cycles: the dedicated cycle counter, 64 bits wide (PMCR_EL0.LC) */
+	st->nr_counters = 1;
+	c->idx = PMUV3_CYCLE_IDX;
+	c->id = s->events[0].id;
+	c->max_period = ~0ULL;
+	if (ec->freq_hz) {
+		/* The first period assumes 1 GHz; the adaptation corrects it */
+		c->target_ns = PERFREC_NSEC_PER_SEC / ec->freq_hz;
+		c->period = c->target_ns;
+	} else {
+		c->period = ec->period;
+	}
+	st->ovf_mask = BIT(c->idx);
+}
+
+static int perfrec_check_cfg(const struct perfrec_cfg *cfg)
+{
+	const struct perfrec_event_cfg *ec = &cfg->events[0];
+
+	/* One event on the cycle counter for now */
+	if (cfg->nr_events != 1 || ec->type != PERF_DATA_TYPE_HARDWARE ||
+	    ec->config != PERF_DATA_COUNT_HW_CPU_CYCLES)
+		return -EINVAL;
+	if (!ec->period == !ec->freq_hz || ec->freq_hz > PERFREC_MAX_FREQ_HZ ||
+	    ec->period > (u64)S64_MAX)
+		return -EINVAL;
+	if (!cfg->buf || (ulong)cfg->buf % sizeof(u64))
+		return -EINVAL;
+
+	return 0;
+}
+
+int perfrec_arm(const struct perfrec_cfg *cfg)
+{
+	struct perfrec_session *s = &perfrec_session;
+	ofnode node;
+	int ret;
+
+	if (s->state == PERFREC_ARMED)
+		return -EBUSY;
+	ret = perfrec_check_cfg(cfg);
+	if (ret)
+		return log_msg_ret("cfg", ret);
+	ret = perfrec_find_hw(&s->hw, &s->gic, &node);
+	if (ret)
+		return log_msg_ret("hw", ret);
+	if (READ_ONCE(perfrec_image_pgoff) == PERFREC_PGOFF_UNSET)
+		return log_msg_ret("pgoff", -ENOEXEC);
+	ret = perfrec_probe_device(node);
+	if (ret)
+		return log_msg_ret("dev", ret);
+
+	s->cfg = *cfg;
+	perfrec_fill_info(s);
+	perfrec_init_irq(s);
+	s->info.start_time = perfrec_irq_now_ns(&perfrec_irq);
+	ret = perf_data_begin(&s->writer, cfg->buf, cfg->buf_size, &s->info, &s->layout);
+	if (ret)
+		return log_msg_ret("head", ret);
+	perfrec_irq.ring.base = cfg->buf + s->layout.ring_offset;
+	perfrec_irq.ring.size = ALIGN_DOWN(s->layout.ring_bytes, sizeof(u64));
+
+	perfrec_snapshot(&s->before);
+	ret = perfrec_gic_setup(&s->gic);
+	if (ret)
+		return log_msg_ret("gic", ret);
+
+	/* Interrupts are masked at the prompt; keep them so until all is ready */
+	s->daif = read_daif();
+	write_daif(s->daif | PMUV3_DAIF_I | PMUV3_DAIF_F);
+	s->vbar = perfrec_read_vbar();
+	perfrec_write_vbar((ulong)perfrec_vectors_for_el());
+	if (current_el() == 2) {
+		/* Physical IRQs are taken at EL2 only with HCR_EL2.IMO */
+		s->hcr = read_hcr_el2();
+		write_hcr_el2(s->hcr | PMUV3_HCR_EL2_IMO);
+		isb();	/* routing in effect before the interrupt can arrive */
+	}
+	pmuv3_save(&s->pmu);
+	perfrec_irq.counter[0].last_ns = perfrec_irq_now_ns(&perfrec_irq);
+	pmuv3_start_cycles(perfrec_irq.counter[0].period);
+	s->state = PERFREC_ARMED;
+	s->restore_err = 0;
+	asm volatile("msr daifclr, #2" : : : "memory");	/* unmask IRQ */
+
+	return 0;
+}
+
+/* Compare two snapshots; remember the first difference */
+static int perfrec_compare(struct perfrec_session *s, const struct perfrec_snapshot *after)
+{
+	const struct perfrec_snapshot *before = &s->before;
+	uint i;
+
+	for (i = 0; i < before->count && i < after->count; i++) {
+		const struct perfrec_reg *a = &before->regs[i];
+		const struct perfrec_reg *b = &after->regs[i];
+
+		if (a->val == b->val && a->name == b->name && a->index == b->index)
+			continue;
+		if (a->index < 0)
+			strlcpy(s->mismatch, a->name, sizeof(s->mismatch));
+		else
+			snprintf(s->mismatch, sizeof(s->mismatch), "%s%d", a->name, a->index);
+		s->mismatch_before = a->val;
+		s->mismatch_after = b->val;
+		return -EIO;
+	}
+	if (before->count != after->count) {
+		strlcpy(s->mismatch, "(register set)", sizeof(s->mismatch));
+		s->mismatch_before = before->count;
+		s->mismatch_after = after->count;
+		return -EIO;
+	}
+
+	return 0;
+}
+
+int perfrec_disarm(void)
+{
+	struct perfrec_session *s = &perfrec_session;
+	struct perfrec_irq *st = &perfrec_irq;
+	struct perfrec_counter *c = &st->counter[0];
+	struct perf_data_stats stats = { 0 };
+	struct perfrec_snapshot after;
+	int ret;
+
+	if (s->state != PERFREC_ARMED)
+		return -EALREADY;
+
+	asm volatile("msr daifset, #2" : : : "memory");	/* mask IRQ */
+	/* Events since the last reload: the counter started at -period */
+	s->count[0] = c->count + ((pmuv3_read_cycles() + c->period) & c->max_period);
+	pmuv3_restore(&s->pmu);
+	if (current_el() == 2) {
+		write_hcr_el2(s->hcr);
+		isb();	/* routing restored before the vectors change */
+	}
+	perfrec_write_vbar(s->vbar);
+	perfrec_gic_restore(&s->gic);
+	write_daif(s->daif);
+
+	perfrec_snapshot(&after);
+	s->restore_err = perfrec_compare(s, &after);
+
+	stats.records_bytes = st->ring.head;
+	stats.lost = st->lost;
+	if (st->samples) {
+		struct perf_data_sample first;
+
+		memcpy(&first, st->ring.base, sizeof(first));
+		stats.first_time = first.time;
+	}
+	stats.last_time = st->last_ns;
+	ret = perf_data_finish(&s->writer, &s->info, &s->layout, &stats, &s->size);
+	s->state = PERFREC_FINALISED;
+	if (ret)
+		return log_msg_ret("finish", ret);
+
+	return s->restore_err;
+}
+
+void perfrec_get_result(struct perfrec_result *res)
+{
+	struct perfrec_session *s = &perfrec_session;
+	struct perfrec_irq *st = &perfrec_irq;
+	uint i;
+
+	memset(res, 0, sizeof(*res));
+	res->state = s->state;
+	if (s->state == PERFREC_IDLE)
+		return;
+	res->addr = s->cfg.buf_addr;
+	res->size = s->state == PERFREC_FINALISED ? s->size : s->cfg.buf_size;
+	res->samples = st->samples;
+	res->lost = st->lost;
+	res->spurious = st->spurious;
+	res->foreign = st->foreign;
+	res->nr_events = s->cfg.nr_events;
+	for (i = 0; i < s->cfg.nr_events; i++) {
+		res->name[i] = s->cfg.events[i].name;
+		res->count[i] = s->state == PERFREC_FINALISED ? s->count[i] :
+				st->counter[i].count;
+		res->period[i] = st->counter[i].period;
+		res->late += st->counter[i].late;
+	}
+	res->restore_err = s->restore_err;
+	strlcpy(res->mismatch, s->mismatch, sizeof(res->mismatch));
+	res->before = s->mismatch_before;
+	res->after = s->mismatch_after;
+}

@@ -1,0 +1,94 @@
+/* SPDX-License-Identifier: GPL-2.0+ */
+/*
+ * Copyright (c) 2026 The perfrec authors
+ * perfrec's temporary exception vector tables (one per EL), installed only while recording
+ *
+ * All 16 entries exist. IRQ and FIQ taken at the current EL go to
+ * perfrec_irq_handler() with the interrupted PC; current-EL synchronous
+ * exceptions and SErrors branch to U-Boot's own entries, so that a crash in
+ * the workload still prints U-Boot's register dump. U-Boot's table has no
+ * lower-EL entries: ours send them to U-Boot's "bad mode" reporters (which
+ * print the registers and reset), as U-Boot would for an unexpected
+ * exception.
+ *
+ * The IRQ entry saves only what the C ABI lets the handler clobber (x0-x17
+ * and x30; x29 is saved beside x30 as a frame record) and no FP/SIMD state:
+ * U-Boot is built with -mgeneral-regs-only. x18 (gd) is neither used nor
+ * touched. ELR and SPSR are not saved because the handler cannot take an
+ * exception: interrupts stay masked and it makes no calls that could fault.
+ */
+
+#include <linux/linkage.h>
+
+#define PERFREC_IRQ_FRAME	160	/* x0-x17, x29, x30 */
+
+.macro	perfrec_irq_entry el
+	sub	sp, sp, #PERFREC_IRQ_FRAME
+	stp	x0, x1, [sp, #0]
+	stp	x2, x3, [sp, #16]
+	stp	x4, x5, [sp, #32]
+	stp	x6, x7, [sp, #48]
+	stp	x8, x9, [sp, #64]
+	stp	x10, x11, [sp, #80]
+	stp	x12, x13, [sp, #96]
+	stp	x14, x15, [sp, #112]
+	stp	x16, x17, [sp, #128]
+	stp	x29, x30, [sp, #144]
+	mrs	x0, elr_el\el
+	mov	x1, sp
+	bl	perfrec_irq_handler
+	ldp	x0, x1, [sp, #0]
+	ldp	x2, x3, [sp, #16]
+	ldp	x4, x5, [sp, #32]
+	ldp	x6, x7, [sp, #48]
+	ldp	x8, x9, [sp, #64]
+	ldp	x10, x11, [sp, #80]
+	ldp	x12, x13, [sp, #96]
+	ldp	x14, x15, [sp, #112]
+	ldp	x16, x17, [sp, #128]
+	ldp	x29, x30, [sp, #144]
+	add	sp, sp, #PERFREC_IRQ_FRAME
+	eret
+.endm
+
+.macro	perfrec_vector_table el
+	.section .text.perfrec_vectors_el\el, "ax"
+	.align	11
+	.globl	perfrec_vectors_el\el
+perfrec_vectors_el\el:
+	/* Current EL with SP_EL0 */
+	.align	7
+	b	vectors + 0x000
+	.align	7
+	perfrec_irq_entry \el
+	.align	7
+	perfrec_irq_entry \el
+	.align	7
+	b	vectors + 0x180
+
+	/* Current EL with SP_ELx */
+	.align	7
+	b	vectors + 0x200
+	.align	7
+	perfrec_irq_entry \el
+	.align	7
+	perfrec_irq_entry \el
+	.align	7
+	b	vectors + 0x380
+
+	/* Lower EL, AArch64, then AArch32: not expected, report and stop */
+	.rept	2
+	.align	7
+	b	vectors + 0x000
+	.align	7
+	b	vectors + 0x080
+	.align	7
+	b	vectors + 0x100
+	.align	7
+	b	vectors + 0x180
+	.endr
+.endm
+
+perfrec_vector_table 1
+perfrec_vector_table 2
+perfrec_vector_table 3

@@ -1,0 +1,231 @@
+// SPDX-License-Identifier: GPL-2.0+
+/*
+ * Copyright (c) 2026 The perfrec authors
+ * Arm PMUv3 driver for perfrec: the driver-model device and the counter policy
+ *
+ * The device binds to the device tree's PMU node. Its only job in driver
+ * model is to be removed before an OS starts (DM_FLAG_OS_PREPARE): removal
+ * ends an active recording, so the OS finds the PMU, GIC and vectors as
+ * U-Boot had them. The counter policy below (which bits, in which order,
+ * with which barrier) is what the session calls; the registers themselves
+ * are in pmuv3_regs.h.
+ */
+
+#define LOG_CATEGORY	LOGC_ARCH
+
+#include <dm.h>
+#include <errno.h>
+#include <log.h>
+#include <perfrec.h>
+#include <asm/system.h>
+#include <dm/ofnode.h>
+#include <linux/bitfield.h>
+#include "pmuv3.h"
+#include "pmuv3_regs.h"
+
+/* Device-tree interrupt specifier of a GIC: <type number flags> */
+#define PMUV3_DT_IRQ_TYPE_PPI	1
+#define PMUV3_GIC_PPI_BASE	16
+#define PMUV3_GIC_NR_PPI	16
+
+static const struct udevice_id pmuv3_ids[] = {
+	{ .compatible = "arm,armv8-pmuv3" },
+	{ .compatible = "arm,cortex-a34-pmu" },
+	{ .compatible = "arm,cortex-a35-pmu" },
+	{ .compatible = "arm,cortex-a53-pmu" },
+	{ .compatible = "arm,cortex-a55-pmu" },
+	{ .compatible = "arm,cortex-a57-pmu" },
+	{ .compatible = "arm,cortex-a65-pmu" },
+	{ .compatible = "arm,cortex-a72-pmu" },
+	{ .compatible = "arm,cortex-a73-pmu" },
+	{ .compatible = "arm,cortex-a75-pmu" },
+	{ .compatible = "arm,cortex-a76-pmu" },
+	{ .compatible = "arm,cortex-a77-pmu" },
+	{ .compatible = "arm,cortex-a78-pmu" },
+	{ .compatible = "arm,cortex-a510-pmu" },
+	{ .compatible = "arm,cortex-a520-pmu" },
+	{ .compatible = "arm,cortex-a710-pmu" },
+	{ .compatible = "arm,cortex-a715-pmu" },
+	{ .compatible = "arm,cortex-a720-pmu" },
+	{ .compatible = "arm,cortex-x1-pmu" },
+	{ .compatible = "arm,cortex-x2-pmu" },
+	{ .compatible = "arm,cortex-x3-pmu" },
+	{ .compatible = "arm,cortex-x4-pmu" },
+	{ .compatible = "arm,neoverse-e1-pmu" },
+	{ .compatible = "arm,neoverse-n1-pmu" },
+	{ .compatible = "arm,neoverse-n2-pmu" },
+	{ .compatible = "arm,neoverse-v1-pmu" },
+	{ .compatible = "apm,potenza-pmu" },
+	{ .compatible = "brcm,vulcan-pmu" },
+	{ .compatible = "cavium,thunder-pmu" },
+	{ .compatible = "nvidia,carmel-pmu" },
+	{ .compatible = "nvidia,denver-pmu" },
+	{ }
+};
+
+int pmuv3_detect(struct pmuv3_hw *hw)
+{
+	hw->version = FIELD_GET(PMUV3_ID_AA64DFR0_PMUVER, read_id_aa64dfr0_el1());
+	if (hw->version == PMUV3_PMUVER_NI || hw->version == PMUV3_PMUVER_IMPDEF)
+		return -ENODEV;
+	hw->nr_counters = FIELD_GET(PMUV3_PMCR_N, read_pmcr_el0());
+
+	return 0;
+}
+
+int pmuv3_find_node(ofnode *nodep)
+{
+	const struct udevice_id *id;
+	ofnode node;
+
+	for (id = pmuv3_ids; id->compatible; id++) {
+		node = ofnode_by_compatible(ofnode_null(), id->compatible);
+		for (; ofnode_valid(node);
+		     node = ofnode_by_compatible(node, id->compatible)) {
+			if (ofnode_is_enabled(node)) {
+				*nodep = node;
+				return 0;
+			}
+		}
+	}
+
+	return -ENOENT;
+}
+
+int pmuv3_read_intid(ofnode node, uint *intidp)
+{
+	u32 type, num;
+
+	if (ofnode_read_u32_index(node, "interrupts", 0, &type) ||
+	    ofnode_read_u32_index(node, "interrupts", 1, &num))
+		return -ENXIO;
+	if (type != PMUV3_DT_IRQ_TYPE_PPI || num >= PMUV3_GIC_NR_PPI)
+		return -EPROTONOSUPPORT;
+	*intidp = PMUV3_GIC_PPI_BASE + num;
+
+	return 0;
+}
+
+/* Only the writable PMCR_EL0 bits, and never the counter-reset actions */
+static void pmuv3_pmcr_write(u64 val)
+{
+	write_pmcr_el0(val & PMUV3_PMCR_WRITABLE & ~(PMUV3_PMCR_P | PMUV3_PMCR_C));
+}
+
+/* Clear overflow flags and return the ones that were set */
+static u64 pmuv3_getreset_flags(void)
+{
+	u64 val = read_pmovsclr_el0();
+
+	write_pmovsclr_el0(val);
+
+	return val;
+}
+
+/* Filter bits that count exactly the EL U-Boot runs at (PMCCFILTR/PMEVTYPER) */
+static u64 pmuv3_filter_for_el(void)
+{
+	switch (current_el()) {
+	case 3:
+		/* P and M equal: count EL3 and Secure EL1; U: not EL0 */
+		return PMUV3_EVTYPE_U | PMUV3_EVTYPE_NSK;
+	case 2:
+		/* Not EL1 or EL0 (of either world); NSH: count EL2 */
+		return PMUV3_EVTYPE_P | PMUV3_EVTYPE_U | PMUV3_EVTYPE_NSH;
+	default:
+		return PMUV3_EVTYPE_U;
+	}
+}
+
+void pmuv3_save(struct pmuv3_saved *saved)
+{
+	saved->pmcr = read_pmcr_el0();
+	saved->pmcntenset = read_pmcntenset_el0();
+	saved->pmintenset = read_pmintenset_el1();
+	saved->pmovsset = read_pmovsset_el0();
+	saved->pmselr = read_pmselr_el0();
+	saved->pmccfiltr = read_pmccfiltr_el0();
+	saved->pmccntr = read_pmccntr_el0();
+}
+
+static void pmuv3_stop_counter(uint idx)
+{
+	write_pmcntenclr_el0(BIT(idx));
+	isb();	/* must be stopped before its type or value is rewritten */
+}
+
+void pmuv3_start_cycles(u64 first_period)
+{
+	pmuv3_stop_counter(PMUV3_CYCLE_IDX);
+	/* Only our counter may raise the interrupt during the session */
+	write_pmintenclr_el1(~0U);
+	pmuv3_getreset_flags();
+	write_pmccfiltr_el0(pmuv3_filter_for_el());
+	pmuv3_pmcr_write((read_pmcr_el0() & ~(PMUV3_PMCR_D | PMUV3_PMCR_DP)) |
+			 PMUV3_PMCR_E | PMUV3_PMCR_LC);
+	write_pmccntr_el0(-first_period);
+	write_pmintenset_el1(BIT(PMUV3_CYCLE_IDX));
+	isb();	/* configured before the counter starts */
+	write_pmcntenset_el0(BIT(PMUV3_CYCLE_IDX));
+	isb();	/* counting from here */
+}
+
+u64 pmuv3_read_cycles(void)
+{
+	return read_pmccntr_el0();
+}
+
+void pmuv3_restore(const struct pmuv3_saved *saved)
+{
+	pmuv3_stop_counter(PMUV3_CYCLE_IDX);
+	write_pmintenclr_el1(~0U);
+	pmuv3_getreset_flags();
+	write_pmccntr_el0(saved->pmccntr);
+	write_pmccfiltr_el0(saved->pmccfiltr);
+	write_pmselr_el0(saved->pmselr);
+	pmuv3_pmcr_write(saved->pmcr);
+	write_pmovsset_el0(saved->pmovsset);
+	write_pmintenset_el1(saved->pmintenset);
+	isb();	/* restored before a counter that was running restarts */
+	write_pmcntenset_el0(saved->pmcntenset);
+	isb();	/* the PMU is as it was */
+}
+
+void pmuv3_snapshot(const struct pmuv3_hw *hw, struct perfrec_snapshot *snap)
+{
+	u64 enabled = read_pmcntenset_el0();
+	uint i;
+
+	perfrec_snap_add(snap, "PMCR_EL0", -1, read_pmcr_el0());
+	perfrec_snap_add(snap, "PMCNTENSET_EL0", -1, enabled);
+	perfrec_snap_add(snap, "PMINTENSET_EL1", -1, read_pmintenset_el1());
+	perfrec_snap_add(snap, "PMOVSSET_EL0", -1, read_pmovsset_el0());
+	perfrec_snap_add(snap, "PMSELR_EL0", -1, read_pmselr_el0());
+	perfrec_snap_add(snap, "PMCCFILTR_EL0", -1, read_pmccfiltr_el0());
+	perfrec_snap_add(snap, "PMUSERENR_EL0", -1, read_pmuserenr_el0());
+	/* A running counter's value moves by itself: compare only stopped ones */
+	if (!(enabled & BIT(PMUV3_CYCLE_IDX)))
+		perfrec_snap_add(snap, "PMCCNTR_EL0", -1, read_pmccntr_el0());
+	for (i = 0; i < hw->nr_counters; i++)
+		perfrec_snap_add(snap, "PMEVTYPER_EL0", i, read_pmevtypern_el0(i));
+}
+
+static int pmuv3_remove(struct udevice *dev)
+{
+	struct perfrec_result res;
+
+	/* About to boot an OS: it must find the hardware as U-Boot had it */
+	perfrec_get_result(&res);
+	if (res.state == PERFREC_ARMED)
+		return perfrec_disarm();
+
+	return 0;
+}
+
+U_BOOT_DRIVER(pmuv3) = {
+	.name		= "pmuv3",
+	.id		= UCLASS_NOP,
+	.of_match	= pmuv3_ids,
+	.remove		= pmuv3_remove,
+	.flags		= DM_FLAG_OS_PREPARE,
+};

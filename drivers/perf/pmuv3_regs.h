@@ -1,0 +1,180 @@
+/* SPDX-License-Identifier: GPL-2.0+ */
+/*
+ * Copyright (c) 2026 The perfrec authors
+ * System-register accessors and field masks for perfrec: PMUv3, CPU, GICv3 CPU interface
+ *
+ * Layer 1 of the driver: one static inline per register, no policy. Names
+ * and fields follow the Arm ARM (DDI 0487), so PMUV3_PMCR_E is PMCR_EL0.E.
+ */
+
+#ifndef __PERFREC_PMUV3_REGS_H
+#define __PERFREC_PMUV3_REGS_H
+
+#include <asm/gic.h>
+#include <linux/bitops.h>
+#include <linux/stringify.h>
+#include <linux/types.h>
+
+#ifndef read_sysreg
+#define read_sysreg(reg) ({						\
+	u64 __val;							\
+	asm volatile("mrs %0, " __stringify(reg) : "=r" (__val) : : "memory"); \
+	__val;								\
+})
+#endif
+
+#ifndef write_sysreg
+#define write_sysreg(val, reg) do {					\
+	u64 __val = (u64)(val);						\
+	asm volatile("msr " __stringify(reg) ", %x0" : : "rZ" (__val) : "memory"); \
+} while (0)
+#endif
+
+/* ID_AA64DFR0_EL1 */
+#define PMUV3_ID_AA64DFR0_PMUVER	GENMASK(11, 8)
+#define PMUV3_PMUVER_NI			0x0	/* not implemented */
+#define PMUV3_PMUVER_V3			0x1
+#define PMUV3_PMUVER_V3P5		0x6
+#define PMUV3_PMUVER_IMPDEF		0xf
+
+/* PMCR_EL0 */
+#define PMUV3_PMCR_E			BIT(0)	/* enable */
+#define PMUV3_PMCR_P			BIT(1)	/* event counter reset */
+#define PMUV3_PMCR_C			BIT(2)	/* cycle counter reset */
+#define PMUV3_PMCR_D			BIT(3)	/* cycle counter divides by 64 */
+#define PMUV3_PMCR_X			BIT(4)	/* export events */
+#define PMUV3_PMCR_DP			BIT(5)	/* cycle counter off where events are prohibited */
+#define PMUV3_PMCR_LC			BIT(6)	/* cycle counter overflows at 64 bits */
+#define PMUV3_PMCR_LP			BIT(7)	/* event counters overflow at 64 bits (v3p5) */
+#define PMUV3_PMCR_N			GENMASK(15, 11)
+#define PMUV3_PMCR_WRITABLE		GENMASK(7, 0)
+
+/* PMCNTEN*, PMINTEN*, PMOVS*: bit 31 is the cycle counter */
+#define PMUV3_CYCLE_IDX			31
+#define PMUV3_MAX_EVENT_COUNTERS	31
+
+/* PMEVTYPER<n>_EL0 and PMCCFILTR_EL0 filter bits */
+#define PMUV3_EVTYPE_P			BIT(31)	/* don't count at EL1 */
+#define PMUV3_EVTYPE_U			BIT(30)	/* don't count at EL0 */
+#define PMUV3_EVTYPE_NSK		BIT(29)
+#define PMUV3_EVTYPE_NSU		BIT(28)
+#define PMUV3_EVTYPE_NSH		BIT(27)	/* count at EL2 */
+#define PMUV3_EVTYPE_M			BIT(26)	/* EL3 filtering, with P */
+#define PMUV3_EVTYPE_EVENT		GENMASK(15, 0)
+
+/* DAIF */
+#define PMUV3_DAIF_I			BIT(7)
+#define PMUV3_DAIF_F			BIT(6)
+
+/* HCR_EL2 */
+#define PMUV3_HCR_EL2_FMO		BIT(3)
+#define PMUV3_HCR_EL2_IMO		BIT(4)
+
+/* MPIDR_EL1 affinity fields */
+#define PMUV3_MPIDR_AFF0		GENMASK(7, 0)
+#define PMUV3_MPIDR_AFF1		GENMASK(15, 8)
+#define PMUV3_MPIDR_AFF2		GENMASK(23, 16)
+#define PMUV3_MPIDR_AFF3		GENMASK_ULL(39, 32)
+
+/* ICC_SRE_ELx, ICC_CTLR_EL1, ICC_IGRPEN1_EL1 */
+#define PMUV3_ICC_SRE_SRE		BIT(0)
+#define PMUV3_ICC_CTLR_EOIMODE		BIT(1)
+#define PMUV3_ICC_IGRPEN1_EN		BIT(0)
+#define PMUV3_ICC_IAR_INTID		GENMASK(23, 0)
+
+#define PMUV3_SYSREG_RO(name, reg)					\
+static inline u64 read_##name(void)					\
+{									\
+	return read_sysreg(reg);					\
+}
+
+#define PMUV3_SYSREG_RW(name, reg)					\
+PMUV3_SYSREG_RO(name, reg)						\
+static inline void write_##name(u64 val)				\
+{									\
+	write_sysreg(val, reg);						\
+}
+
+PMUV3_SYSREG_RO(id_aa64dfr0_el1, id_aa64dfr0_el1)
+PMUV3_SYSREG_RO(midr_el1, midr_el1)
+PMUV3_SYSREG_RO(mpidr_el1, mpidr_el1)
+PMUV3_SYSREG_RO(cntfrq_el0, cntfrq_el0)
+PMUV3_SYSREG_RO(cntpct_el0, cntpct_el0)
+PMUV3_SYSREG_RO(pmceid0_el0, pmceid0_el0)
+PMUV3_SYSREG_RO(pmceid1_el0, pmceid1_el0)
+
+PMUV3_SYSREG_RW(pmcr_el0, pmcr_el0)
+PMUV3_SYSREG_RW(pmcntenset_el0, pmcntenset_el0)
+PMUV3_SYSREG_RW(pmcntenclr_el0, pmcntenclr_el0)
+PMUV3_SYSREG_RW(pmintenset_el1, pmintenset_el1)
+PMUV3_SYSREG_RW(pmintenclr_el1, pmintenclr_el1)
+PMUV3_SYSREG_RW(pmovsclr_el0, pmovsclr_el0)
+PMUV3_SYSREG_RW(pmovsset_el0, pmovsset_el0)
+PMUV3_SYSREG_RW(pmselr_el0, pmselr_el0)
+PMUV3_SYSREG_RW(pmccntr_el0, pmccntr_el0)
+PMUV3_SYSREG_RW(pmccfiltr_el0, pmccfiltr_el0)
+PMUV3_SYSREG_RW(pmuserenr_el0, pmuserenr_el0)
+
+PMUV3_SYSREG_RW(vbar_el1, vbar_el1)
+PMUV3_SYSREG_RW(vbar_el2, vbar_el2)
+PMUV3_SYSREG_RW(vbar_el3, vbar_el3)
+PMUV3_SYSREG_RW(hcr_el2, hcr_el2)
+PMUV3_SYSREG_RW(mdcr_el2, mdcr_el2)
+PMUV3_SYSREG_RW(daif, daif)
+
+PMUV3_SYSREG_RW(icc_sre_el1, ICC_SRE_EL1)
+PMUV3_SYSREG_RW(icc_sre_el2, ICC_SRE_EL2)
+PMUV3_SYSREG_RW(icc_pmr_el1, ICC_PMR_EL1)
+PMUV3_SYSREG_RW(icc_ctlr_el1, ICC_CTLR_EL1)
+PMUV3_SYSREG_RW(icc_igrpen1_el1, ICC_IGRPEN1_EL1)
+PMUV3_SYSREG_RO(icc_iar1_el1, ICC_IAR1_EL1)
+PMUV3_SYSREG_RW(icc_eoir1_el1, ICC_EOIR1_EL1)
+
+/*
+ * PMEVCNTR<n>_EL0 and PMEVTYPER<n>_EL0 are separate registers per counter:
+ * one switch each (the register name is fixed at build time).
+ */
+#define PMUV3_EVCNTR_CASE(n)	case n: return read_sysreg(pmevcntr##n##_el0)
+#define PMUV3_EVTYPER_CASE(n)	case n: return read_sysreg(pmevtyper##n##_el0)
+#define PMUV3_EVCNTR_WCASE(n)	case n: write_sysreg(val, pmevcntr##n##_el0); break
+#define PMUV3_EVTYPER_WCASE(n)	case n: write_sysreg(val, pmevtyper##n##_el0); break
+
+#define PMUV3_EVCASES(c)						\
+	c(0); c(1); c(2); c(3); c(4); c(5); c(6); c(7); c(8); c(9);	\
+	c(10); c(11); c(12); c(13); c(14); c(15); c(16); c(17); c(18);	\
+	c(19); c(20); c(21); c(22); c(23); c(24); c(25); c(26); c(27);	\
+	c(28); c(29); c(30)
+
+static inline u64 read_pmevcntrn_el0(uint idx)
+{
+	switch (idx) {
+	PMUV3_EVCASES(PMUV3_EVCNTR_CASE);
+	}
+
+	return 0;
+}
+
+static inline void write_pmevcntrn_el0(uint idx, u64 val)
+{
+	switch (idx) {
+	PMUV3_EVCASES(PMUV3_EVCNTR_WCASE);
+	}
+}
+
+static inline u64 read_pmevtypern_el0(uint idx)
+{
+	switch (idx) {
+	PMUV3_EVCASES(PMUV3_EVTYPER_CASE);
+	}
+
+	return 0;
+}
+
+static inline void write_pmevtypern_el0(uint idx, u64 val)
+{
+	switch (idx) {
+	PMUV3_EVCASES(PMUV3_EVTYPER_WCASE);
+	}
+}
+
+#endif /* __PERFREC_PMUV3_REGS_H */

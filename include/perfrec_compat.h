@@ -1,0 +1,79 @@
+/* SPDX-License-Identifier: GPL-2.0+ */
+/*
+ * Copyright (c) 2026 The perfrec authors
+ * What differs between the U-Boot releases perfrec builds on (2023.01 .. 2025.01)
+ *
+ * The one place for such differences: code elsewhere uses these names and
+ * never tests the release itself.
+ */
+
+#ifndef __PERFREC_COMPAT_H
+#define __PERFREC_COMPAT_H
+
+#include <command.h>
+#include <lmb.h>
+#include <linux/compiler.h>
+#include <linux/types.h>
+
+struct bd_info;
+
+/* 2025.01 spells the help-text guard as a macro; 2023.01 has #ifdef CONFIG_SYS_LONGHELP */
+#ifndef U_BOOT_LONGHELP
+#define U_BOOT_LONGHELP(_cmdname, text)					\
+	static __maybe_unused char _cmdname##_help_text[] = text
+#endif
+
+/*
+ * 2024.10 made lmb global (and lmb_alloc_addr() a lasting reservation);
+ * 2023.01 builds a local lmb from bd and the FDT for each check.
+ */
+#ifdef LMB_ALIST_INITIAL_SIZE
+
+static inline bool perfrec_lmb_range_free(struct bd_info *bd, void *fdt, phys_addr_t addr,
+					  phys_size_t size)
+{
+	if (lmb_alloc_addr(addr, size) != addr)
+		return false;
+	lmb_free(addr, size);
+
+	return true;
+}
+
+static inline phys_addr_t perfrec_lmb_alloc_below(struct bd_info *bd, void *fdt,
+						  phys_size_t size, ulong align,
+						  phys_addr_t max_addr)
+{
+	phys_addr_t addr = lmb_alloc_base(size, align, max_addr);
+
+	if (addr)
+		lmb_free(addr, size);
+
+	return addr;
+}
+
+#else
+
+static inline bool perfrec_lmb_range_free(struct bd_info *bd, void *fdt, phys_addr_t addr,
+					  phys_size_t size)
+{
+	struct lmb lmb;
+
+	lmb_init_and_reserve(&lmb, bd, fdt);
+
+	return lmb_alloc_addr(&lmb, addr, size) == addr;
+}
+
+static inline phys_addr_t perfrec_lmb_alloc_below(struct bd_info *bd, void *fdt,
+						  phys_size_t size, ulong align,
+						  phys_addr_t max_addr)
+{
+	struct lmb lmb;
+
+	lmb_init_and_reserve(&lmb, bd, fdt);
+
+	return lmb_alloc_base(&lmb, size, align, max_addr);
+}
+
+#endif
+
+#endif /* __PERFREC_COMPAT_H */

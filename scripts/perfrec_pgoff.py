@@ -1,0 +1,89 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0+
+# Copyright (c) 2026 The perfrec authors
+"""Record the u-boot ELF's image file offset inside the image.
+
+Usage:
+    perfrec_pgoff.py <u-boot ELF>
+
+perf maps a sampled address to a symbol through the MMAP record's pgoff: the
+file offset at which the image's first byte sits in the ELF (the p_offset of
+the PT_LOAD segment that starts at _start). The running image cannot read its
+own ELF, so this post-link step writes that offset into the 64-bit variable
+perfrec_image_pgoff, in place, before objcopy makes u-boot.bin. The variable
+must hold its "unset" marker or the same value already; anything else is an
+error. Standard library only: it runs as part of U-Boot's build.
+"""
+
+import struct
+import sys
+
+UNSET = 0x5045524652454331
+SYMBOL = b'perfrec_image_pgoff'
+PT_LOAD = 1
+SHT_SYMTAB = 2
+
+
+def fail(msg):
+    """Print one line and exit 1"""
+    print('perfrec_pgoff: %s' % msg, file=sys.stderr)
+    sys.exit(1)
+
+
+def parse(data):
+    """Return (segments, sections) of a little-endian ELF64 file"""
+    if data[:4] != b'\x7fELF' or data[4] != 2 or data[5] != 1:
+        fail('not a little-endian ELF64 file')
+    (phoff, shoff, _, _, phentsize, phnum, shentsize,
+     shnum, _) = struct.unpack_from('<QQIHHHHHH', data, 0x20)
+    segs = [struct.unpack_from('<IIQQQQQQ', data, phoff + i * phentsize)
+            for i in range(phnum)]
+    secs = [struct.unpack_from('<IIQQQQIIQQ', data, shoff + i * shentsize)
+            for i in range(shnum)]
+    return segs, secs
+
+
+def find_symbol(data, secs, name):
+    """Return (st_value, st_shndx) of symbol @name"""
+    for sec in secs:
+        if sec[1] != SHT_SYMTAB:
+            continue
+        strtab = secs[sec[6]]
+        for off in range(sec[4], sec[4] + sec[5], sec[9]):
+            st_name, _, _, st_shndx, st_value, _ = struct.unpack_from('<IBBHQQ', data, off)
+            start = strtab[4] + st_name
+            if data[start:data.index(b'\0', start)] == name:
+                return st_value, st_shndx
+    fail('symbol %s not found (is CONFIG_PERFREC_PMUV3 built in?)' % name.decode())
+    return None
+
+
+def main(argv):
+    """Patch the ELF named in argv[1]; return the exit code"""
+    if len(argv) != 2:
+        print(__doc__, file=sys.stderr)
+        return 1
+    with open(argv[1], 'rb') as inf:
+        data = bytearray(inf.read())
+    segs, secs = parse(data)
+    start, _ = find_symbol(data, secs, b'_start')
+    loads = [s for s in segs if s[0] == PT_LOAD and s[3] <= start < s[3] + s[6]]
+    if len(loads) != 1:
+        fail('no single PT_LOAD segment holds _start (%#x)' % start)
+    pgoff = loads[0][2] - (loads[0][3] - start)
+
+    value, shndx = find_symbol(data, secs, SYMBOL)
+    sec = secs[shndx]
+    where = sec[4] + value - sec[3]
+    old = struct.unpack_from('<Q', data, where)[0]
+    if old not in (UNSET, pgoff):
+        fail('%s holds %#x, neither unset nor %#x' % (SYMBOL.decode(), old, pgoff))
+    struct.pack_into('<Q', data, where, pgoff)
+    with open(argv[1], 'r+b') as outf:
+        outf.seek(where)
+        outf.write(data[where:where + 8])
+    return 0
+
+
+if __name__ == '__main__':
+    sys.exit(main(sys.argv))
