@@ -1,0 +1,135 @@
+# SPDX-License-Identifier: GPL-2.0+
+#
+# Copyright (c) 2026 The perfrec authors
+# perfrec: get U-Boot, overlay perfrec, build, demo, test, benchmark
+#
+#   make demo       build, boot QEMU, record a workload, show perf's report
+#   make check      every test (host, QEMU matrix, checkpatch)
+#   make bench      icount-exact figures for the README
+#   make            just build (build/qemu_arm64_perfrec/u-boot.bin)
+#
+# UBOOT_SRC=/path/to/u-boot   use your own U-Boot tree (copied, then overlaid)
+# UBOOT_SUITE=trixie          use another Debian release's u-boot source package
+
+PYTHON		:= /usr/bin/python3
+CROSS_COMPILE	?= aarch64-linux-gnu-
+UBOOT_SUITE	?= bookworm
+BASE_DEFCONFIG	?= qemu_arm64_defconfig
+FRAGMENTS	?= $(CURDIR)/configs/perfrec.config
+CONFIG		?= qemu_arm64_perfrec
+JOBS		?= $(shell nproc)
+BUILD		:= $(CURDIR)/build
+
+ifeq ($(UBOOT_SRC),)
+SRC		:= $(BUILD)/uboot/$(UBOOT_SUITE)
+SRC_STAMP	:= $(SRC)/.perfrec-uboot-source
+TAG		:= $(if $(filter bookworm,$(UBOOT_SUITE)),,-$(UBOOT_SUITE))
+else
+SRC		:= $(BUILD)/work/$(notdir $(abspath $(UBOOT_SRC)))
+SRC_STAMP	:= $(SRC)/.perfrec-work-copy
+TAG		:= -$(notdir $(abspath $(UBOOT_SRC)))
+endif
+O		:= $(BUILD)/$(CONFIG)$(TAG)
+
+# U-Boot's build and test/py use Debian's python3 and its python3-* packages
+UBOOT_MAKE	:= PATH=/usr/bin:$$PATH $(MAKE) -C $(SRC) O=$(O) \
+		   CROSS_COMPILE=$(CROSS_COMPILE) PYTHON3=$(PYTHON)
+
+.PHONY: all build deps source overlay config demo check check-host check-qemu \
+	check-qemu-fast checkpatch check-defconfig defconfig bench clean distclean
+
+all: build
+
+deps:
+	scripts/perfrec-deps.sh
+
+# --- U-Boot source: Debian's package (default) or the user's tree ----------
+
+source: $(SRC_STAMP)
+
+ifeq ($(UBOOT_SRC),)
+$(SRC_STAMP):
+	$(PYTHON) scripts/perfrec_get_uboot.py --suite $(UBOOT_SUITE) \
+		--apt-dir $(BUILD)/apt/$(UBOOT_SUITE) --dest $(SRC)
+else
+$(SRC_STAMP):
+	test -f $(UBOOT_SRC)/Kbuild || { echo "UBOOT_SRC=$(UBOOT_SRC) is not a U-Boot tree"; exit 1; }
+	rm -rf $(SRC) && mkdir -p $(dir $(SRC))
+	cp -a $(abspath $(UBOOT_SRC)) $(SRC)
+	touch $@
+endif
+
+overlay: source
+	$(PYTHON) scripts/perfrec_overlay.py $(SRC)
+
+# --- Configure and build ----------------------------------------------------
+
+$(O)/.config: $(FRAGMENTS) $(SRC_STAMP) Kconfig
+	$(PYTHON) scripts/perfrec_overlay.py $(SRC)
+	mkdir -p $(O)
+	$(UBOOT_MAKE) -s $(BASE_DEFCONFIG)
+	cd $(SRC) && PATH=/usr/bin:$$PATH scripts/kconfig/merge_config.sh -m -O $(O) \
+		$(O)/.config $(FRAGMENTS) >/dev/null
+	$(UBOOT_MAKE) -s olddefconfig
+	@for opt in $$(grep -h '^CONFIG_' $(FRAGMENTS)); do \
+		grep -qx "$$opt" $@ || { echo "perfrec: $$opt did not stick in $@"; \
+			rm -f $@; exit 1; }; done
+
+config: $(O)/.config
+
+build: $(O)/.config
+	$(PYTHON) scripts/perfrec_overlay.py $(SRC)
+	$(UBOOT_MAKE) -j$(JOBS) -s
+	@echo "perfrec: built $(O)/u-boot.bin and $(O)/u-boot"
+
+# The single-file defconfig for users who want one (make savedefconfig)
+defconfig: $(O)/.config
+	$(UBOOT_MAKE) -s savedefconfig
+	cp $(O)/defconfig configs/$(CONFIG)_defconfig
+
+check-defconfig: $(O)/.config
+	$(UBOOT_MAKE) -s savedefconfig
+	diff -u configs/$(CONFIG)_defconfig $(O)/defconfig || \
+		{ echo "perfrec: configs/$(CONFIG)_defconfig is stale: run make defconfig"; exit 1; }
+
+# --- Demo -------------------------------------------------------------------
+
+demo: deps build
+	$(PYTHON) scripts/perfrec_demo.py --build-dir $(O) --out $(BUILD)/demo
+
+# --- Tests ------------------------------------------------------------------
+
+check: deps build check-host check-qemu checkpatch check-defconfig
+	@echo "perfrec: all checks passed"
+
+check-host:
+	PATH=/usr/bin:$$PATH $(PYTHON) -m pytest -p no:cacheprovider -q test/host
+
+check-qemu: build
+	$(PYTHON) scripts/perfrec_run_tests.py --src $(SRC) --build-dir $(O) \
+		--result-dir $(BUILD)/test-results$(TAG)
+
+# One cell only, for quick iterations: make check-qemu-fast CELL=el2-gicv3
+check-qemu-fast: build
+	$(PYTHON) scripts/perfrec_run_tests.py --src $(SRC) --build-dir $(O) \
+		--result-dir $(BUILD)/test-results$(TAG) --cell $(or $(CELL),el1-gicv2) \
+		$(if $(K),-k "$(K)")
+
+checkpatch: source
+	$(PYTHON) scripts/perfrec_overlay.py $(SRC)
+	cd $(SRC) && ./scripts/checkpatch.pl --no-tree --strict --u-boot --terse \
+		--ignore GERRIT_CHANGE_ID,FILE_PATH_CHANGES \
+		-f $(addprefix $(SRC)/,$(shell cd $(CURDIR) && \
+			ls cmd/*.c drivers/perf/*.[chS] include/*.h)) \
+		&& echo "perfrec: checkpatch clean"
+
+# --- Benchmarks ---------------------------------------------------------------
+
+bench: deps build
+	$(PYTHON) bench/perfrec_bench.py --build-dir $(O) --readme README.md
+
+clean:
+	rm -rf $(O) $(BUILD)/test-results$(TAG) $(BUILD)/demo
+
+distclean:
+	rm -rf $(BUILD)
