@@ -19,22 +19,6 @@
 
 struct perfrec_irq perfrec_irq;
 
-static notrace u64 perfrec_irq_read_counter(uint idx)
-{
-	if (idx == PMUV3_CYCLE_IDX)
-		return read_pmccntr_el0();
-
-	return read_pmevcntrn_el0(idx);
-}
-
-static notrace void perfrec_irq_write_counter(uint idx, u64 val)
-{
-	if (idx == PMUV3_CYCLE_IDX)
-		write_pmccntr_el0(val);
-	else
-		write_pmevcntrn_el0(idx, val);
-}
-
 /*
  * Frequency mode: the last @period events took @dt_ns; move the period an
  * eighth of the way to the one that would have taken target_ns. The step is
@@ -63,18 +47,28 @@ static notrace u64 perfrec_irq_adjust(const struct perfrec_counter *c, u64 dt_ns
  * Restart the counter for its next interval. It has counted the events since
  * it overflowed (the handler's own entry among them): starting the next
  * interval from there, rather than from zero, keeps every interval exactly
- * one period long. Only the events between the read and the write are lost.
+ * one period long. The write follows the read at once: only the few events
+ * between them are lost to the count.
  */
 static notrace void perfrec_irq_reload(struct perfrec_counter *c, u64 next)
 {
-	u64 since = perfrec_irq_read_counter(c->idx) & c->max_period;
+	u64 since;
 
-	if (since >= next) {
+	if (c->idx == PMUV3_CYCLE_IDX) {
+		since = read_pmccntr_el0();
+		write_pmccntr_el0(since - next);
+	} else {
+		since = read_pmevcntrn_el0(c->idx);
+		write_pmevcntrn_el0(c->idx, (since - next) & c->max_period);
+	}
+	if ((since & c->max_period) >= next) {
 		/* A whole period passed before the handler ran: start afresh */
 		c->late++;
-		since = 0;
+		if (c->idx == PMUV3_CYCLE_IDX)
+			write_pmccntr_el0(-next);
+		else
+			write_pmevcntrn_el0(c->idx, -next & c->max_period);
 	}
-	perfrec_irq_write_counter(c->idx, (since - next) & c->max_period);
 }
 
 /*

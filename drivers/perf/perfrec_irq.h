@@ -13,7 +13,6 @@
 #include "perfrec_gic.h"
 #include "pmuv3_regs.h"
 
-
 /**
  * struct perfrec_ring - Single-producer ring of finished perf records
  *
@@ -110,7 +109,7 @@ void perfrec_irq_handler(u64 pc, u64 *regs);
  */
 static inline notrace u64 perfrec_irq_now_ns(const struct perfrec_irq *st)
 {
-	return (u64)(((unsigned __int128)read_cntpct_el0() * st->ns_mult) >> 32);
+	return (u64)(((__uint128_t)read_cntpct_el0() * st->ns_mult) >> 32);
 }
 
 #endif /* __PERFREC_IRQ_H */
