@@ -215,7 +215,11 @@ static int do_perfrec_record(struct cmd_tbl *cmdtp, int flag, int argc, char *co
 		const char *opt = argv[i];
 		const char *val = i + 1 < argc ? argv[i + 1] : NULL;
 
-		if (opt[0] != '-' || !opt[1] || opt[2] || !strchr("ecFos", opt[1])) {
+		if (opt[0] != '-') {
+			printf("Missing '--' before the command to record\n");
+			return CMD_RET_USAGE;
+		}
+		if (!opt[1] || opt[2] || !strchr("ecFos", opt[1])) {
 			printf("Unknown option '%s'\n", opt);
 			return CMD_RET_USAGE;
 		}
@@ -389,12 +393,12 @@ static int do_perfrec_status(struct cmd_tbl *cmdtp, int flag, int argc, char *co
 }
 
 U_BOOT_LONGHELP(perfrec,
-	"record [-e <event>] [-c <period> | -F <hz>] [-o <addr>] [-s <size>] -- <command...>\n"
-	"    - run <command> while sampling it into a perf.data in memory\n"
-	"      -e: event (cycles); -c: events per sample (decimal);\n"
-	"      -F: samples per second (decimal, default 4000, at most 100000);\n"
-	"      -o, -s: buffer address and size (hex); default: a free region\n"
-	"perfrec status [-v] - show the last recording (-v: and the registers perfrec borrows)");
+		"record [-e <event>] [-c <period> | -F <hz>] [-o <addr>] [-s <size>] -- <command...>\n"
+		"    - run <command> while sampling it into a perf.data in memory\n"
+		"      -e: event (cycles); -c: events per sample (decimal);\n"
+		"      -F: samples per second (decimal, default 4000, at most 100000);\n"
+		"      -o, -s: buffer address and size (hex); default: a free region\n"
+		"perfrec status [-v] - show the last recording (-v: and the registers perfrec borrows)");
 
 U_BOOT_CMD_WITH_SUBCMDS(perfrec, "Sample a command into a perf.data for host perf",
 			perfrec_help_text,

@@ -15,6 +15,9 @@
 #ifdef USE_HOSTCC
 #include <stdbool.h>
 #include <stddef.h>
+#define BIT_ULL(nr)		(1ULL << (nr))
+#else
+#include <linux/bitops.h>
 #endif
 #include <linux/types.h>
 
@@ -29,14 +32,14 @@
 #define PERF_DATA_COUNT_HW_INSTRUCTIONS	1
 
 /* perf_event_attr.sample_type */
-#define PERF_DATA_SAMPLE_IP		(1ULL << 0)
-#define PERF_DATA_SAMPLE_TID		(1ULL << 1)
-#define PERF_DATA_SAMPLE_TIME		(1ULL << 2)
-#define PERF_DATA_SAMPLE_CALLCHAIN	(1ULL << 5)
-#define PERF_DATA_SAMPLE_ID		(1ULL << 6)
-#define PERF_DATA_SAMPLE_CPU		(1ULL << 7)
-#define PERF_DATA_SAMPLE_PERIOD		(1ULL << 8)
-#define PERF_DATA_SAMPLE_IDENTIFIER	(1ULL << 16)
+#define PERF_DATA_SAMPLE_IP		BIT_ULL(0)
+#define PERF_DATA_SAMPLE_TID		BIT_ULL(1)
+#define PERF_DATA_SAMPLE_TIME		BIT_ULL(2)
+#define PERF_DATA_SAMPLE_CALLCHAIN	BIT_ULL(5)
+#define PERF_DATA_SAMPLE_ID		BIT_ULL(6)
+#define PERF_DATA_SAMPLE_CPU		BIT_ULL(7)
+#define PERF_DATA_SAMPLE_PERIOD		BIT_ULL(8)
+#define PERF_DATA_SAMPLE_IDENTIFIER	BIT_ULL(16)
 
 /* The sample layout perfrec writes: struct perf_data_sample below */
 #define PERF_DATA_SAMPLE_FLAT		(PERF_DATA_SAMPLE_IDENTIFIER | PERF_DATA_SAMPLE_IP | \
@@ -44,13 +47,13 @@
 					 PERF_DATA_SAMPLE_PERIOD)
 
 /* perf_event_attr flag bits (the bitfield word at offset 40) */
-#define PERF_DATA_ATTR_DISABLED		(1ULL << 0)
-#define PERF_DATA_ATTR_EXCLUDE_KERNEL	(1ULL << 5)
-#define PERF_DATA_ATTR_EXCLUDE_HV	(1ULL << 6)
-#define PERF_DATA_ATTR_MMAP		(1ULL << 8)
-#define PERF_DATA_ATTR_COMM		(1ULL << 9)
-#define PERF_DATA_ATTR_FREQ		(1ULL << 10)
-#define PERF_DATA_ATTR_SAMPLE_ID_ALL	(1ULL << 18)
+#define PERF_DATA_ATTR_DISABLED		BIT_ULL(0)
+#define PERF_DATA_ATTR_EXCLUDE_KERNEL	BIT_ULL(5)
+#define PERF_DATA_ATTR_EXCLUDE_HV	BIT_ULL(6)
+#define PERF_DATA_ATTR_MMAP		BIT_ULL(8)
+#define PERF_DATA_ATTR_COMM		BIT_ULL(9)
+#define PERF_DATA_ATTR_FREQ		BIT_ULL(10)
+#define PERF_DATA_ATTR_SAMPLE_ID_ALL	BIT_ULL(18)
 
 /* perf_event_header.type */
 #define PERF_DATA_RECORD_MMAP		1

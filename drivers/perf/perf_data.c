@@ -32,24 +32,32 @@
  */
 
 #ifdef USE_HOSTCC
+#include <assert.h>
 #include <errno.h>
 #include <string.h>
+#define ARRAY_SIZE(x)		(sizeof(x) / sizeof((x)[0]))
 #else
 #include <errno.h>
+#include <linux/build_bug.h>
+#include <linux/kernel.h>
 #include <linux/string.h>
 #endif
 #include <perf_data.h>
 
-_Static_assert(sizeof(struct perf_data_file_header) == 104, "perf file header");
-_Static_assert(sizeof(struct perf_data_attr) == PERF_DATA_ATTR_SIZE_VER0, "attr VER0");
-_Static_assert(sizeof(struct perf_data_file_attr) == 80, "file attr");
-_Static_assert(sizeof(struct perf_data_event_header) == 8, "event header");
-_Static_assert(sizeof(struct perf_data_sample_id) == 24, "sample_id trailer");
-_Static_assert(sizeof(struct perf_data_sample) == 48, "flat sample");
-_Static_assert(__builtin_offsetof(struct perf_data_sample, time) == 32, "sample time");
-_Static_assert(sizeof(struct perf_data_lost_samples) == 40, "lost samples");
+static_assert(sizeof(struct perf_data_file_header) == 104, "perf file header");
+static_assert(sizeof(struct perf_data_attr) == PERF_DATA_ATTR_SIZE_VER0, "attr VER0");
+static_assert(sizeof(struct perf_data_file_attr) == 80, "file attr");
+static_assert(sizeof(struct perf_data_event_header) == 8, "event header");
+static_assert(sizeof(struct perf_data_sample_id) == 24, "sample_id trailer");
+static_assert(sizeof(struct perf_data_sample) == 48, "flat sample");
+static_assert(__builtin_offsetof(struct perf_data_sample, time) == 32, "sample time");
+static_assert(sizeof(struct perf_data_lost_samples) == 40, "lost samples");
 
-#define PERF_DATA_ALIGN(x, a)	(((x) + (a) - 1) & ~((size_t)(a) - 1))
+/* Round @len up to a multiple of @align (a power of two) */
+static size_t perf_data_align(size_t len, size_t align)
+{
+	return (len + align - 1) & ~(align - 1);
+}
 
 int perf_data_put(struct perf_data_writer *w, const void *src, size_t len)
 {
@@ -93,7 +101,7 @@ static int perf_data_put_u64(struct perf_data_writer *w, __u64 val)
 static int perf_data_put_string(struct perf_data_writer *w, const char *str)
 {
 	size_t len = strlen(str) + 1;
-	size_t padded = PERF_DATA_ALIGN(len, PERF_DATA_NAME_ALIGN);
+	size_t padded = perf_data_align(len, PERF_DATA_NAME_ALIGN);
 	int ret;
 
 	ret = perf_data_put_u32(w, padded);
@@ -140,7 +148,7 @@ static int perf_data_put_comm(struct perf_data_writer *w, const struct perf_data
 	} rec;
 	struct perf_data_sample_id sid;
 	size_t len = strlen(info->comm) + 1;
-	size_t padded = PERF_DATA_ALIGN(len, 8);
+	size_t padded = perf_data_align(len, 8);
 	int ret;
 
 	rec.header.type = PERF_DATA_RECORD_COMM;
@@ -171,7 +179,7 @@ static int perf_data_put_mmap(struct perf_data_writer *w, const struct perf_data
 	} rec;
 	struct perf_data_sample_id sid;
 	size_t len = strlen(info->image_name) + 1;
-	size_t padded = PERF_DATA_ALIGN(len, 8);
+	size_t padded = perf_data_align(len, 8);
 	int ret;
 
 	rec.header.type = PERF_DATA_RECORD_MMAP;
@@ -271,7 +279,7 @@ static const int perf_data_features[] = {
 	PERF_DATA_FEAT_SAMPLE_TIME,
 };
 
-#define PERF_DATA_NR_FEATURES	(sizeof(perf_data_features) / sizeof(perf_data_features[0]))
+#define PERF_DATA_NR_FEATURES	ARRAY_SIZE(perf_data_features)
 
 /*
  * Write LOST_SAMPLES (if @stats->lost), the feature table and the payloads at
