@@ -80,6 +80,9 @@
 /* Strings in feature sections are padded to this (perf's NAME_ALIGN) */
 #define PERF_DATA_NAME_ALIGN		64
 
+/* Longest COMM or MMAP file name the writer accepts */
+#define PERF_DATA_MAX_NAME		4095
+
 /* Most events one recording carries; ids are 1..PERF_DATA_MAX_EVENTS */
 #define PERF_DATA_MAX_EVENTS		8
 
@@ -177,7 +180,8 @@ struct perf_data_event {
  * @start_time: time (ns) of the COMM and MMAP records, not after the first sample
  * @image_start: run-time address of the image's first byte
  * @image_len: bytes the image spans from @image_start
- * @image_pgoff: file offset of the image's first byte in its ELF (PT_LOAD p_offset)
+ * @image_pgoff: file offset of the image's first byte in its ELF: p_offset of the
+ *	PT_LOAD segment holding it, plus its distance from the segment's start
  * @image_name: file name perf looks up under --symfs ("/u-boot")
  * @hostname: HEADER_HOSTNAME, the board
  * @osrelease: HEADER_OSRELEASE, the firmware's version

@@ -44,7 +44,7 @@ F:	drivers/perf/
 F:	include/perf_data.h
 F:	include/perfrec*.h
 F:	scripts/perfrec_pgoff.py
-F:	test/py/tests/test_perfrec*.py
+F:	test/py/tests/*perfrec*.py
 
 '''
 

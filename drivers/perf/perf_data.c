@@ -304,7 +304,9 @@ static int perf_data_put_trailer(struct perf_data_writer *w,
 		};
 
 		perf_data_fill_sample_id(&rec.sample_id, info);
-		rec.sample_id.time = stats->last_time;
+		/* Never before COMM/MMAP, even when no sample was stored */
+		if (stats->last_time > info->start_time)
+			rec.sample_id.time = stats->last_time;
 		ret = perf_data_put(w, &rec, sizeof(rec));
 		if (ret)
 			return ret;
@@ -347,6 +349,9 @@ static int perf_data_check_info(const struct perf_data_info *info)
 	}
 	if (!info->comm || !info->image_name || !info->hostname || !info->osrelease ||
 	    !info->version || !info->arch || !info->cpuid || (info->argc && !info->argv))
+		return -EINVAL;
+	/* Records carry their size in 16 bits */
+	if (strlen(info->comm) > PERF_DATA_MAX_NAME || strlen(info->image_name) > PERF_DATA_MAX_NAME)
 		return -EINVAL;
 
 	return 0;

@@ -43,6 +43,16 @@ static notrace u64 perfrec_irq_adjust(const struct perfrec_counter *c, u64 dt_ns
 	return min(period, c->max_period);
 }
 
+u64 notrace perfrec_irq_settle(struct perfrec_counter *c, u64 since, u64 next)
+{
+	u64 missed = since / next;
+
+	c->late += missed;
+	c->count += missed * next;
+
+	return since - missed * next;
+}
+
 /*
  * Restart the counter for its next interval. It has counted the events since
  * it overflowed (the handler's own entry among them): starting the next
@@ -61,13 +71,14 @@ static notrace void perfrec_irq_reload(struct perfrec_counter *c, u64 next)
 		since = read_pmevcntrn_el0(c->idx);
 		write_pmevcntrn_el0(c->idx, (since - next) & c->max_period);
 	}
-	if ((since & c->max_period) >= next) {
-		/* A whole period passed before the handler ran: start afresh */
-		c->late++;
+	since &= c->max_period;
+	if (unlikely(since >= next)) {
+		/* Whole periods passed before the handler ran: keep the phase */
+		since = perfrec_irq_settle(c, since, next);
 		if (c->idx == PMUV3_CYCLE_IDX)
-			write_pmccntr_el0(-next);
+			write_pmccntr_el0(since - next);
 		else
-			write_pmevcntrn_el0(c->idx, -next & c->max_period);
+			write_pmevcntrn_el0(c->idx, (since - next) & c->max_period);
 	}
 }
 

@@ -44,7 +44,8 @@ struct perfrec_ring {
  * @target_ns: frequency mode: wanted nanoseconds between samples, else 0
  * @last_ns: frequency mode: time of the previous overflow
  * @count: events of all finished intervals (sum of their periods)
- * @late: overflows handled only after a whole period had passed again
+ * @late: periods that passed without a sample because the interrupt came
+ *	more than a period after the overflow
  */
 struct perfrec_counter {
 	uint idx;
@@ -101,6 +102,18 @@ extern char perfrec_vectors_el1[], perfrec_vectors_el2[], perfrec_vectors_el3[];
  * @regs: the registers the entry saved: x0-x17, x29, x30
  */
 void perfrec_irq_handler(u64 pc, u64 *regs);
+
+/**
+ * perfrec_irq_settle() - Account for the whole periods among events past an overflow
+ * @c: the counter
+ * @since: events it counted after it overflowed
+ * @next: the period starting now
+ *
+ * Each whole @next period among @since passed without a sample: count it in
+ * @c->count and @c->late.
+ * Return: the events that belong to the new interval (less than @next)
+ */
+u64 perfrec_irq_settle(struct perfrec_counter *c, u64 since, u64 next);
 
 /**
  * perfrec_irq_now_ns() - The time base of samples

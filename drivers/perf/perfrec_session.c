@@ -401,6 +401,24 @@ int perfrec_arm(const struct perfrec_cfg *cfg)
 	return 0;
 }
 
+/*
+ * The counter's total at disarm: its finished intervals plus what it counted
+ * since the last reload (it started at -period). An overflow whose interrupt
+ * had not been taken yet finished an interval without a sample.
+ */
+static u64 perfrec_residual(struct perfrec_counter *c)
+{
+	u64 val = pmuv3_read_cycles();
+
+	if (!pmuv3_overflowed(c->idx))
+		return c->count + ((val + c->period) & c->max_period);
+	c->late++;
+	c->count += c->period;
+	val = perfrec_irq_settle(c, val & c->max_period, c->period);
+
+	return c->count + val;
+}
+
 /* Compare two snapshots; remember the first difference */
 static int perfrec_compare(struct perfrec_session *s, const struct perfrec_snapshot *after)
 {
@@ -444,8 +462,7 @@ int perfrec_disarm(void)
 		return -EALREADY;
 
 	asm volatile("msr daifset, #2" : : : "memory");	/* mask IRQ */
-	/* Events since the last reload: the counter started at -period */
-	s->count[0] = c->count + ((pmuv3_read_cycles() + c->period) & c->max_period);
+	s->count[0] = perfrec_residual(c);
 	pmuv3_restore(&s->pmu);
 	if (current_el() == 2) {
 		write_hcr_el2(s->hcr);

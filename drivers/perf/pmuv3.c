@@ -175,6 +175,11 @@ u64 pmuv3_read_cycles(void)
 	return read_pmccntr_el0();
 }
 
+bool pmuv3_overflowed(uint idx)
+{
+	return read_pmovsset_el0() & BIT(idx);
+}
+
 void pmuv3_restore(const struct pmuv3_saved *saved)
 {
 	pmuv3_stop_counter(PMUV3_CYCLE_IDX);

@@ -93,6 +93,13 @@ void pmuv3_start_cycles(u64 first_period);
 u64 pmuv3_read_cycles(void);
 
 /**
+ * pmuv3_overflowed() - Has a counter overflowed since its flag was cleared?
+ * @idx: counter index (PMUV3_CYCLE_IDX for the cycle counter)
+ * Return: true if its PMOVSSET_EL0 bit is set
+ */
+bool pmuv3_overflowed(uint idx);
+
+/**
  * pmuv3_snapshot() - Add every PMU register a session may change
  * @hw: the PMU
  * @snap: snapshot to add to
