@@ -67,6 +67,7 @@ int main(int argc, char *argv[])
 	unsigned long long period = 10000, time = 2000;
 	size_t cap = 1 << 20, size;
 	unsigned char *buf;
+	bool written = false;
 	FILE *out;
 	int opt, ret, i;
 
@@ -117,6 +118,7 @@ int main(int argc, char *argv[])
 	ret = perf_data_begin(&w, buf, cap, &info, &lay);
 	if (ret) {
 		fprintf(stderr, "perf_data_gen: begin failed (err=%d)\n", ret);
+		free(buf);
 		return ret == -ENOSPC ? 2 : EXIT_FAILURE;
 	}
 
@@ -156,11 +158,18 @@ int main(int argc, char *argv[])
 	ret = perf_data_finish(&w, &info, &lay, &stats, &size);
 	if (ret) {
 		fprintf(stderr, "perf_data_gen: finish failed (err=%d)\n", ret);
+		free(buf);
 		return EXIT_FAILURE;
 	}
 	out = fopen(argv[optind], "wb");
-	if (!out || fwrite(buf, 1, size, out) != size || fclose(out)) {
+	if (out) {
+		written = fwrite(buf, 1, size, out) == size;
+		if (fclose(out))
+			written = false;
+	}
+	if (!out || !written) {
 		perror(argv[optind]);
+		free(buf);
 		return EXIT_FAILURE;
 	}
 	printf("wrote %zu bytes, %llu bytes of samples, %llu lost\n", size,

@@ -1,0 +1,104 @@
+#!/usr/bin/python3
+# SPDX-License-Identifier: GPL-2.0+
+# Copyright (c) 2026 The perfrec authors
+"""Run perfrec's test/py tests over the QEMU matrix with U-Boot's own harness.
+
+Usage:
+    perfrec_run_tests.py --src <u-boot tree> --build-dir <dir> --result-dir <dir>
+                         [--cell NAME]... [-k EXPR] [-j N]
+
+Each cell boots QEMU virt in one configuration (EL, GIC version, icount, CPUs)
+through the hook scripts in test/hooks and runs test/py/tests/test_perfrec*.py.
+A cell passes only if tests ran, none failed and none was skipped: a missing
+tool or config option must not turn into green. Exit code 0 when every cell
+passes.
+"""
+
+import argparse
+import concurrent.futures
+import os
+import subprocess
+import sys
+import time
+import xml.etree.ElementTree as ET
+
+TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+# name: (-M machine, -icount, -smp)
+CELLS = {
+    'el1-gicv2': ('virt', 'shift=0', 1),
+    'el1-gicv3': ('virt,gic-version=3', 'shift=0', 2),
+    'el2-gicv2': ('virt,virtualization=on', 'shift=0', 1),
+    'el2-gicv3': ('virt,virtualization=on,gic-version=3', 'shift=0', 1),
+    'el2-gicv3-noicount': ('virt,virtualization=on,gic-version=3', '', 1),
+}
+
+
+def run_cell(name, args):
+    """Run the tests in one cell; return (name, ok, summary, seconds)"""
+    machine, icount, smp = CELLS[name]
+    result_dir = os.path.join(os.path.abspath(args.result_dir), name)
+    os.makedirs(result_dir, exist_ok=True)
+    junit = os.path.join(result_dir, 'junit.xml')
+    if os.path.exists(junit):
+        os.remove(junit)
+    env = dict(os.environ,
+               PATH=os.path.join(TOP, 'test/hooks/bin') + ':/usr/bin:/bin:' +
+               os.environ.get('PATH', ''),
+               PYTHONPATH=os.path.join(TOP, 'test/hooks/py'),
+               PYTHONDONTWRITEBYTECODE='1',
+               PERFREC_CELL=name, PERFREC_QEMU_MACHINE=machine,
+               PERFREC_QEMU_ICOUNT=icount, PERFREC_QEMU_SMP=str(smp))
+    cmd = ['/usr/bin/python3', os.path.join(args.src, 'test/py/test.py'),
+           '--bd', 'qemu_arm64', '--build-dir', os.path.abspath(args.build_dir),
+           '--result-dir', result_dir,
+           '--persistent-data-dir', os.path.join(result_dir, 'persistent'),
+           '-p', 'no:cacheprovider', '-q', '--junitxml', junit,
+           '-k', 'perfrec' + (' and (%s)' % args.k if args.k else '')]
+    start = time.time()
+    with open(os.path.join(result_dir, 'pytest.out'), 'w', encoding='utf-8') as out:
+        ret = subprocess.run(cmd, env=env, stdout=out, stderr=subprocess.STDOUT,
+                             check=False).returncode
+    secs = time.time() - start
+    if not os.path.exists(junit):
+        return name, False, 'no results (pytest exit %d)' % ret, secs
+    suite = ET.parse(junit).getroot()
+    if suite.tag == 'testsuites':
+        suite = suite[0]
+    tests, fails, errors, skips = (int(suite.get(k, 0)) for k in
+                                   ('tests', 'failures', 'errors', 'skipped'))
+    ok = ret == 0 and tests > 0 and not fails and not errors and not skips
+    summary = '%d tests, %d failed, %d errors, %d skipped' % (tests, fails, errors, skips)
+    if skips:
+        summary += ' (skipped tests count as failures)'
+    return name, ok, summary, secs
+
+
+def main(argv=None):
+    """Run the matrix; return the exit code"""
+    parser = argparse.ArgumentParser(description=__doc__.split('\n', 1)[0])
+    parser.add_argument('--src', required=True, help='overlaid U-Boot source tree')
+    parser.add_argument('--build-dir', required=True, help='U-Boot build directory')
+    parser.add_argument('--result-dir', required=True, help='where logs go')
+    parser.add_argument('--cell', action='append', choices=sorted(CELLS),
+                        help='run only this cell (repeatable); default: all')
+    parser.add_argument('-k', help='extra pytest -k expression')
+    parser.add_argument('-j', type=int, default=2, help='cells run at once (default 2)')
+    args = parser.parse_args(argv)
+
+    cells = args.cell or list(CELLS)
+    failed = []
+    with concurrent.futures.ThreadPoolExecutor(max_workers=args.j) as pool:
+        for name, ok, summary, secs in pool.map(lambda c: run_cell(c, args), cells):
+            print('%-20s %-4s %s in %.0f s' % (name, 'ok' if ok else 'FAIL', summary, secs),
+                  flush=True)
+            if not ok:
+                failed.append(name)
+    for name in failed:
+        print('perfrec: cell %s failed: see %s' %
+              (name, os.path.join(args.result_dir, name, 'pytest.out')))
+    return 1 if failed else 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())

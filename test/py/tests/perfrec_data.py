@@ -1,0 +1,641 @@
+# SPDX-License-Identifier: GPL-2.0+
+# Copyright (c) 2026 The perfrec authors
+# Parse and check the file-mode perf.data that perfrec writes (standard library only)
+
+"""Parse and check a file-mode, little-endian perf.data as perfrec writes it.
+
+Usage:
+    perfrec_data.py [-s] <perf.data>
+
+Prints a summary (events, samples, COMM/MMAP, lost samples, header features);
+-s also lists every sample. Exits 0 if the file is well formed, 1 if not.
+
+As a module (test/py tests and test/host tests):
+    data = perfrec_data.load('perf.data')   # raises PerfDataError if malformed
+    len(data.samples), data.lost_samples, data.event_desc, data.arch, ...
+    perfrec_data.check_perf_stderr(stderr_of_perf)   # AssertionError if unexpected
+
+The checks are stricter than perf's: perf prints a warning, shows an empty or
+partial report and still exits 0 on a broken file, so every structural fault
+(bad magic or sizes, a record running past the data section, a sample whose
+size does not match its attr's sample_type, an id that no attr declares, a
+feature section outside the file or not used up exactly) raises PerfDataError.
+The layout follows tools/perf/Documentation/perf.data-file-format.txt and
+include/uapi/linux/perf_event.h in Linux.
+"""
+
+import argparse
+import collections
+import re
+import struct
+import sys
+
+MAGIC = b'PERFILE2'
+HEADER_SIZE = 104
+ATTR_SIZE_VER0 = 64
+FEAT_BITS = 256
+NAME_ALIGN = 64                 # perf pads header strings to this
+
+# perf_event_attr.sample_type bits
+SAMPLE_IP = 1 << 0
+SAMPLE_TID = 1 << 1
+SAMPLE_TIME = 1 << 2
+SAMPLE_ADDR = 1 << 3
+SAMPLE_CALLCHAIN = 1 << 5
+SAMPLE_ID = 1 << 6
+SAMPLE_CPU = 1 << 7
+SAMPLE_PERIOD = 1 << 8
+SAMPLE_STREAM_ID = 1 << 9
+SAMPLE_IDENTIFIER = 1 << 16
+SAMPLE_SUPPORTED = (SAMPLE_IP | SAMPLE_TID | SAMPLE_TIME | SAMPLE_ADDR | SAMPLE_CALLCHAIN |
+                    SAMPLE_ID | SAMPLE_CPU | SAMPLE_PERIOD | SAMPLE_STREAM_ID |
+                    SAMPLE_IDENTIFIER)
+
+# perf_event_attr flag bits (the bitfield word at offset 40)
+ATTR_FLAG_FREQ = 1 << 10
+ATTR_FLAG_SAMPLE_ID_ALL = 1 << 18
+
+# perf_event_header.type
+RECORD_MMAP = 1
+RECORD_LOST = 2
+RECORD_COMM = 3
+RECORD_SAMPLE = 9
+RECORD_LOST_SAMPLES = 13
+RECORD_USER_TYPE_START = 64     # synthesised records carry no sample_id trailer
+
+# Feature bits of the file header (tools/perf/util/header.h)
+FEAT_HOSTNAME = 3
+FEAT_OSRELEASE = 4
+FEAT_VERSION = 5
+FEAT_ARCH = 6
+FEAT_NRCPUS = 7
+FEAT_CPUID = 9
+FEAT_TOTAL_MEM = 10
+FEAT_CMDLINE = 11
+FEAT_EVENT_DESC = 12
+FEAT_SAMPLE_TIME = 21
+
+# perf's own name of each feature bit, for messages and the summary
+FEAT_NAMES = {
+    1: 'TRACING_DATA', 2: 'BUILD_ID', 3: 'HOSTNAME', 4: 'OSRELEASE', 5: 'VERSION',
+    6: 'ARCH', 7: 'NRCPUS', 8: 'CPUDESC', 9: 'CPUID', 10: 'TOTAL_MEM', 11: 'CMDLINE',
+    12: 'EVENT_DESC', 13: 'CPU_TOPOLOGY', 14: 'NUMA_TOPOLOGY', 15: 'BRANCH_STACK',
+    16: 'PMU_MAPPINGS', 17: 'GROUP_DESC', 18: 'AUXTRACE', 19: 'STAT', 20: 'CACHE',
+    21: 'SAMPLE_TIME', 22: 'MEM_TOPOLOGY', 23: 'CLOCKID', 24: 'DIR_FORMAT',
+    25: 'BPF_PROG_INFO', 26: 'BPF_BTF', 27: 'COMPRESSED', 28: 'CPU_PMU_CAPS',
+    29: 'CLOCK_DATA', 30: 'HYBRID_TOPOLOGY', 31: 'PMU_CAPS',
+}
+
+# What host perf 6.1 may print on stderr for a good perfrec file
+PERF_STDERR_HARMLESS = (
+    re.compile(r'unwind: target platform=arm64 is not supported'),
+)
+PERF_LOST_WARNING = re.compile(r'Processed \d+ samples and lost \d+\.\d\d%!')
+
+_HEADER = struct.Struct('<8sQQQQQQQQ4Q')
+_ATTR = struct.Struct('<IIQQQQQIIQ')
+_SECTION = struct.Struct('<QQ')
+_EVENT_HEADER = struct.Struct('<IHH')
+
+Section = collections.namedtuple('Section', 'offset size')
+Record = collections.namedtuple('Record', 'type misc size offset')
+Sample = collections.namedtuple('Sample', 'id ip pid tid time period callchain')
+Comm = collections.namedtuple('Comm', 'pid tid comm')
+Mmap = collections.namedtuple('Mmap', 'pid tid start len pgoff filename')
+SampleId = collections.namedtuple('SampleId', 'pid tid time id stream_id cpu')
+
+
+class PerfDataError(ValueError):
+    """A perf.data file is malformed, or uses something this parser cannot read"""
+
+
+class Attr(collections.namedtuple('Attr', 'type size config sample_period sample_type '
+                                  'read_format flags wakeup_events bp_type config1 ids')):
+    """One perf_event_attr (its first 64 bytes) and the ids that samples of it carry"""
+    __slots__ = ()
+
+    @property
+    def sample_id_all(self):
+        """True if non-sample records carry a sample_id trailer for this event"""
+        return bool(self.flags & ATTR_FLAG_SAMPLE_ID_ALL)
+
+    @property
+    def freq(self):
+        """True if sample_period is a frequency in Hz"""
+        return bool(self.flags & ATTR_FLAG_FREQ)
+
+
+def sample_size(sample_type, nr_callchain=0):
+    """Return the byte size of a PERF_RECORD_SAMPLE of @sample_type, header included
+
+    Args:
+        sample_type (int): perf_event_attr.sample_type
+        nr_callchain (int): entries of the callchain, if PERF_SAMPLE_CALLCHAIN is set
+    """
+    size = 8
+    for bit in (SAMPLE_IDENTIFIER, SAMPLE_IP, SAMPLE_TID, SAMPLE_TIME, SAMPLE_ADDR,
+                SAMPLE_ID, SAMPLE_STREAM_ID, SAMPLE_CPU, SAMPLE_PERIOD):
+        if sample_type & bit:
+            size += 8
+    if sample_type & SAMPLE_CALLCHAIN:
+        size += 8 + 8 * nr_callchain
+    return size
+
+
+def sample_id_size(sample_type):
+    """Return the byte size of the sample_id trailer of non-sample records"""
+    return 8 * bin(sample_type & (SAMPLE_TID | SAMPLE_TIME | SAMPLE_ID | SAMPLE_STREAM_ID |
+                                  SAMPLE_CPU | SAMPLE_IDENTIFIER)).count('1')
+
+
+def check_perf_stderr(text, allow_lost=False, allow=()):
+    """Check that perf printed nothing on stderr but known-harmless lines
+
+    perf exits 0 even when it could not read a file ("failed to process
+    type", "data has no samples", ...), so its stderr is the main sign. Not
+    the only one: a file cut inside its last record reads silently, with a
+    garbage sample, so check the report's content (or parse the file) too.
+
+    Args:
+        text (str): what perf wrote on stderr
+        allow_lost (bool): also accept perf's warning for files with lost
+            samples: "Warning:" then "Processed N samples and lost X%!"
+        allow (iterable of str): further regular expressions a whole line may match
+
+    Raises:
+        AssertionError: listing every unexpected line
+    """
+    extra = [re.compile(pat) for pat in allow]
+    lines = text.splitlines()
+    bad = []
+    i = 0
+    while i < len(lines):
+        line = lines[i].strip()
+        i += 1
+        if not line:
+            continue
+        if line == 'Warning:' and allow_lost:
+            while i < len(lines) and not lines[i].strip():
+                i += 1
+            if i < len(lines) and PERF_LOST_WARNING.fullmatch(lines[i].strip()):
+                i += 1
+                continue
+        elif allow_lost and PERF_LOST_WARNING.fullmatch(line):
+            continue
+        if any(pat.fullmatch(line) for pat in list(PERF_STDERR_HARMLESS) + extra):
+            continue
+        bad.append(line)
+    if bad:
+        raise AssertionError('unexpected perf stderr:\n  ' + '\n  '.join(bad))
+
+
+class PerfData:
+    """A parsed file-mode perf.data
+
+    Attributes:
+        size (int): bytes in the file
+        attrs (list of Attr): the events, in file order
+        attr_size (int): bytes of each attrs-section entry (attr + ids section)
+        data_offset (int): where the data section (the records) starts
+        data_size (int): its size in bytes
+        features (list of int): set feature bits, ascending
+        feature_sections (dict): feature bit -> Section(offset, size)
+        records (list of Record): every record, in file order
+        sample_ids (dict): record offset -> SampleId, for non-sample records
+            that carry a sample_id trailer
+        samples (list of Sample): PERF_RECORD_SAMPLE records, in file order
+        comms (list of Comm): PERF_RECORD_COMM records
+        mmaps (list of Mmap): PERF_RECORD_MMAP records
+        lost_samples (int): sum of PERF_RECORD_LOST_SAMPLES.lost
+        hostname, osrelease, version, arch, cpuid (str or None): string features
+        nrcpus (tuple or None): (avail, online)
+        total_mem_kb (int or None): HEADER_TOTAL_MEM
+        cmdline (list of str or None): HEADER_CMDLINE
+        event_desc (list or None): (Attr, name, ids) per event
+        sample_time (tuple or None): (first, last) sample time in ns
+    """
+
+    def __init__(self, data):
+        """Parse @data (bytes); raise PerfDataError if it is malformed"""
+        self._data = bytes(data)
+        self.size = len(self._data)
+        self.attrs = []
+        self.features = []
+        self.feature_sections = {}
+        self.records = []
+        self.sample_ids = {}
+        self.samples = []
+        self.comms = []
+        self.mmaps = []
+        self.lost_samples = 0
+        self.hostname = self.osrelease = self.version = self.arch = self.cpuid = None
+        self.nrcpus = self.total_mem_kb = self.cmdline = None
+        self.event_desc = self.sample_time = None
+        self._by_id = {}
+        self._parse_header()
+        self._parse_attrs()
+        self._parse_records()
+        self._parse_features()
+
+    # -- helpers ---------------------------------------------------------------
+
+    def _unpack(self, fmt, offset, end, what):
+        """Unpack @fmt at @offset, which must end by @end; return the tuple"""
+        size = struct.calcsize(fmt)
+        if offset < 0 or offset + size > min(end, self.size):
+            raise PerfDataError('%s at %#x: %d bytes would run past %#x' %
+                                (what, offset, size, min(end, self.size)))
+        return struct.unpack_from(fmt, self._data, offset)
+
+    def _check_section(self, sec, what, align=1):
+        """Check that @sec lies inside the file"""
+        if sec.offset + sec.size > self.size:
+            raise PerfDataError('%s section [%#x, +%#x) runs past the end of the file (%#x)' %
+                                (what, sec.offset, sec.size, self.size))
+        if sec.size % align:
+            raise PerfDataError('%s section size %#x is not a multiple of %d' %
+                                (what, sec.size, align))
+
+    # -- header and attrs ------------------------------------------------------
+
+    def _parse_header(self):
+        if self.size < HEADER_SIZE:
+            raise PerfDataError('file is %d bytes, shorter than the %d-byte header' %
+                                (self.size, HEADER_SIZE))
+        fields = _HEADER.unpack_from(self._data, 0)
+        magic, hsize, self.attr_size = fields[:3]
+        if magic == MAGIC[::-1]:
+            raise PerfDataError('big-endian perf.data is not supported')
+        if magic != MAGIC:
+            raise PerfDataError('bad magic %r (want %r)' % (magic, MAGIC))
+        if hsize == 16:
+            raise PerfDataError('pipe-mode perf.data (header size 16) is not supported')
+        if hsize != HEADER_SIZE:
+            raise PerfDataError('header size %d, want %d' % (hsize, HEADER_SIZE))
+        self.attrs_section = Section(fields[3], fields[4])
+        self.data_offset, self.data_size = fields[5], fields[6]
+        self.event_types = Section(fields[7], fields[8])
+        bitmap = fields[9:13]
+        self.features = [bit for bit in range(FEAT_BITS)
+                         if bitmap[bit // 64] >> (bit % 64) & 1]
+        self._check_section(self.attrs_section, 'attrs')
+        self._check_section(Section(self.data_offset, self.data_size), 'data', 8)
+        if self.attrs_section.offset < HEADER_SIZE or self.data_offset < HEADER_SIZE:
+            raise PerfDataError('attrs (%#x) or data (%#x) overlaps the header' %
+                                (self.attrs_section.offset, self.data_offset))
+
+    def _parse_attr(self, offset, size, what):
+        """Return the Attr (without ids) of @size bytes at @offset"""
+        if size < ATTR_SIZE_VER0:
+            raise PerfDataError('%s: attr size %d is below PERF_ATTR_SIZE_VER0 (%d)' %
+                                (what, size, ATTR_SIZE_VER0))
+        fields = self._unpack('<IIQQQQQIIQ', offset, offset + size, what)
+        if fields[1] != size:
+            raise PerfDataError('%s: attr.size %d, but %d bytes are given to it' %
+                                (what, fields[1], size))
+        unsupported = fields[4] & ~SAMPLE_SUPPORTED
+        if unsupported:
+            raise PerfDataError('%s: sample_type %#x has bits %#x this parser cannot read' %
+                                (what, fields[4], unsupported))
+        return Attr(*fields, ids=[])
+
+    def _parse_attrs(self):
+        if not self.attrs_section.size:
+            raise PerfDataError('no attrs')
+        if self.attr_size < ATTR_SIZE_VER0 + _SECTION.size:
+            raise PerfDataError('header attr_size %d is below %d' %
+                                (self.attr_size, ATTR_SIZE_VER0 + _SECTION.size))
+        if self.attrs_section.size % self.attr_size:
+            raise PerfDataError('attrs section size %d is not a multiple of attr_size %d' %
+                                (self.attrs_section.size, self.attr_size))
+        for i in range(self.attrs_section.size // self.attr_size):
+            what = 'attr %d' % i
+            offset = self.attrs_section.offset + i * self.attr_size
+            size = self._unpack('<I', offset + 4, self.size, what)[0]
+            if size + _SECTION.size != self.attr_size:
+                raise PerfDataError('%s: attr.size %d + 16 does not match header attr_size %d'
+                                    % (what, size, self.attr_size))
+            attr = self._parse_attr(offset, size, what)
+            ids_sec = Section(*_SECTION.unpack_from(self._data, offset + size))
+            self._check_section(ids_sec, '%s ids' % what, 8)
+            for j in range(ids_sec.size // 8):
+                ident = struct.unpack_from('<Q', self._data, ids_sec.offset + 8 * j)[0]
+                if ident in self._by_id:
+                    raise PerfDataError('%s: id %d is already declared by attr %d' %
+                                        (what, ident, self._by_id[ident]))
+                self._by_id[ident] = i
+                attr.ids.append(ident)
+            self.attrs.append(attr)
+
+        # perf finds the id at one position for all events; so must we
+        first = self.attrs[0]
+        for i, attr in enumerate(self.attrs[1:], 1):
+            if attr.sample_id_all != first.sample_id_all:
+                raise PerfDataError('attr %d disagrees with attr 0 on sample_id_all' % i)
+            if (attr.sample_type & SAMPLE_IDENTIFIER) != (first.sample_type & SAMPLE_IDENTIFIER):
+                raise PerfDataError('attr %d disagrees with attr 0 on PERF_SAMPLE_IDENTIFIER'
+                                    % i)
+            if not attr.sample_type & SAMPLE_IDENTIFIER and attr.sample_type != first.sample_type:
+                raise PerfDataError('attr %d: several events with different sample_type need '
+                                    'PERF_SAMPLE_IDENTIFIER' % i)
+        if len(self.attrs) > 1 and not first.sample_type & (SAMPLE_IDENTIFIER | SAMPLE_ID):
+            raise PerfDataError('%d events, but samples carry no id' % len(self.attrs))
+
+    def _attr_of(self, ident, what):
+        """Return the attr that declares id @ident"""
+        if ident not in self._by_id:
+            raise PerfDataError('%s: id %d is declared by no attr (ids: %s)' %
+                                (what, ident, sorted(self._by_id) or 'none'))
+        return self.attrs[self._by_id[ident]]
+
+    # -- records ---------------------------------------------------------------
+
+    def _parse_records(self):
+        pos = self.data_offset
+        end = self.data_offset + self.data_size
+        while pos < end:
+            if pos + _EVENT_HEADER.size > end:
+                raise PerfDataError('record header at %#x runs past the data end %#x' %
+                                    (pos, end))
+            rtype, misc, size = _EVENT_HEADER.unpack_from(self._data, pos)
+            if size < _EVENT_HEADER.size or size % 8:
+                raise PerfDataError('record at %#x (type %d): size %d is not a multiple of 8 '
+                                    'of at least 8' % (pos, rtype, size))
+            if pos + size > end:
+                raise PerfDataError('record at %#x (type %d, size %d) runs past the data end '
+                                    '%#x' % (pos, rtype, size, end))
+            rec = Record(rtype, misc, size, pos)
+            self.records.append(rec)
+            if rtype == RECORD_SAMPLE:
+                self.samples.append(self._parse_sample(rec))
+            else:
+                self._parse_other(rec)
+            pos += size
+        total = sum(rec.size for rec in self.records)
+        if total != self.data_size:
+            raise PerfDataError('records add up to %d bytes, data size is %d' %
+                                (total, self.data_size))
+
+    def _parse_sample(self, rec):
+        what = 'sample at %#x' % rec.offset
+        end = rec.offset + rec.size
+        pos = rec.offset + _EVENT_HEADER.size
+        first = self.attrs[0]
+        if first.sample_type & SAMPLE_IDENTIFIER:
+            attr = self._attr_of(self._unpack('<Q', pos, end, what)[0], what)
+        elif len(self.attrs) == 1:
+            attr = first
+        else:
+            # Same sample_type for all (checked): the ID field is at one place
+            off = sample_size(first.sample_type & (SAMPLE_ID - 1) & ~SAMPLE_CALLCHAIN)
+            attr = self._attr_of(self._unpack('<Q', rec.offset + off, end, what)[0], what)
+        stype = attr.sample_type
+        if rec.size < sample_size(stype):
+            raise PerfDataError('%s: size %d, but sample_type %#x makes it %s%d' %
+                                (what, rec.size, stype,
+                                 'at least ' if stype & SAMPLE_CALLCHAIN else '',
+                                 sample_size(stype)))
+        vals = {}
+        for bit in (SAMPLE_IDENTIFIER, SAMPLE_IP, SAMPLE_TID, SAMPLE_TIME, SAMPLE_ADDR,
+                    SAMPLE_ID, SAMPLE_STREAM_ID, SAMPLE_CPU, SAMPLE_PERIOD):
+            if stype & bit:
+                vals[bit] = self._unpack('<Q', pos, end, what)[0]
+                pos += 8
+        callchain = None
+        if stype & SAMPLE_CALLCHAIN:
+            nr = self._unpack('<Q', pos, end, what)[0]
+            pos += 8
+            if nr > (end - pos) // 8:
+                raise PerfDataError('%s: callchain of %d entries runs past the record (size %d)'
+                                    % (what, nr, rec.size))
+            callchain = list(struct.unpack_from('<%dQ' % nr, self._data, pos))
+            pos += 8 * nr
+        want = sample_size(stype, len(callchain or ()))
+        if rec.size != want:
+            raise PerfDataError('%s: size %d, but sample_type %#x makes it %d' %
+                                (what, rec.size, stype, want))
+        ident = vals.get(SAMPLE_IDENTIFIER, vals.get(SAMPLE_ID))
+        if ident is not None:
+            if SAMPLE_ID in vals and SAMPLE_IDENTIFIER in vals and vals[SAMPLE_ID] != ident:
+                raise PerfDataError('%s: IDENTIFIER %d and ID %d differ' %
+                                    (what, ident, vals[SAMPLE_ID]))
+            self._attr_of(ident, what)
+        elif attr.ids:
+            ident = attr.ids[0]
+        tid = vals.get(SAMPLE_TID)
+        return Sample(id=ident, ip=vals.get(SAMPLE_IP),
+                      pid=None if tid is None else tid & 0xffffffff,
+                      tid=None if tid is None else tid >> 32,
+                      time=vals.get(SAMPLE_TIME), period=vals.get(SAMPLE_PERIOD),
+                      callchain=callchain)
+
+    def _parse_sample_id(self, rec):
+        """Decode the sample_id trailer of non-sample record @rec; return (SampleId, size)"""
+        what = 'record at %#x (type %d) sample_id' % (rec.offset, rec.type)
+        end = rec.offset + rec.size
+        first = self.attrs[0]
+        if first.sample_type & SAMPLE_IDENTIFIER:
+            # The id is the last u64 of the record: it names the layout
+            attr = self._attr_of(self._unpack('<Q', end - 8, end, what)[0], what)
+        else:
+            attr = first
+        stype = attr.sample_type
+        size = sample_id_size(stype)
+        if size > rec.size - _EVENT_HEADER.size:
+            raise PerfDataError('%s: a %d-byte trailer does not fit a %d-byte record' %
+                                (what, size, rec.size))
+        pos = end - size
+        vals = {}
+        for bit in (SAMPLE_TID, SAMPLE_TIME, SAMPLE_ID, SAMPLE_STREAM_ID, SAMPLE_CPU,
+                    SAMPLE_IDENTIFIER):
+            if stype & bit:
+                vals[bit] = struct.unpack_from('<Q', self._data, pos)[0]
+                pos += 8
+        for bit in (SAMPLE_ID, SAMPLE_IDENTIFIER):
+            if bit in vals:
+                self._attr_of(vals[bit], what)
+        tid = vals.get(SAMPLE_TID)
+        cpu = vals.get(SAMPLE_CPU)
+        sid = SampleId(pid=None if tid is None else tid & 0xffffffff,
+                       tid=None if tid is None else tid >> 32,
+                       time=vals.get(SAMPLE_TIME),
+                       id=vals.get(SAMPLE_IDENTIFIER, vals.get(SAMPLE_ID)),
+                       stream_id=vals.get(SAMPLE_STREAM_ID),
+                       cpu=None if cpu is None else cpu & 0xffffffff)
+        return sid, size
+
+    def _string(self, start, end, what):
+        """Return the NUL-terminated string in [start, end)"""
+        nul = self._data.find(b'\0', start, end)
+        if nul < 0:
+            raise PerfDataError('%s: string at %#x is not NUL-terminated' % (what, start))
+        return self._data[start:nul].decode('utf-8', 'replace')
+
+    def _parse_other(self, rec):
+        trailer = 0
+        if rec.type < RECORD_USER_TYPE_START and self.attrs[0].sample_id_all:
+            sid, trailer = self._parse_sample_id(rec)
+            self.sample_ids[rec.offset] = sid
+        body = rec.offset + _EVENT_HEADER.size
+        end = rec.offset + rec.size - trailer
+        what = 'record at %#x (type %d)' % (rec.offset, rec.type)
+        if rec.type == RECORD_COMM:
+            pid, tid = self._unpack('<II', body, end, what)
+            self.comms.append(Comm(pid, tid, self._string(body + 8, end, what)))
+        elif rec.type == RECORD_MMAP:
+            fields = self._unpack('<IIQQQ', body, end, what)
+            self.mmaps.append(Mmap(*fields, filename=self._string(body + 32, end, what)))
+        elif rec.type == RECORD_LOST_SAMPLES:
+            self.lost_samples += self._unpack('<Q', body, end, what)[0]
+
+    # -- features --------------------------------------------------------------
+
+    def _parse_features(self):
+        table = self.data_offset + self.data_size
+        for i, bit in enumerate(self.features):
+            what = 'feature table entry %d (bit %d)' % (i, bit)
+            sec = Section(*self._unpack('<QQ', table + 16 * i, self.size, what))
+            self._check_section(sec, 'feature %s' % FEAT_NAMES.get(bit, bit))
+            self.feature_sections[bit] = sec
+        strings = {FEAT_HOSTNAME: 'hostname', FEAT_OSRELEASE: 'osrelease',
+                   FEAT_VERSION: 'version', FEAT_ARCH: 'arch', FEAT_CPUID: 'cpuid'}
+        for bit, sec in self.feature_sections.items():
+            reader = _FeatureReader(self, bit, sec)
+            if bit in strings:
+                setattr(self, strings[bit], reader.string())
+            elif bit == FEAT_NRCPUS:
+                self.nrcpus = (reader.u32(), reader.u32())
+            elif bit == FEAT_TOTAL_MEM:
+                self.total_mem_kb = reader.u64()
+            elif bit == FEAT_CMDLINE:
+                self.cmdline = [reader.string() for _ in range(reader.u32())]
+            elif bit == FEAT_EVENT_DESC:
+                self._parse_event_desc(reader)
+            elif bit == FEAT_SAMPLE_TIME:
+                self.sample_time = (reader.u64(), reader.u64())
+            else:
+                continue
+            reader.done()
+
+    def _parse_event_desc(self, reader):
+        nr, size = reader.u32(), reader.u32()
+        if nr != len(self.attrs):
+            raise PerfDataError('EVENT_DESC: %d events, the attrs section has %d' %
+                                (nr, len(self.attrs)))
+        if size != self.attr_size - _SECTION.size:
+            raise PerfDataError('EVENT_DESC: attr size %d, the attrs section uses %d' %
+                                (size, self.attr_size - _SECTION.size))
+        self.event_desc = []
+        for i in range(nr):
+            attr = self._parse_attr(reader.take(size), size, 'EVENT_DESC event %d' % i)
+            nr_ids = reader.u32()
+            name = reader.string()
+            ids = [reader.u64() for _ in range(nr_ids)]
+            self.event_desc.append((attr._replace(ids=ids), name, ids))
+
+    # -- conveniences ----------------------------------------------------------
+
+    def event_name(self, ident):
+        """Return the EVENT_DESC name of the event whose samples carry id @ident"""
+        for _, name, ids in self.event_desc or ():
+            if ident in ids:
+                return name
+        return None
+
+    def summary(self, samples=False):
+        """Return a human-readable summary (str); with @samples, list each sample"""
+        out = ['perf.data: %d bytes, data [%#x, +%#x), %d records' %
+               (self.size, self.data_offset, self.data_size, len(self.records))]
+        for i, attr in enumerate(self.attrs):
+            count = sum(1 for s in self.samples if s.id in attr.ids or
+                        (s.id is None and i == 0))
+            out.append('event %d: %s type %d config %#x %s %d sample_type %#x ids %s: '
+                       '%d samples' % (i, self.event_name(attr.ids[0]) if attr.ids else '?',
+                                       attr.type, attr.config,
+                                       'freq' if attr.freq else 'period',
+                                       attr.sample_period, attr.sample_type, attr.ids, count))
+        out.append('samples: %d, lost: %d' % (len(self.samples), self.lost_samples))
+        for comm in self.comms:
+            out.append('comm: %s pid %d tid %d' % (comm.comm, comm.pid, comm.tid))
+        for mmap in self.mmaps:
+            out.append('mmap: %s [%#x, +%#x) pgoff %#x pid %d' %
+                       (mmap.filename, mmap.start, mmap.len, mmap.pgoff, mmap.pid))
+        out.append('features: %s' % ' '.join(FEAT_NAMES.get(b, str(b)) for b in self.features))
+        for name in ('hostname', 'osrelease', 'version', 'arch', 'cpuid', 'nrcpus',
+                     'total_mem_kb', 'cmdline', 'sample_time'):
+            if getattr(self, name) is not None:
+                out.append('%s: %s' % (name, getattr(self, name)))
+        if samples:
+            for s in self.samples:
+                out.append('sample id %s ip %#x pid %s tid %s time %s period %s%s' %
+                           (s.id, s.ip or 0, s.pid, s.tid, s.time, s.period,
+                            '' if s.callchain is None else
+                            ' callchain ' + ' '.join('%#x' % a for a in s.callchain)))
+        return '\n'.join(out)
+
+
+class _FeatureReader:
+    """Cursor over one feature section, which must be consumed exactly"""
+
+    def __init__(self, pdata, bit, sec):
+        self.pdata = pdata
+        self.what = 'feature %s at %#x' % (FEAT_NAMES.get(bit, bit), sec.offset)
+        self.pos = sec.offset
+        self.end = sec.offset + sec.size
+
+    def take(self, size):
+        """Skip @size bytes; return their offset"""
+        if size > self.end - self.pos:
+            raise PerfDataError('%s: %d bytes at %#x run past its end %#x' %
+                                (self.what, size, self.pos, self.end))
+        self.pos += size
+        return self.pos - size
+
+    def u32(self):
+        """Return the next u32"""
+        return struct.unpack_from('<I', self.pdata._data, self.take(4))[0]
+
+    def u64(self):
+        """Return the next u64"""
+        return struct.unpack_from('<Q', self.pdata._data, self.take(8))[0]
+
+    def string(self):
+        """Return the next perf string: u32 length (NUL and padding included), bytes"""
+        size = self.u32()
+        if not size or size % NAME_ALIGN:
+            raise PerfDataError('%s: string length %d at %#x is not a multiple of %d' %
+                                (self.what, size, self.pos - 4, NAME_ALIGN))
+        start = self.take(size)
+        return self.pdata._string(start, start + size, self.what)
+
+    def done(self):
+        """Check that the whole section was used"""
+        if self.pos != self.end:
+            raise PerfDataError('%s: %d bytes left over after decoding' %
+                                (self.what, self.end - self.pos))
+
+
+def load(path):
+    """Read and parse the perf.data file at @path; return a PerfData"""
+    with open(path, 'rb') as inf:
+        return PerfData(inf.read())
+
+
+def main(argv=None):
+    """Print a summary of a perf.data file; return the exit code"""
+    parser = argparse.ArgumentParser(
+        description='Check a file-mode perf.data and print a summary of it.')
+    parser.add_argument('-s', '--samples', action='store_true', help='list every sample')
+    parser.add_argument('file', help='perf.data file')
+    args = parser.parse_args(argv)
+    try:
+        pdata = load(args.file)
+    except (OSError, PerfDataError) as exc:
+        print('perfrec_data: %s: %s' % (args.file, exc), file=sys.stderr)
+        return 1
+    print(pdata.summary(args.samples))
+    return 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())

@@ -1,0 +1,401 @@
+# SPDX-License-Identifier: GPL-2.0+
+# Copyright (c) 2026 The perfrec authors
+# Tests of 'perfrec record' and 'perfrec status' on QEMU virt, judged by the host's perf
+
+"""perfrec tests: each recording is brought to the host over semihosting and
+read by the real perf (and by perfrec_data.py for exact byte-level checks).
+
+The QEMU matrix cell (EL, GIC, icount) comes from the board environment
+(test/hooks/py/u_boot_boardenv_qemu_arm64.py). Under -icount shift=0 the
+tests assert exact relations; without icount only the invariants that hold on
+real hardware too.
+"""
+
+import os
+import re
+import subprocess
+import zlib
+
+import pytest
+
+from perfrec_data import PerfData, check_perf_stderr
+
+# Free DRAM on QEMU virt with 1 GiB, clear of U-Boot and the load addresses
+BUF = 0x50000000
+BUF_SIZE = 0x1000000
+# 16 MiB of CRC-32: about 100 million instructions
+CRC_LEN = 0x1000000
+CRC = 'crc32 0x40000000 %#x' % CRC_LEN
+# Ample time for an -icount workload (QEMU runs ~15 M instructions/s with icount)
+TIMEOUT_MS = 120000
+
+SUMMARY = re.compile(r'perfrec: (\d+) samples, (\d+) lost, (\d+) bytes of perf.data '
+                     r'at (0x[0-9a-f]+), workload rc (\d+)')
+EVENT = re.compile(r'event (\S+): (\d+) counted, period (\d+)')
+
+
+def icount(cons):
+    """True when the cell runs QEMU with -icount (exact instruction counts)"""
+    return bool(cons.config.env.get('env__perfrec_icount'))
+
+
+def run_rc(cons, cmd):
+    """Run @cmd; return (output, return code)"""
+    out = cons.run_command(cmd + '; echo rc:$?')
+    match = re.search(r'rc:(\d+)\s*$', out)
+    assert match, out
+    return out, int(match.group(1))
+
+
+def record(cons, args, workload=CRC):
+    """Run 'perfrec record' and return its summary as a dict (asserts rc 0)"""
+    with cons.temporary_timeout(TIMEOUT_MS):
+        out, ret = run_rc(cons, 'perfrec record %s -- %s' % (args, workload))
+    match = SUMMARY.search(out)
+    assert match, out
+    assert ret == int(match.group(5)), out
+    return {'samples': int(match.group(1)), 'lost': int(match.group(2)),
+            'size': int(match.group(3)), 'addr': int(match.group(4), 16),
+            'rc': ret, 'out': out}
+
+
+def status(cons):
+    """Return (state, {event: (count, period)}, late) from 'perfrec status'"""
+    out = cons.run_command('perfrec status')
+    state = re.search(r'state: (\w+)', out).group(1)
+    late = re.search(r'late: (\d+)', out)
+    return state, {m.group(1): (int(m.group(2)), int(m.group(3)))
+                   for m in EVENT.finditer(out)}, int(late.group(1)) if late else 0
+
+
+def registers(cons):
+    """The 'reg NAME = value' lines of 'perfrec status -v'"""
+    out = cons.run_command('perfrec status -v')
+    regs = [line.strip() for line in out.splitlines() if line.startswith('reg ')]
+    assert regs, out
+    return regs
+
+
+def fetch(cons, tmp_path, name='perf.data'):
+    """Copy the last recording to the host over semihosting; return its bytes"""
+    path = os.path.join(str(tmp_path), name)
+    out = cons.run_command('save hostfs - $fileaddr %s $filesize' % path)
+    assert 'bytes written' in out, out
+    with open(path, 'rb') as inf:
+        data = inf.read()
+    assert len(data) == int(cons.run_command('printenv filesize').split('=')[1], 16)
+    return path, data
+
+
+def bdinfo(cons, key):
+    """A hex value from 'bdinfo'"""
+    out = cons.run_command('bdinfo')
+    return int(re.search(r'^%s\s*= (0x[0-9a-f]+)' % re.escape(key), out, re.M).group(1), 16)
+
+
+def perf(cons, tmp_path, args, allow_lost=False):
+    """Run host perf on a recording; fail on anything alarming; return stdout"""
+    home = os.path.join(str(tmp_path), 'home')
+    os.makedirs(home, exist_ok=True)
+    proc = subprocess.run(['perf'] + args, capture_output=True, text=True, check=False,
+                          env=dict(os.environ, HOME=home, PAGER='cat'))
+    assert proc.returncode == 0, proc.stderr
+    check_perf_stderr(proc.stderr, allow_lost=allow_lost)
+    return proc.stdout
+
+
+def symbols(cons):
+    """{name: (start, end)} of the text symbols of the u-boot ELF"""
+    elf = os.path.join(cons.config.build_dir, 'u-boot')
+    out = subprocess.run(['aarch64-linux-gnu-nm', '-S', '--defined-only', elf],
+                         capture_output=True, text=True, check=True).stdout
+    syms = {}
+    for line in out.splitlines():
+        parts = line.split()
+        if len(parts) == 3:
+            parts.insert(1, '0')
+        if len(parts) == 4 and parts[2] in 'tTwW':
+            start = int(parts[0], 16)
+            syms[parts[3]] = (start, start + int(parts[1], 16))
+    return syms
+
+
+def image_offset(cons):
+    """File offset of the image's first byte (_start) in the u-boot ELF, from readelf -l"""
+    elf = os.path.join(cons.config.build_dir, 'u-boot')
+    out = subprocess.run(['aarch64-linux-gnu-readelf', '-lW', elf], capture_output=True,
+                         text=True, check=True).stdout
+    loads = [line.split() for line in out.splitlines() if line.strip().startswith('LOAD')]
+    start = symbols(cons)['_start'][0]
+    hits = [(int(l[1], 16), int(l[2], 16)) for l in loads
+            if int(l[2], 16) <= start < int(l[2], 16) + int(l[5], 16)]
+    assert len(hits) == 1, out
+    offset, vaddr = hits[0]
+    return offset + start - vaddr
+
+
+@pytest.mark.buildconfigspec('cmd_perfrec')
+def test_perfrec_help(u_boot_console):
+    """'help perfrec' documents every subcommand and option"""
+    cons = u_boot_console
+    out = cons.run_command('help perfrec')
+    assert 'perfrec record [-e <event>] [-c <period> | -F <hz>] [-o <addr>] [-s <size>]' in out
+    assert 'perfrec status [-v]' in out
+
+
+@pytest.mark.boardspec('qemu_arm64')
+@pytest.mark.buildconfigspec('cmd_perfrec')
+@pytest.mark.requiredtool('perf')
+def test_perfrec_record_crc32(u_boot_console, tmp_path):
+    """The user story: record crc32 at 4 kHz, and perf names its inner loop on top"""
+    cons = u_boot_console
+    res = record(cons, '-F 4000 -o %#x -s %#x' % (BUF, BUF_SIZE))
+    assert res['rc'] == 0 and res['lost'] == 0 and res['samples'] > 100
+    assert res['addr'] == BUF
+    assert int(cons.run_command('printenv fileaddr').split('=')[1], 16) == BUF
+    path, data = fetch(cons, tmp_path)
+    assert len(data) == res['size']
+
+    pd = PerfData(data)
+    assert len(pd.samples) == res['samples']
+    assert pd.arch == 'aarch64'
+    assert [c.comm for c in pd.comms] == ['u-boot']
+
+    # The MMAP record maps the relocated image to the ELF's PT_LOAD
+    reloc = bdinfo(cons, 'reloc off')
+    assert len(pd.mmaps) == 1
+    assert pd.mmaps[0].start == bdinfo(cons, 'relocaddr')
+    assert pd.mmaps[0].pgoff == image_offset(cons)
+
+    # At least 95% of the samples fall inside the function doing the work
+    start, end = symbols(cons)['crc32_no_comp']
+    inside = sum(1 for s in pd.samples if start <= s.ip - reloc < end)
+    assert inside >= 0.95 * len(pd.samples), (inside, len(pd.samples))
+
+    symfs = cons.config.build_dir
+    report = perf(cons, tmp_path, ['report', '-i', path, '--symfs=' + symfs, '--stdio'])
+    rows = [line.split() for line in report.splitlines()
+            if line.strip() and not line.lstrip().startswith('#')]
+    assert rows[0][1:] == ['u-boot', 'u-boot', '[.]', 'crc32_no_comp'], report
+    assert float(rows[0][0].rstrip('%')) >= 95.0, report
+    assert '# Total Lost Samples: 0' in report
+
+    header = perf(cons, tmp_path, ['report', '-i', path, '--header-only'])
+    assert '# arch : aarch64' in header
+    assert re.search(r'# os release : U-Boot 20\d\d\.\d\d', header), header
+    assert '# cmdline : perfrec record -F 4000' in header
+
+    script = perf(cons, tmp_path, ['script', '-i', path, '--symfs=' + symfs])
+    lines = [line for line in script.splitlines() if line.strip()]
+    assert len(lines) == res['samples']
+    assert sum('crc32_no_comp' in line for line in lines) >= 0.95 * len(lines)
+
+    if icount(cons):
+        # 1 instruction = 1 ns: the realised rate is close to the target
+        first, last = pd.samples[0].time, pd.samples[-1].time
+        rate = (len(pd.samples) - 1) * 1e9 / (last - first)
+        assert abs(rate - 4000) < 400, rate
+
+
+@pytest.mark.boardspec('qemu_arm64')
+@pytest.mark.buildconfigspec('cmd_perfrec')
+def test_perfrec_exact_period(u_boot_console, tmp_path):
+    """-c: one sample per period, every period the same, none missed or extra"""
+    cons = u_boot_console
+    results = {}
+    for period in (20000, 50000, 1 << 40):
+        res = record(cons, '-c %d -o %#x -s %#x' % (period, BUF, BUF_SIZE))
+        _, events, late = status(cons)
+        count, last_period = events['cycles']
+        assert last_period == period
+        # One sample per period: the periods that passed while the interrupt
+        # was late (never under icount) are the only ones without a sample
+        assert res['samples'] + late == count // period, (count, late, res)
+        if icount(cons):
+            assert late == 0
+        _, data = fetch(cons, tmp_path, 'p%d.data' % period)
+        pd = PerfData(data)
+        assert len(pd.samples) == res['samples']
+        assert all(s.period == period for s in pd.samples)
+        assert [s.time for s in pd.samples] == sorted(s.time for s in pd.samples)
+        results[period] = (res['samples'], count)
+
+    assert results[1 << 40][0] == 0
+    if icount(cons):
+        # The workload's own instructions do not change with sampling, and each
+        # sample costs the same: events = workload + samples * handler cost
+        work = results[1 << 40][1]
+        costs = [(count - work) / samples for samples, count in
+                 (results[20000], results[50000])]
+        assert abs(costs[0] - costs[1]) < 1, costs
+        assert 50 < costs[0] < 1000, costs
+
+
+@pytest.mark.boardspec('qemu_arm64')
+@pytest.mark.buildconfigspec('cmd_perfrec')
+def test_perfrec_state_restored(u_boot_console):
+    """Every register perfrec borrows is as before after a recording"""
+    cons = u_boot_console
+    before = registers(cons)
+    record(cons, '-c 10000 -o %#x -s %#x' % (BUF, BUF_SIZE), 'crc32 0x40000000 0x100000')
+    assert registers(cons) == before
+    assert status(cons)[0] == 'finalised'
+
+
+@pytest.mark.boardspec('qemu_arm64')
+@pytest.mark.buildconfigspec('cmd_perfrec')
+@pytest.mark.requiredtool('perf')
+def test_perfrec_buffer_full(u_boot_console, tmp_path):
+    """A small buffer: exact lost count, a valid file, nothing written outside it"""
+    cons = u_boot_console
+    size = 0x1000
+    guard = 0x1000
+    cons.run_command('mw.b %#x 0xa5 %#x' % (BUF - guard, guard))
+    cons.run_command('mw.b %#x 0x5a %#x' % (BUF + size, guard))
+    period = 20000
+    res = record(cons, '-c %d -o %#x -s %#x' % (period, BUF, size))
+    assert res['lost'] > 0 and res['samples'] > 0
+    assert 'the buffer filled up' in res['out']
+    _, events, late = status(cons)
+    assert res['samples'] + res['lost'] + late == events['cycles'][0] // period
+
+    for addr, byte in ((BUF - guard, 0xa5), (BUF + size, 0x5a)):
+        out = cons.run_command('crc32 %#x %#x' % (addr, guard))
+        assert '%08x' % zlib.crc32(bytes([byte]) * guard) in out, out
+
+    path, data = fetch(cons, tmp_path)
+    pd = PerfData(data)
+    assert len(pd.samples) == res['samples'] and pd.lost_samples == res['lost']
+    report = perf(cons, tmp_path, ['report', '-i', path, '--symfs=' +
+                                   cons.config.build_dir, '--stdio'], allow_lost=True)
+    assert '# Total Lost Samples: %d' % res['lost'] in report
+
+
+@pytest.mark.boardspec('qemu_arm64')
+@pytest.mark.buildconfigspec('cmd_perfrec')
+@pytest.mark.requiredtool('perf')
+def test_perfrec_workload_fails(u_boot_console, tmp_path):
+    """A failing workload still leaves a valid perf.data; perfrec passes on its rc"""
+    cons = u_boot_console
+    res = record(cons, '-c 10000 -o %#x -s %#x' % (BUF, BUF_SIZE),
+                 '"crc32 0x40000000 0x100000; false"')
+    assert res['rc'] == 1 and res['samples'] > 0
+    path, data = fetch(cons, tmp_path)
+    PerfData(data)
+    perf(cons, tmp_path, ['report', '-i', path, '--stdio'])
+
+
+@pytest.mark.boardspec('qemu_arm64')
+@pytest.mark.buildconfigspec('cmd_perfrec')
+def test_perfrec_command_line_workload(u_boot_console):
+    """One quoted workload argument is a command line: ';' runs several commands"""
+    cons = u_boot_console
+    res = record(cons, '-c 10000 -o %#x -s %#x' % (BUF, BUF_SIZE),
+                 '"echo first; echo second"')
+    assert 'first' in res['out'] and 'second' in res['out']
+    assert res['rc'] == 0
+
+
+@pytest.mark.boardspec('qemu_arm64')
+@pytest.mark.buildconfigspec('cmd_perfrec')
+def test_perfrec_default_buffer(u_boot_console):
+    """Without -o/-s the buffer is free DRAM clear of U-Boot and the load areas"""
+    cons = u_boot_console
+    res = record(cons, '-c 100000', 'crc32 0x40000000 0x100000')
+    addr = res['addr']
+    size = 0x1000000    # CONFIG_PERFREC_DEFAULT_BUF_SIZE
+    assert 0x40000000 <= addr and addr + size <= 0x80000000
+    lmb = cons.run_command('bdinfo')
+    reserved = [int(m, 16) for m in re.findall(r'reserved\[\d+\]\s+\[(0x[0-9a-f]+)-', lmb)]
+    assert addr + size <= min(reserved), lmb
+    for var, room in (('kernel_addr_r', 0x4000000), ('ramdisk_addr_r', 0x4000000),
+                      ('fdt_addr_r', 0x100000), ('scriptaddr', 0x100000)):
+        out = cons.run_command('echo ${%s}' % var).strip()
+        if out:
+            start = int(out, 16)
+            assert addr >= start + room or addr + size <= start, (var, hex(addr))
+
+
+@pytest.mark.boardspec('qemu_arm64')
+@pytest.mark.buildconfigspec('cmd_perfrec')
+def test_perfrec_frequency_clamped(u_boot_console):
+    """A wild -F is clamped to 100 kHz with a message, and recording goes on"""
+    cons = u_boot_console
+    res = record(cons, '-F 250000 -o %#x -s %#x' % (BUF, BUF_SIZE),
+                 'crc32 0x40000000 0x100000')
+    assert 'Frequency 250000 Hz is above the 100000 Hz limit: using 100000 Hz' in res['out']
+    assert res['rc'] == 0
+
+
+# (arguments, the one line that explains, whether usage follows)
+BAD_INPUTS = [
+    ('record -x 1 -- true', "Unknown option '-x'", True),
+    ('record -c 1000 version', "Missing '--' before the command to record", True),
+    ('record -c 1000 --', "Missing the command to record after '--'", True),
+    ('record -c', 'Option -c needs a value', True),
+    ('record -c -- true', 'Option -c needs a value', True),
+    ('record -c 12abc -- true', "Invalid period '12abc'", False),
+    ('record -c 0 -- true', "Invalid period '0'", False),
+    ('record -c 99999999999999999999999 -- true', "Invalid period", False),
+    ('record -F 0 -- true', "Invalid frequency '0'", False),
+    ('record -F -5 -- true', "Invalid frequency '-5'", False),
+    ('record -c 1000 -F 100 -- true', 'Give either -c <period> or -F <hz>, not both', True),
+    ('record -e foo -- true', "Unknown event 'foo'", False),
+    ('record -o zz -- true', "Invalid address 'zz'", False),
+    ('record -s 0xg -- true', "Invalid size '0xg'", False),
+    ('record -o 0x50000000 -s 0 -- true', 'Invalid buffer size 0', False),
+    ('record -o 0x50000001 -s 0x10000 -- true', 'is not 8-byte aligned', False),
+    ('record -o 0x10000000 -s 0x1000 -- true', 'is not inside DRAM', False),
+    ('record -o 0x7ffff000 -s 0x2000 -- true', 'is not inside DRAM', False),
+    ('record -o 0x7f000000 -s 0x1000000 -- true', 'overlaps memory U-Boot uses', False),
+    ('record -o 0x50000000 -s 0x100 -- true', 'Buffer too small', False),
+    ('record -- perfrec record -- true', 'perfrec is already recording', False),
+    ('status -x', None, True),
+    ('nosuch', None, True),
+]
+
+
+@pytest.mark.boardspec('qemu_arm64')
+@pytest.mark.buildconfigspec('cmd_perfrec')
+@pytest.mark.parametrize('args,message,usage', BAD_INPUTS)
+def test_perfrec_bad_input(u_boot_console, args, message, usage):
+    """Bad input: one clear line and rc 1, nothing armed, registers untouched"""
+    cons = u_boot_console
+    before = registers(cons)
+    out, ret = run_rc(cons, 'perfrec ' + args)
+    assert ret == 1, out
+    if message:
+        assert message in out, out
+    assert ('Usage:' in out) == usage, out
+    assert status(cons)[0] != 'recording'
+    assert registers(cons) == before
+    assert 'ok' in cons.run_command('echo ok')
+
+
+@pytest.mark.boardspec('qemu_arm64')
+@pytest.mark.buildconfigspec('cmd_perfrec')
+def test_perfrec_device_tree_edits(u_boot_console):
+    """The PMU node is read from the control DT at each recording"""
+    cons = u_boot_console
+    cons.run_command('fdt addr $fdtcontroladdr')
+    irqs = cons.run_command('fdt print /pmu interrupts')
+    cells = re.search(r'interrupts = (<[^>]*>)', irqs).group(1)
+    args = '-c 100000 -o %#x -s %#x -- true' % (BUF, BUF_SIZE)
+    try:
+        cons.run_command('fdt set /pmu compatible "arm,xxxxx-pmuv3"')
+        out, ret = run_rc(cons, 'perfrec record ' + args)
+        assert ret == 1 and 'No PMU node (compatible "arm,armv8-pmuv3")' in out, out
+        cons.run_command('fdt set /pmu compatible "arm,armv8-pmuv3"')
+
+        cons.run_command('fdt rm /pmu interrupts')
+        out, ret = run_rc(cons, 'perfrec record ' + args)
+        assert ret == 1 and 'has no usable "interrupts" property' in out, out
+        cons.run_command('fdt set /pmu interrupts %s' % cells)
+
+        cons.run_command('fdt set /pmu interrupts <0 7 4>')
+        out, ret = run_rc(cons, 'perfrec record ' + args)
+        assert ret == 1 and 'is not a PPI' in out, out
+    finally:
+        cons.run_command('fdt set /pmu compatible "arm,armv8-pmuv3"')
+        cons.run_command('fdt set /pmu interrupts %s' % cells)
+    assert record(cons, args.split(' -- ')[0], 'true')['rc'] == 0
