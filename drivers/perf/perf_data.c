@@ -351,7 +351,8 @@ static int perf_data_check_info(const struct perf_data_info *info)
 	    !info->version || !info->arch || !info->cpuid || (info->argc && !info->argv))
 		return -EINVAL;
 	/* Records carry their size in 16 bits */
-	if (strlen(info->comm) > PERF_DATA_MAX_NAME || strlen(info->image_name) > PERF_DATA_MAX_NAME)
+	if (strlen(info->comm) > PERF_DATA_MAX_NAME ||
+	    strlen(info->image_name) > PERF_DATA_MAX_NAME)
 		return -EINVAL;
 
 	return 0;
