@@ -327,6 +327,41 @@ def test_perfrec_frequency_clamped(u_boot_console):
     assert res['rc'] == 0
 
 
+def gic_distributor(cons):
+    """The GIC distributor's address, from the control device tree"""
+    cons.run_command('fdt addr $fdtcontroladdr')
+    out = cons.run_command('fdt print /intc@8000000 reg')
+    cells = [int(c, 16) for c in re.search(r'reg = <([^>]*)>', out).group(1).split()]
+    return cells[0] << 32 | cells[1]
+
+
+@pytest.mark.boardspec('qemu_arm64')
+@pytest.mark.buildconfigspec('cmd_perfrec')
+def test_perfrec_other_interrupts_held_off(u_boot_console):
+    """An interrupt another firmware left enabled and pending is held off, then restored"""
+    cons = u_boot_console
+    dist = gic_distributor(cons)
+    intid = 33              # an SPI (the UART's on QEMU virt)
+    reg, bit = 4 * (intid // 32), 1 << (intid % 32)
+    cons.run_command('mw.b %#x 1' % (dist + 0x800 + intid))          # GICD_ITARGETSR: CPU 0
+    cons.run_command('mw.l %#x %#x' % (dist + 0x100 + reg, bit))      # GICD_ISENABLER
+    cons.run_command('mw.l %#x %#x' % (dist + 0x200 + reg, bit))      # GICD_ISPENDR
+    try:
+        before = registers(cons)
+        assert 'reg GICD_ISENABLER1 = %#x' % bit in before
+        res = record(cons, '-c 20000 -o %#x -s %#x' % (BUF, BUF_SIZE),
+                     'crc32 0x40000000 0x100000')
+        assert res['samples'] > 0
+        out = cons.run_command('perfrec status')
+        assert 'foreign: 0' in out, out
+        assert registers(cons) == before
+        pending = cons.run_command('md.l %#x 1' % (dist + 0x200 + reg))
+        assert ('%08x' % bit) in pending, pending
+    finally:
+        cons.run_command('mw.l %#x %#x' % (dist + 0x180 + reg, bit))  # GICD_ICENABLER
+        cons.run_command('mw.l %#x %#x' % (dist + 0x280 + reg, bit))  # GICD_ICPENDR
+
+
 # (arguments, the one line that explains, whether usage follows)
 BAD_INPUTS = [
     ('record -x 1 -- true', "Unknown option '-x'", True),
