@@ -35,7 +35,7 @@ O		:= $(BUILD)/$(CONFIG)$(TAG)
 UBOOT_MAKE	:= PATH=/usr/bin:$$PATH $(MAKE) -C $(SRC) O=$(O) \
 		   CROSS_COMPILE=$(CROSS_COMPILE) PYTHON3=$(PYTHON)
 
-.PHONY: all build deps source overlay config demo check check-host check-qemu \
+.PHONY: all build deps source overlay config demo check check-host check-qemu check-newer \
 	check-qemu-fast checkpatch check-defconfig defconfig bench clean distclean
 
 all: build
@@ -99,8 +99,18 @@ demo: deps build
 
 # --- Tests ------------------------------------------------------------------
 
-check: deps build check-host check-qemu checkpatch check-defconfig
+check: deps build check-host check-qemu checkpatch check-defconfig check-newer
 	@echo "perfrec: all checks passed"
+
+# The same QEMU matrix on a newer U-Boot: Debian trixie's source package (2025.01)
+NEWER_SUITE	?= trixie
+
+check-newer:
+ifeq ($(UBOOT_SRC)$(filter-out bookworm,$(UBOOT_SUITE)),)
+	$(MAKE) UBOOT_SUITE=$(NEWER_SUITE) build check-qemu
+else
+	@echo "perfrec: check-newer runs only for the default source"
+endif
 
 check-host:
 	PATH=/usr/bin:$$PATH $(PYTHON) -m pytest -p no:cacheprovider -q test/host
