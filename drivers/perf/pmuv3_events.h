@@ -1,0 +1,71 @@
+/* SPDX-License-Identifier: GPL-2.0+ */
+/*
+ * Copyright (c) 2026 The perfrec authors
+ * PMUv3 common events: the name table and PMCEID decoding (builds for target and host)
+ */
+
+#ifndef __PERFREC_PMUV3_EVENTS_H
+#define __PERFREC_PMUV3_EVENTS_H
+
+/* Event numbers PMCEID describes: 0x0000-0x003f, and 0x4000-0x403f (high halves) */
+#define PMUV3_EVENT_ID_MASK		0x3f
+#define PMUV3_EVENT_HIGH		0x4000
+/* ID_AA64DFR0_EL1.PMUVer from which PMCEID's high halves are defined (PMUv3p1) */
+#define PMUV3_EVENTS_HIGH_VERSION	4
+
+/* Common events behind perf's generic names */
+#define PMUV3_EVT_L1D_CACHE_REFILL	0x0003
+#define PMUV3_EVT_L1D_CACHE		0x0004
+#define PMUV3_EVT_INST_RETIRED		0x0008
+#define PMUV3_EVT_BR_MIS_PRED		0x0010
+#define PMUV3_EVT_CPU_CYCLES		0x0011
+#define PMUV3_EVT_BUS_CYCLES		0x001d
+#define PMUV3_EVT_BR_RETIRED		0x0021
+#define PMUV3_EVT_STALL_FRONTEND	0x0023
+#define PMUV3_EVT_STALL_BACKEND		0x0024
+
+/**
+ * struct pmuv3_event - One common event
+ * @number: event number (PMEVTYPER<n>_EL0.evtCount)
+ * @name: the Arm ARM mnemonic in lower case, as perf spells it
+ * @desc: one line on what it counts
+ */
+struct pmuv3_event {
+	unsigned int number;
+	const char *name;
+	const char *desc;
+};
+
+/**
+ * pmuv3_event_at() - Walk the table
+ * @idx: index from 0
+ * Return: the event, or NULL past the end
+ */
+const struct pmuv3_event *pmuv3_event_at(unsigned int idx);
+
+/**
+ * pmuv3_event_by_name() - Find an event by its name
+ * @name: e.g. "l1d_cache_refill"
+ * Return: the event, or NULL
+ */
+const struct pmuv3_event *pmuv3_event_by_name(const char *name);
+
+/**
+ * pmuv3_event_by_number() - Find an event by its number
+ * @number: e.g. 0x0003
+ * Return: the event, or NULL if it is not a common event
+ */
+const struct pmuv3_event *pmuv3_event_by_number(unsigned int number);
+
+/**
+ * pmuv3_event_implemented() - Does PMCEID say the CPU counts this event?
+ * @pmceid0: PMCEID0_EL0
+ * @pmceid1: PMCEID1_EL0
+ * @version: ID_AA64DFR0_EL1.PMUVer
+ * @number: event number
+ * Return: 1 if implemented, 0 if not (or outside what PMCEID describes)
+ */
+int pmuv3_event_implemented(unsigned long long pmceid0, unsigned long long pmceid1,
+			    unsigned int version, unsigned int number);
+
+#endif /* __PERFREC_PMUV3_EVENTS_H */
