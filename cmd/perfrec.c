@@ -157,6 +157,13 @@ static int perfrec_check_buffer(ulong addr, ulong size)
 
 static void perfrec_print_arm_error(int err, const struct perfrec_cfg *cfg)
 {
+	struct perfrec_result res;
+	struct perfrec_pmu_info pmu;
+	const char *event = "";
+
+	perfrec_get_result(&res);
+	if (res.failed_event >= 0)
+		event = cfg->events[res.failed_event].name;
 	switch (err) {
 	case -EBUSY:
 		printf("perfrec is already recording\n");
@@ -180,8 +187,20 @@ static void perfrec_print_arm_error(int err, const struct perfrec_cfg *cfg)
 	case -ENOEXEC:
 		printf("The build did not record the image's ELF offset (perfrec_image_pgoff)\n");
 		break;
+	case -E2BIG:
+		perfrec_pmu_info(&pmu);
+		printf("Too many events: %u given, this PMU has %u event counters and the cycle counter\n",
+		       cfg->nr_events, pmu.nr_counters);
+		break;
+	case -ERANGE:
+		if (res.failed_event >= 0) {
+			printf("Period %llu of event '%s' does not fit its 32-bit counter (64-bit event counters need PMUv3p5)\n",
+			       cfg->events[res.failed_event].period, event);
+			break;
+		}
+		fallthrough;
 	default:
-		printf("Cannot start recording (err=%d)\n", err);
+		printf("Cannot start (err=%d)\n", err);
 		break;
 	}
 }
@@ -200,26 +219,104 @@ static int perfrec_run_workload(int argc, char *const argv[])
 	return ret ? CMD_RET_FAILURE : CMD_RET_SUCCESS;
 }
 
-static int do_perfrec_record(struct cmd_tbl *cmdtp, int flag, int argc, char *const argv[])
-{
-	struct perfrec_cfg cfg = { .nr_events = 1 };
-	struct perfrec_event_cfg *ev = &cfg.events[0];
-	const char *event = "cycles";
-	struct perfrec_result res;
-	bool have_addr = false;
-	ulong addr = 0, size = CONFIG_PERFREC_DEFAULT_BUF_SIZE;
-	u64 period = 0, freq = 0;
-	int i, ret, wret;
+/**
+ * struct perfrec_opts - Options of 'perfrec record' and 'perfrec stat'
+ * @events: the -e list
+ * @period: -c, or 0
+ * @freq: -F, or 0
+ * @have_addr: -o given
+ * @addr: -o
+ * @size: -s, or the default size
+ * @jitter: -j percent
+ * @preload: -w events
+ * @cmd_argc: words of the workload
+ * @cmd_argv: the workload
+ */
+struct perfrec_opts {
+	const char *events;
+	u64 period;
+	u64 freq;
+	bool have_addr;
+	ulong addr;
+	ulong size;
+	u64 jitter;
+	u64 preload;
+	int cmd_argc;
+	char *const *cmd_argv;
+};
 
+/* Largest -j: periods vary by at most half */
+#define PERFREC_MAX_JITTER_PCT	50
+
+/* Parse the value of option -@opt into @o; print the reason if it is bad */
+static int perfrec_parse_value(char opt, const char *val, struct perfrec_opts *o)
+{
+	switch (opt) {
+	case 'e':
+		o->events = val;
+		break;
+	case 'c':
+		if (perfrec_parse_dec(val, &o->period) || !o->period || o->period > S64_MAX) {
+			printf("Invalid period '%s': a decimal number of events, 1 or more\n", val);
+			return CMD_RET_FAILURE;
+		}
+		break;
+	case 'F':
+		if (perfrec_parse_dec(val, &o->freq) || !o->freq) {
+			printf("Invalid frequency '%s': a decimal number of Hz, 1 or more\n", val);
+			return CMD_RET_FAILURE;
+		}
+		break;
+	case 'o':
+		if (perfrec_parse_hex(val, &o->addr)) {
+			printf("Invalid address '%s': a hex number\n", val);
+			return CMD_RET_FAILURE;
+		}
+		o->have_addr = true;
+		break;
+	case 's':
+		if (perfrec_parse_hex(val, &o->size)) {
+			printf("Invalid size '%s': a hex number of bytes\n", val);
+			return CMD_RET_FAILURE;
+		}
+		break;
+	case 'j':
+		if (perfrec_parse_dec(val, &o->jitter) || o->jitter > PERFREC_MAX_JITTER_PCT) {
+			printf("Invalid jitter '%s': a whole percentage from 0 to %u\n", val,
+			       PERFREC_MAX_JITTER_PCT);
+			return CMD_RET_FAILURE;
+		}
+		break;
+	case 'w':
+		if (perfrec_parse_dec(val, &o->preload) || !o->preload || o->preload > U32_MAX) {
+			printf("Invalid wrap distance '%s': a decimal number of events from 1 to %u\n",
+			       val, U32_MAX);
+			return CMD_RET_FAILURE;
+		}
+		break;
+	}
+
+	return CMD_RET_SUCCESS;
+}
+
+/* Parse '<options> -- <command...>'; @allowed lists the option letters */
+static int perfrec_parse_opts(int argc, char *const argv[], const char *allowed,
+			      struct perfrec_opts *o)
+{
+	int i, ret;
+
+	memset(o, 0, sizeof(*o));
+	o->events = "cycles";
+	o->size = CONFIG_PERFREC_DEFAULT_BUF_SIZE;
 	for (i = 1; i < argc && strcmp(argv[i], "--"); i++) {
 		const char *opt = argv[i];
 		const char *val = i + 1 < argc ? argv[i + 1] : NULL;
 
 		if (opt[0] != '-') {
-			printf("Missing '--' before the command to record\n");
+			printf("Missing '--' before the command\n");
 			return CMD_RET_USAGE;
 		}
-		if (!opt[1] || opt[2] || !strchr("ecFos", opt[1])) {
+		if (!opt[1] || opt[2] || !strchr(allowed, opt[1])) {
 			printf("Unknown option '%s'\n", opt);
 			return CMD_RET_USAGE;
 		}
@@ -228,89 +325,175 @@ static int do_perfrec_record(struct cmd_tbl *cmdtp, int flag, int argc, char *co
 			return CMD_RET_USAGE;
 		}
 		i++;
-		switch (opt[1]) {
-		case 'e':
-			event = val;
-			break;
-		case 'c':
-			if (perfrec_parse_dec(val, &period) || !period || period > S64_MAX) {
-				printf("Invalid period '%s': a decimal number of events, 1 or more\n",
-				       val);
-				return CMD_RET_FAILURE;
-			}
-			break;
-		case 'F':
-			if (perfrec_parse_dec(val, &freq) || !freq) {
-				printf("Invalid frequency '%s': a decimal number of Hz, 1 or more\n",
-				       val);
-				return CMD_RET_FAILURE;
-			}
-			break;
-		case 'o':
-			if (perfrec_parse_hex(val, &addr)) {
-				printf("Invalid address '%s': a hex number\n", val);
-				return CMD_RET_FAILURE;
-			}
-			have_addr = true;
-			break;
-		case 's':
-			if (perfrec_parse_hex(val, &size)) {
-				printf("Invalid size '%s': a hex number of bytes\n", val);
-				return CMD_RET_FAILURE;
-			}
-			break;
-		}
+		ret = perfrec_parse_value(opt[1], val, o);
+		if (ret)
+			return ret;
 	}
 	if (i >= argc) {
-		printf("Missing '--' before the command to record\n");
+		printf("Missing '--' before the command\n");
 		return CMD_RET_USAGE;
 	}
 	if (i + 1 >= argc) {
-		printf("Missing the command to record after '--'\n");
+		printf("Missing the command after '--'\n");
 		return CMD_RET_USAGE;
 	}
-	if (period && freq) {
+	if (o->period && o->freq) {
 		printf("Give either -c <period> or -F <hz>, not both\n");
 		return CMD_RET_USAGE;
 	}
+	o->cmd_argc = argc - i - 1;
+	o->cmd_argv = argv + i + 1;
 
+	return CMD_RET_SUCCESS;
+}
+
+/* Apply one 'period=<n>' or 'freq=<hz>' term to @ev */
+static int perfrec_parse_term(const char *term, size_t len, struct perfrec_event_cfg *ev)
+{
+	char buf[32];
+	u64 val;
+
+	if (len >= sizeof(buf))
+		return -EINVAL;
+	memcpy(buf, term, len);
+	buf[len] = '\0';
+	if (!strncmp(buf, "period=", 7) && !perfrec_parse_dec(buf + 7, &val) && val &&
+	    val <= S64_MAX) {
+		ev->period = val;
+		ev->freq_hz = 0;
+		return 0;
+	}
+	if (!strncmp(buf, "freq=", 5) && !perfrec_parse_dec(buf + 5, &val) && val &&
+	    val <= U32_MAX) {
+		ev->freq_hz = val;
+		ev->period = 0;
+		return 0;
+	}
+
+	return -EINVAL;
+}
+
+/*
+ * Parse the -e list into @cfg: 'name[/term,.../],...' where a term is
+ * period=<n> or freq=<hz> (perf's syntax); @terms says whether terms are
+ * allowed (record). Prints the reason and returns a CMD_RET_ value.
+ */
+static int perfrec_parse_events(const char *list, bool terms, struct perfrec_cfg *cfg)
+{
+	const char *p = list;
+
+	cfg->nr_events = 0;
+	while (*p) {
+		struct perfrec_event_cfg *ev = &cfg->events[cfg->nr_events];
+		const char *end = p + strcspn(p, ",/");
+		char name[PERFREC_EVENT_NAME_LEN];
+		size_t len = end - p;
+		int ret;
+
+		if (cfg->nr_events == PERF_DATA_MAX_EVENTS) {
+			printf("Too many events in '%s': at most %u\n", list, PERF_DATA_MAX_EVENTS);
+			return CMD_RET_FAILURE;
+		}
+		if (!len || len >= sizeof(name)) {
+			printf("Invalid event list '%s'\n", list);
+			return CMD_RET_FAILURE;
+		}
+		memcpy(name, p, len);
+		name[len] = '\0';
+		memset(ev, 0, sizeof(*ev));
+		ret = perfrec_event_lookup(name, ev);
+		if (ret == -ENOENT) {
+			printf("Unknown event '%s' (see 'perfrec list')\n", name);
+			return CMD_RET_FAILURE;
+		}
+		if (ret == -EOPNOTSUPP) {
+			printf("Event '%s' is not implemented by this CPU (PMCEID0/1_EL0)\n", name);
+			return CMD_RET_FAILURE;
+		}
+		if (ret) {
+			perfrec_print_arm_error(ret, cfg);
+			return CMD_RET_FAILURE;
+		}
+		p = end;
+		if (*p == '/') {
+			const char *close = strchr(p + 1, '/');
+
+			if (!terms || !close) {
+				printf("Invalid event terms in '%s'%s\n", list,
+				       terms ? "" : ": stat takes no period or freq");
+				return CMD_RET_FAILURE;
+			}
+			for (p++; p < close; p = *p == ',' ? p + 1 : p) {
+				const char *next = p + strcspn(p, ",/");
+
+				if (perfrec_parse_term(p, next - p, ev)) {
+					printf("Invalid event term '%.*s' in '%s': use period=<n> or freq=<hz>\n",
+					       (int)(next - p), p, list);
+					return CMD_RET_FAILURE;
+				}
+				p = next;
+			}
+			p = close + 1;
+		}
+		if (*p == ',' && !*++p) {
+			printf("Invalid event list '%s'\n", list);
+			return CMD_RET_FAILURE;
+		}
+		cfg->nr_events++;
+	}
+
+	return CMD_RET_SUCCESS;
+}
+
+static int do_perfrec_record(struct cmd_tbl *cmdtp, int flag, int argc, char *const argv[])
+{
+	struct perfrec_cfg cfg = { .mode = PERFREC_RECORD };
+	struct perfrec_result res;
+	struct perfrec_opts o;
+	uint i;
+	int ret, wret;
+
+	ret = perfrec_parse_opts(argc, argv, "ecFosj", &o);
+	if (ret)
+		return ret;
 	perfrec_get_result(&res);
 	if (res.state == PERFREC_ARMED) {
 		printf("perfrec is already recording\n");
 		return CMD_RET_FAILURE;
 	}
-	ret = perfrec_event_lookup(event, ev);
-	if (ret == -ENOENT) {
-		printf("Unknown event '%s' (supported: cycles)\n", event);
-		return CMD_RET_FAILURE;
-	}
-	if (ret) {
-		perfrec_print_arm_error(ret, &cfg);
-		return CMD_RET_FAILURE;
-	}
-	if (!period && !freq)
-		freq = PERFREC_DEFAULT_FREQ_HZ;
-	if (freq > PERFREC_MAX_FREQ_HZ) {
-		printf("Frequency %llu Hz is above the %u Hz limit: using %u Hz\n", freq,
-		       PERFREC_MAX_FREQ_HZ, PERFREC_MAX_FREQ_HZ);
-		freq = PERFREC_MAX_FREQ_HZ;
-	}
-	ev->period = period;
-	ev->freq_hz = freq;
+	ret = perfrec_parse_events(o.events, true, &cfg);
+	if (ret)
+		return ret;
+	if (!o.period && !o.freq)
+		o.freq = PERFREC_DEFAULT_FREQ_HZ;
+	for (i = 0; i < cfg.nr_events; i++) {
+		struct perfrec_event_cfg *ev = &cfg.events[i];
 
-	if (!have_addr) {
-		if (perfrec_default_addr(size, &addr)) {
+		if (!ev->period && !ev->freq_hz) {
+			ev->period = o.period;
+			ev->freq_hz = o.freq;
+		}
+		if (ev->freq_hz > PERFREC_MAX_FREQ_HZ) {
+			printf("Frequency %u Hz is above the %u Hz limit: using %u Hz\n",
+			       ev->freq_hz, PERFREC_MAX_FREQ_HZ, PERFREC_MAX_FREQ_HZ);
+			ev->freq_hz = PERFREC_MAX_FREQ_HZ;
+		}
+	}
+	cfg.jitter_pct = o.jitter;
+
+	if (!o.have_addr) {
+		if (perfrec_default_addr(o.size, &o.addr)) {
 			printf("No free DRAM for a %#lx-byte buffer: give -o <addr> and -s <size>\n",
-			       size);
+			       o.size);
 			return CMD_RET_FAILURE;
 		}
-	} else if (perfrec_check_buffer(addr, size)) {
+	} else if (perfrec_check_buffer(o.addr, o.size)) {
 		return CMD_RET_FAILURE;
 	}
 
-	cfg.buf = map_sysmem(addr, size);
-	cfg.buf_addr = addr;
-	cfg.buf_size = size;
+	cfg.buf = map_sysmem(o.addr, o.size);
+	cfg.buf_addr = o.addr;
+	cfg.buf_size = o.size;
 	cfg.argc = argc + 1;
 	cfg.argv = (const char *const *)argv - 1;	/* from "perfrec" on */
 	ret = perfrec_arm(&cfg);
@@ -320,7 +503,7 @@ static int do_perfrec_record(struct cmd_tbl *cmdtp, int flag, int argc, char *co
 		return CMD_RET_FAILURE;
 	}
 
-	wret = perfrec_run_workload(argc - i - 1, argv + i + 1);
+	wret = perfrec_run_workload(o.cmd_argc, o.cmd_argv);
 
 	ret = perfrec_disarm();
 	unmap_sysmem(cfg.buf);
@@ -344,6 +527,104 @@ static int do_perfrec_record(struct cmd_tbl *cmdtp, int flag, int argc, char *co
 	return wret;
 }
 
+static int do_perfrec_stat(struct cmd_tbl *cmdtp, int flag, int argc, char *const argv[])
+{
+	struct perfrec_cfg cfg = { .mode = PERFREC_STAT };
+	struct perfrec_result res;
+	struct perfrec_opts o;
+	int ret, wret, i;
+	u64 cycles = 0, insns = 0;
+
+	ret = perfrec_parse_opts(argc, argv, "ew", &o);
+	if (ret)
+		return ret;
+	perfrec_get_result(&res);
+	if (res.state == PERFREC_ARMED) {
+		printf("perfrec is already recording\n");
+		return CMD_RET_FAILURE;
+	}
+	ret = perfrec_parse_events(o.events, false, &cfg);
+	if (ret)
+		return ret;
+	cfg.preload = o.preload;
+	ret = perfrec_arm(&cfg);
+	if (ret) {
+		perfrec_print_arm_error(ret, &cfg);
+		return CMD_RET_FAILURE;
+	}
+
+	wret = perfrec_run_workload(o.cmd_argc, o.cmd_argv);
+
+	ret = perfrec_disarm();
+	perfrec_get_result(&res);
+	if (ret == -EIO) {
+		printf("perfrec: %s not restored: %#llx before, %#llx after\n", res.mismatch,
+		       res.before, res.after);
+		return CMD_RET_FAILURE;
+	}
+	printf("\n Performance counter stats for '");
+	for (i = 0; i < o.cmd_argc; i++)
+		printf("%s%s", i ? " " : "", o.cmd_argv[i]);
+	printf("':\n\n");
+	for (i = 0; i < res.nr_events; i++) {
+		const struct perfrec_event_cfg *ev = &cfg.events[i];
+
+		if (ev->type == PERF_DATA_TYPE_HARDWARE &&
+		    ev->config == PERF_DATA_COUNT_HW_CPU_CYCLES && !cycles)
+			cycles = res.count[i];
+		if (ev->type == PERF_DATA_TYPE_HARDWARE &&
+		    ev->config == PERF_DATA_COUNT_HW_INSTRUCTIONS && !insns)
+			insns = res.count[i];
+		printf("%20llu      %s\n", res.count[i], res.name[i]);
+	}
+	if (cycles && insns)
+		printf("%20s      (%llu.%02llu insn per cycle)\n", "",
+		       insns / cycles, insns * 100 / cycles % 100);
+	printf("\n%10llu.%09llu seconds time elapsed\n\n", res.elapsed_ns / 1000000000,
+	       res.elapsed_ns % 1000000000);
+
+	return wret;
+}
+
+static const char *perfrec_pmu_version(uint version)
+{
+	static const char *const names[] = {
+		[1] = "PMUv3", [4] = "PMUv3p1", [5] = "PMUv3p4", [6] = "PMUv3p5",
+		[7] = "PMUv3p7", [8] = "PMUv3p8", [9] = "PMUv3p9",
+	};
+
+	return version < ARRAY_SIZE(names) && names[version] ? names[version] : "PMUv3 (newer)";
+}
+
+static int do_perfrec_list(struct cmd_tbl *cmdtp, int flag, int argc, char *const argv[])
+{
+	struct perfrec_event_info ev;
+	struct perfrec_pmu_info pmu;
+	bool all = argc == 2 && !strcmp(argv[1], "-a");
+	uint i;
+
+	if (argc > 2 || (argc == 2 && !all))
+		return CMD_RET_USAGE;
+	if (perfrec_pmu_info(&pmu)) {
+		printf("This CPU has no PMUv3 (ID_AA64DFR0_EL1.PMUVer)\n");
+		return CMD_RET_FAILURE;
+	}
+	printf("PMU: %s (PMUVer %u), %u event counters of %u bits, cycle counter of 64 bits\n",
+	       perfrec_pmu_version(pmu.version), pmu.version, pmu.nr_counters,
+	       pmu.counter_bits);
+	printf("Counts at EL%u; PMCEID0_EL0 %#llx, PMCEID1_EL0 %#llx\n\n", pmu.el,
+	       pmu.pmceid0, pmu.pmceid1);
+	for (i = 0; !perfrec_event_at(i, &ev); i++) {
+		if (!ev.implemented && !all)
+			continue;
+		printf("  %-24s %-9s %#06x  %s%s\n", ev.name, ev.generic ? "[generic]" : "[common]",
+		       ev.number, ev.desc, ev.implemented ? "" : " (not implemented)");
+	}
+	printf("\n  r<hex>                   [raw]     any event number, e.g. r11\n");
+
+	return CMD_RET_SUCCESS;
+}
+
 static const char *const perfrec_state_name[] = {
 	[PERFREC_IDLE] = "idle",
 	[PERFREC_ARMED] = "recording",
@@ -354,6 +635,7 @@ static int do_perfrec_status(struct cmd_tbl *cmdtp, int flag, int argc, char *co
 {
 	struct perfrec_snapshot *snap;
 	struct perfrec_result res;
+	char name[32];
 	uint i;
 
 	if (argc > 2 || (argc == 2 && strcmp(argv[1], "-v")))
@@ -362,13 +644,15 @@ static int do_perfrec_status(struct cmd_tbl *cmdtp, int flag, int argc, char *co
 	perfrec_get_result(&res);
 	printf("state: %s\n", perfrec_state_name[res.state]);
 	if (res.state != PERFREC_IDLE) {
-		printf("buffer: %#lx, %lu bytes%s\n", res.addr, res.size,
-		       res.state == PERFREC_FINALISED ? " of perf.data" : "");
+		if (res.mode == PERFREC_RECORD)
+			printf("buffer: %#lx, %lu bytes%s\n", res.addr, res.size,
+			       res.state == PERFREC_FINALISED ? " of perf.data" : "");
 		printf("samples: %llu, lost: %llu, spurious: %llu, foreign: %llu, late: %llu\n",
 		       res.samples, res.lost, res.spurious, res.foreign, res.late);
 		for (i = 0; i < res.nr_events; i++)
-			printf("event %s: %llu counted, period %llu\n", res.name[i], res.count[i],
-			       res.period[i]);
+			printf("event %s: %llu counted, period %llu, late %llu, counter %u\n",
+			       res.name[i], res.count[i], res.period[i], res.event_late[i],
+			       res.counter[i]);
 	}
 	if (argc < 2)
 		return CMD_RET_SUCCESS;
@@ -380,12 +664,8 @@ static int do_perfrec_status(struct cmd_tbl *cmdtp, int flag, int argc, char *co
 	}
 	perfrec_snapshot(snap);
 	for (i = 0; i < snap->count; i++) {
-		const struct perfrec_reg *reg = &snap->regs[i];
-
-		if (reg->index < 0)
-			printf("reg %s = %#llx\n", reg->name, reg->val);
-		else
-			printf("reg %s%d = %#llx\n", reg->name, reg->index, reg->val);
+		perfrec_reg_name(&snap->regs[i], name, sizeof(name));
+		printf("reg %s = %#llx\n", name, snap->regs[i].val);
 	}
 	free(snap);
 
@@ -393,14 +673,24 @@ static int do_perfrec_status(struct cmd_tbl *cmdtp, int flag, int argc, char *co
 }
 
 U_BOOT_LONGHELP(perfrec,
-		"record [-e <event>] [-c <period> | -F <hz>] [-o <addr>] [-s <size>] -- <command...>\n"
+		"record [-e <events>] [-c <period> | -F <hz>] [-j <pct>] [-o <addr>] [-s <size>]\n"
+		"               -- <command...>\n"
 		"    - run <command> while sampling it into a perf.data in memory\n"
-		"      -e: event (cycles); -c: events per sample (decimal);\n"
-		"      -F: samples per second (decimal, default 4000, at most 100000);\n"
+		"      -e: events, comma-separated (default cycles), each optionally\n"
+		"          with /period=<n>/ or /freq=<hz>/; see 'perfrec list'\n"
+		"      -c: events per sample (decimal); -F: samples per second\n"
+		"          (decimal, default 4000, at most 100000)\n"
+		"      -j: vary each period randomly by up to <pct> percent (default 0)\n"
 		"      -o, -s: buffer address and size (hex); default: a free region\n"
-		"perfrec status [-v] - show the last recording (-v: and the registers perfrec borrows)");
+		"perfrec stat [-e <events>] [-w <events>] -- <command...>\n"
+		"    - run <command> and count events (-w: start the counters that many\n"
+		"      events before they wrap)\n"
+		"perfrec list [-a] - list the events this CPU counts (-a: all known)\n"
+		"perfrec status [-v] - show the last session (-v: and the registers perfrec borrows)");
 
-U_BOOT_CMD_WITH_SUBCMDS(perfrec, "Sample a command into a perf.data for host perf",
+U_BOOT_CMD_WITH_SUBCMDS(perfrec, "Sample or count a command with the PMU, for host perf",
 			perfrec_help_text,
 	U_BOOT_SUBCMD_MKENT(record, CONFIG_SYS_MAXARGS, 0, do_perfrec_record),
+	U_BOOT_SUBCMD_MKENT(stat, CONFIG_SYS_MAXARGS, 0, do_perfrec_stat),
+	U_BOOT_SUBCMD_MKENT(list, 2, 1, do_perfrec_list),
 	U_BOOT_SUBCMD_MKENT(status, 2, 1, do_perfrec_status));

@@ -27,35 +27,60 @@ enum perfrec_state {
 	PERFREC_FINALISED,
 };
 
+/* Longest event name, with any /terms/ stripped */
+#define PERFREC_EVENT_NAME_LEN		32
+
 /**
- * struct perfrec_event_cfg - One event to sample
- * @name: perf's name for it ("cycles")
+ * enum perfrec_mode - What a session does with its counters
+ * @PERFREC_RECORD: sample on overflow into a perf.data
+ * @PERFREC_STAT: count only; overflows extend the counts to 64 bits
+ */
+enum perfrec_mode {
+	PERFREC_RECORD,
+	PERFREC_STAT,
+};
+
+/**
+ * struct perfrec_event_cfg - One event of a session
+ * @name: the name the user gave ("cycles", "l1d_cache_refill", "r11")
  * @type: PERF_DATA_TYPE_... in the perf.data attr
  * @config: event number within @type
- * @period: events per sample; 0 with @freq_hz
+ * @pmu_event: the PMUv3 event number to count (PMEVTYPER<n>_EL0.evtCount)
+ * @cycle_counter: may use the dedicated cycle counter PMCCNTR_EL0
+ * @period: events per sample; 0 with @freq_hz (and in stat mode)
  * @freq_hz: frequency mode: wanted samples per second; 0 with @period
  */
 struct perfrec_event_cfg {
-	const char *name;
+	char name[PERFREC_EVENT_NAME_LEN];
 	u32 type;
 	u64 config;
+	u32 pmu_event;
+	bool cycle_counter;
 	u64 period;
 	u32 freq_hz;
 };
 
 /**
- * struct perfrec_cfg - What one recording does
+ * struct perfrec_cfg - What one session does
+ * @mode: record or stat
  * @nr_events: events in @events
  * @events: the events; each gets its own counter
- * @buf: output buffer (already mapped)
+ * @jitter_pct: record mode: vary each period randomly by up to this many
+ *	percent either way (0: off)
+ * @preload: stat mode: start each counter this many events before it wraps
+ *	(0: from zero); exercises the 64-bit extension of the counts
+ * @buf: output buffer (already mapped); record mode only
  * @buf_addr: its bus address, as shown to the user
  * @buf_size: its size in bytes
  * @argc: words of the recording command, for the perf.data header
  * @argv: the words; must stay valid until perfrec_disarm() returns
  */
 struct perfrec_cfg {
+	enum perfrec_mode mode;
 	uint nr_events;
 	struct perfrec_event_cfg events[PERF_DATA_MAX_EVENTS];
+	uint jitter_pct;
+	u64 preload;
 	void *buf;
 	ulong buf_addr;
 	ulong buf_size;
@@ -64,19 +89,58 @@ struct perfrec_cfg {
 };
 
 /**
+ * struct perfrec_pmu_info - What this CPU's PMU offers, for 'perfrec list'
+ * @version: ID_AA64DFR0_EL1.PMUVer (1: PMUv3, 4: v3p1, 5: v3p4, 6: v3p5, ...)
+ * @nr_counters: event counters (PMCR_EL0.N), besides the cycle counter
+ * @counter_bits: width of the event counters (32, or 64 from PMUv3p5)
+ * @el: the exception level perfrec counts (U-Boot's)
+ * @pmceid0: PMCEID0_EL0
+ * @pmceid1: PMCEID1_EL0
+ */
+struct perfrec_pmu_info {
+	uint version;
+	uint nr_counters;
+	uint counter_bits;
+	uint el;
+	u64 pmceid0;
+	u64 pmceid1;
+};
+
+/**
+ * struct perfrec_event_info - One event perfrec knows by name
+ * @generic: one of perf's generic hardware events (cycles, ...)
+ * @number: PMUv3 event number (behind a generic event: the one it counts)
+ * @name: perf's name for it
+ * @desc: what it counts
+ * @implemented: this CPU counts it (PMCEID; cycles always)
+ */
+struct perfrec_event_info {
+	bool generic;
+	uint number;
+	const char *name;
+	const char *desc;
+	bool implemented;
+};
+
+/**
  * struct perfrec_result - What the last (or current) recording produced
  * @state: session state
+ * @mode: record or stat
+ * @failed_event: the event the last failed perfrec_arm() was about, or -1
  * @addr: buffer address
  * @size: bytes of perf.data once finalised, else the buffer size
  * @samples: samples stored
  * @lost: samples dropped because the buffer was full
  * @spurious: interrupts that carried no overflow
  * @foreign: interrupts that were not the PMU's
- * @late: overflows handled only after another whole period had passed
+ * @late: periods that passed without a sample because the interrupt came late
  * @nr_events: events recorded
  * @name: each event's name
- * @count: each event's total count over the recording
+ * @count: each event's total count over the session
  * @period: each event's last period
+ * @counter: each event's PMU counter index (31: the cycle counter)
+ * @event_late: each event's periods that passed without a sample
+ * @elapsed_ns: time from arming to disarming
  * @restore_err: 0, or -EIO if a register differed after the restore
  * @mismatch: the first register that differed, e.g. "VBAR_EL2"
  * @before: its value before the recording
@@ -84,6 +148,8 @@ struct perfrec_cfg {
  */
 struct perfrec_result {
 	enum perfrec_state state;
+	enum perfrec_mode mode;
+	int failed_event;
 	ulong addr;
 	ulong size;
 	u64 samples;
@@ -95,6 +161,9 @@ struct perfrec_result {
 	const char *name[PERF_DATA_MAX_EVENTS];
 	u64 count[PERF_DATA_MAX_EVENTS];
 	u64 period[PERF_DATA_MAX_EVENTS];
+	uint counter[PERF_DATA_MAX_EVENTS];
+	u64 event_late[PERF_DATA_MAX_EVENTS];
+	u64 elapsed_ns;
 	int restore_err;
 	char mismatch[24];
 	u64 before;
@@ -106,8 +175,8 @@ struct perfrec_result {
 
 /**
  * struct perfrec_reg - One register in a snapshot
- * @name: Arm ARM / GIC spec name, without the index
- * @index: index of a banked or numbered register (GICD_ISENABLER<n>), or -1
+ * @name: Arm ARM / GIC spec name; with a %d where the index goes, if it has one
+ * @index: index of a numbered register (GICD_ISENABLER<n>), or -1
  * @val: its value
  */
 struct perfrec_reg {
@@ -128,11 +197,30 @@ struct perfrec_snapshot {
 
 /**
  * perfrec_event_lookup() - Resolve an event name for this CPU
- * @name: perf's name ("cycles")
- * @ev: returns @name, type and config (period and frequency untouched)
- * Return: 0 if found, -ENOENT for an unknown name, -ENODEV if there is no PMUv3
+ * @name: "cycles", "instructions", perf's other generic names, a common
+ *	event's name ("l1d_cache_refill") or a raw number ("r11", hex)
+ * @ev: returns name, type, config, PMU event number and whether the cycle
+ *	counter may count it (period and frequency are left alone)
+ * Return: 0 if found, -ENOENT for an unknown name or malformed raw number,
+ * -EOPNOTSUPP if PMCEID says this CPU does not implement it, -ENODEV if there
+ * is no PMUv3
  */
 int perfrec_event_lookup(const char *name, struct perfrec_event_cfg *ev);
+
+/**
+ * perfrec_pmu_info() - Describe this CPU's PMU
+ * @info: returns the figures
+ * Return: 0, or -ENODEV if there is no PMUv3
+ */
+int perfrec_pmu_info(struct perfrec_pmu_info *info);
+
+/**
+ * perfrec_event_at() - Walk perf's generic events, then the PMUv3 common events
+ * @idx: index from 0
+ * @info: returns the event, and whether this CPU implements it
+ * Return: 0, or -ENOENT past the end
+ */
+int perfrec_event_at(uint idx, struct perfrec_event_info *info);
 
 /**
  * perfrec_arm() - Program the counters and start taking samples
@@ -142,7 +230,8 @@ int perfrec_event_lookup(const char *name, struct perfrec_event_cfg *ev);
  * will change, takes the PMU interrupt through the GIC and a temporary vector
  * table, and starts the counters.
  * Return: 0 when sampling, -EBUSY if a session is active, -EINVAL for a bad
- * @cfg, -ENODEV if the CPU has no PMUv3, -ENOENT if the device tree has no PMU
+ * @cfg, -E2BIG if there are more events than counters, -ERANGE if a period
+ * does not fit its counter, -ENODEV if the CPU has no PMUv3, -ENOENT if the device tree has no PMU
  * node, -ENXIO if the PMU node has no usable interrupt, -EPROTONOSUPPORT if
  * its interrupt controller is not a GICv2/v3 or the interrupt is not a PPI,
  * -ENOSPC if the buffer cannot hold the header and one sample, -ENOEXEC if the
@@ -173,6 +262,14 @@ void perfrec_get_result(struct perfrec_result *res);
  *	a usable PMU interrupt and GIC
  */
 void perfrec_snapshot(struct perfrec_snapshot *snap);
+
+/**
+ * perfrec_reg_name() - The printable name of a snapshot register
+ * @reg: the register
+ * @buf: returns the name, with its index if it has one ("PMEVTYPER2_EL0")
+ * @size: size of @buf
+ */
+void perfrec_reg_name(const struct perfrec_reg *reg, char *buf, size_t size);
 
 /**
  * perfrec_snap_add() - Add one register to a snapshot (silently full at the limit)

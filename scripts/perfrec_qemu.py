@@ -105,9 +105,10 @@ def main(argv=None):
     parser.add_argument('--build-dir', required=True)
     parser.add_argument('-M', '--machine', default='virt')
     parser.add_argument('--icount', default='')
+    parser.add_argument('--cpu', default='cortex-a57')
     parser.add_argument('commands', nargs='*')
     args = parser.parse_args(argv)
-    with Board(args.build_dir, args.machine, args.icount) as board:
+    with Board(args.build_dir, args.machine, args.icount, cpu=args.cpu) as board:
         for cmd in args.commands:
             print('=> ' + cmd)
             print(board.run(cmd))

@@ -370,11 +370,11 @@ void perfrec_gic_snapshot(const struct perfrec_gic *gic, struct perfrec_snapshot
 
 	perfrec_snap_add(snap, "GICD_CTLR", -1, readl(gic->dist + GICD_CTLR));
 	for (i = 0; i < gic->nr_enable_regs; i++)
-		perfrec_snap_add(snap, "GICD_ISENABLER", i,
+		perfrec_snap_add(snap, "GICD_ISENABLER%d", i,
 				 readl(perfrec_gic_enable_reg(gic, GICD_ISENABLERn, i)));
-	perfrec_snap_add(snap, "GICD_IPRIORITYR", gic->intid / 4,
+	perfrec_snap_add(snap, "GICD_IPRIORITYR%d", gic->intid / 4,
 			 readl(frame + GICD_IPRIORITYRn + (gic->intid & ~3)));
-	perfrec_snap_add(snap, "GICD_IGROUPR", gic->intid / 32,
+	perfrec_snap_add(snap, "GICD_IGROUPR%d", gic->intid / 32,
 			 readl(frame + GICD_IGROUPRn + 4 * (gic->intid / 32)));
 	if (gic->version == 2) {
 		perfrec_snap_add(snap, "GICC_CTLR", -1, readl(gic->cpu + GICC_CTLR));

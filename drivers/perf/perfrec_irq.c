@@ -33,7 +33,11 @@ static notrace u64 perfrec_irq_adjust(const struct perfrec_counter *c, u64 dt_ns
 
 	if (!dt_ns)
 		return c->period;
-	ideal = c->period * c->target_ns / dt_ns;
+	/* period * target_ns stays below 2^64 for periods below 2^32 */
+	if (c->period >> 32)
+		ideal = c->period / dt_ns * c->target_ns;
+	else
+		ideal = c->period * c->target_ns / dt_ns;
 	delta = (s64)(ideal - c->period);
 	delta = delta >= 0 ? (delta + 7) / 8 : (delta - 7) / 8;
 	period = c->period + delta;
@@ -147,6 +151,22 @@ static notrace void perfrec_irq_sample(struct perfrec_irq *st, struct perfrec_co
 		st->last_ns = now;
 }
 
+/* A period up to jitter_pct percent away from @period, either way */
+static notrace u64 perfrec_irq_jitter(struct perfrec_irq *st, u64 period)
+{
+	u64 span = period / 100 * st->jitter_pct + period % 100 * st->jitter_pct / 100;
+	u64 x = st->rng;
+
+	if (!span)
+		return period;
+	x ^= x << 13;
+	x ^= x >> 7;
+	x ^= x << 17;
+	st->rng = x;
+
+	return period - span + x % (2 * span + 1);
+}
+
 void notrace perfrec_irq_handler(u64 pc, u64 *regs)
 {
 	struct perfrec_irq *st = &perfrec_irq;
@@ -173,14 +193,21 @@ void notrace perfrec_irq_handler(u64 pc, u64 *regs)
 	now = perfrec_irq_now_ns(st);
 	for (i = 0; i < st->nr_counters; i++) {
 		struct perfrec_counter *c = &st->counter[i];
-		u64 next = c->period;
+		u64 next = c->base_period;
 
 		if (!(ovs & BIT(c->idx)))
 			continue;
+		if (unlikely(st->stat)) {
+			/* Counting: the counter wrapped and counts on */
+			c->count += c->max_period + 1;
+			continue;
+		}
 		if (c->target_ns) {
 			next = perfrec_irq_adjust(c, now - c->last_ns);
 			c->last_ns = now;
 		}
+		if (unlikely(st->jitter_pct))
+			next = perfrec_irq_jitter(st, next);
 		perfrec_irq_reload(c, next);
 		c->count += c->period;
 		perfrec_irq_sample(st, c, pc, now);

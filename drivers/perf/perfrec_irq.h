@@ -40,7 +40,9 @@ struct perfrec_ring {
  * @idx: PMU counter index (PMUV3_CYCLE_IDX for PMCCNTR_EL0)
  * @id: the perf sample id of its event
  * @period: events per sample for the current interval
- * @max_period: the largest period the counter width allows
+ * @base_period: fixed-period mode: the period asked for (@period differs
+ *	from it only with jitter)
+ * @max_period: the largest value the counter holds (2^32 - 1 or 2^64 - 1)
  * @target_ns: frequency mode: wanted nanoseconds between samples, else 0
  * @last_ns: frequency mode: time of the previous overflow
  * @count: events of all finished intervals (sum of their periods)
@@ -51,6 +53,7 @@ struct perfrec_counter {
 	uint idx;
 	u64 id;
 	u64 period;
+	u64 base_period;
 	u64 max_period;
 	u64 target_ns;
 	u64 last_ns;
@@ -66,6 +69,9 @@ struct perfrec_counter {
  * @intid: the PMU interrupt
  * @pid: pid/tid of every sample
  * @ns_mult: generic-timer ticks to ns: ns = ticks * @ns_mult >> 32
+ * @stat: counting mode: an overflow adds 2^width to the count, no sample
+ * @jitter_pct: vary each period by up to this many percent (0: off)
+ * @rng: xorshift64 state for the jitter
  * @ovf_mask: overflow bits of the counters in use
  * @nr_counters: counters in use
  * @counter: the counters
@@ -81,6 +87,9 @@ struct perfrec_irq {
 	uint intid;
 	u32 pid;
 	u64 ns_mult;
+	bool stat;
+	uint jitter_pct;
+	u64 rng;
 	u32 ovf_mask;
 	uint nr_counters;
 	struct perfrec_counter counter[PERF_DATA_MAX_EVENTS];

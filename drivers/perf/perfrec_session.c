@@ -50,18 +50,8 @@ DECLARE_GLOBAL_DATA_PTR;
  */
 u64 perfrec_image_pgoff __section(".data") = PERFREC_PGOFF_UNSET;
 
-/* Event names perf users type, and what perfrec counts for them */
-static const struct {
-	const char *name;
-	u32 type;
-	u64 config;
-} perfrec_events[] = {
-	{ "cycles", PERF_DATA_TYPE_HARDWARE, PERF_DATA_COUNT_HW_CPU_CYCLES },
-	{ "cpu-cycles", PERF_DATA_TYPE_HARDWARE, PERF_DATA_COUNT_HW_CPU_CYCLES },
-};
-
 /**
- * struct perfrec_session - The one recording U-Boot can have
+ * struct perfrec_session - The one session U-Boot can have
  * @state: where it is
  * @cfg: its configuration
  * @hw: the PMU
@@ -76,7 +66,11 @@ static const struct {
  * @writer: perf.data output
  * @layout: where samples go in it
  * @size: bytes of the finalised perf.data
+ * @start: stat mode: each counter's initial value
  * @count: each event's total count, at disarm
+ * @start_ns: time the counters started
+ * @end_ns: time they stopped
+ * @failed_event: the event a failed perfrec_arm() is about, or -1
  * @restore_err: result of the state check at disarm
  * @mismatch: first register that differed
  * @mismatch_before: its value before arming
@@ -99,7 +93,11 @@ struct perfrec_session {
 	struct perf_data_writer writer;
 	struct perf_data_layout layout;
 	size_t size;
+	u64 start[PERF_DATA_MAX_EVENTS];
 	u64 count[PERF_DATA_MAX_EVENTS];
+	u64 start_ns;
+	u64 end_ns;
+	int failed_event;
 	int restore_err;
 	char mismatch[24];
 	u64 mismatch_before;
@@ -120,23 +118,12 @@ void perfrec_snap_add(struct perfrec_snapshot *snap, const char *name, int index
 	snap->count++;
 }
 
-int perfrec_event_lookup(const char *name, struct perfrec_event_cfg *ev)
+void perfrec_reg_name(const struct perfrec_reg *reg, char *buf, size_t size)
 {
-	struct pmuv3_hw hw;
-	uint i;
-
-	if (pmuv3_detect(&hw))
-		return -ENODEV;
-	for (i = 0; i < ARRAY_SIZE(perfrec_events); i++) {
-		if (!strcmp(name, perfrec_events[i].name)) {
-			ev->name = perfrec_events[i].name;
-			ev->type = perfrec_events[i].type;
-			ev->config = perfrec_events[i].config;
-			return 0;
-		}
-	}
-
-	return -ENOENT;
+	if (reg->index < 0)
+		strlcpy(buf, reg->name, size);
+	else
+		snprintf(buf, size, reg->name, reg->index);
 }
 
 static u64 perfrec_read_vbar(void)
@@ -300,46 +287,97 @@ static void perfrec_fill_info(struct perfrec_session *s)
 	info->argc = s->cfg.argc;
 }
 
-static void perfrec_init_irq(struct perfrec_session *s)
+/* Give each event a counter: cycles the cycle counter if free, others in order */
+static int perfrec_assign_counters(struct perfrec_session *s)
 {
 	struct perfrec_irq *st = &perfrec_irq;
-	const struct perfrec_event_cfg *ec = &s->cfg.events[0];
-	struct perfrec_counter *c = &st->counter[0];
+	uint i, next_event_counter = 0;
+
+	for (i = 0; i < s->cfg.nr_events; i++) {
+		const struct perfrec_event_cfg *ec = &s->cfg.events[i];
+		struct perfrec_counter *c = &st->counter[i];
+
+		s->failed_event = i;
+		if (ec->cycle_counter && !(st->ovf_mask & BIT(PMUV3_CYCLE_IDX))) {
+			c->idx = PMUV3_CYCLE_IDX;
+		} else {
+			if (next_event_counter >= s->hw.nr_counters)
+				return -E2BIG;
+			c->idx = next_event_counter++;
+		}
+		st->ovf_mask |= BIT(c->idx);
+		/* The cycle counter is 64 bits (PMCR_EL0.LC), the others from PMUv3p5 */
+		c->max_period = c->idx == PMUV3_CYCLE_IDX || s->hw.long_events ? U64_MAX :
+				U32_MAX;
+		if (ec->period > c->max_period)
+			return -ERANGE;
+	}
+	s->failed_event = -1;
+	st->nr_counters = s->cfg.nr_events;
+
+	return 0;
+}
+
+static int perfrec_init_irq(struct perfrec_session *s)
+{
+	struct perfrec_irq *st = &perfrec_irq;
+	uint i;
+	int ret;
 
 	memset(st, 0, sizeof(*st));
+	st->intid = s->gic.intid;
 	st->gic.version = s->gic.version;
 	st->gic.cpu = s->gic.cpu;
-	st->intid = s->gic.intid;
 	st->pid = PERFREC_PID;
 	st->ns_mult = (PERFREC_NSEC_PER_SEC << 32) / read_cntfrq_el0();
+	st->stat = s->cfg.mode == PERFREC_STAT;
+	st->jitter_pct = s->cfg.jitter_pct;
+	st->rng = read_cntpct_el0() | 1;
+	ret = perfrec_assign_counters(s);
+	if (ret)
+		return ret;
 
-	/* cycles: the dedicated cycle counter, 64 bits wide (PMCR_EL0.LC) */
-	st->nr_counters = 1;
-	c->idx = PMUV3_CYCLE_IDX;
-	c->id = s->events[0].id;
-	c->max_period = ~0ULL;
-	if (ec->freq_hz) {
-		/* The first period assumes 1 GHz; the adaptation corrects it */
-		c->target_ns = PERFREC_NSEC_PER_SEC / ec->freq_hz;
-		c->period = c->target_ns;
-	} else {
-		c->period = ec->period;
+	for (i = 0; i < st->nr_counters; i++) {
+		const struct perfrec_event_cfg *ec = &s->cfg.events[i];
+		struct perfrec_counter *c = &st->counter[i];
+
+		c->id = s->events[i].id;
+		if (st->stat) {
+			/* Count from 0, or from just before the wrap */
+			s->start[i] = s->cfg.preload ? (c->max_period - s->cfg.preload + 1) &
+				      c->max_period : 0;
+			continue;
+		}
+		if (ec->freq_hz) {
+			/* The first period assumes 1 GHz; the adaptation corrects it */
+			c->target_ns = PERFREC_NSEC_PER_SEC / ec->freq_hz;
+			c->period = min(c->target_ns, c->max_period);
+		} else {
+			c->period = ec->period;
+		}
+		c->base_period = c->period;
+		s->start[i] = -c->period & c->max_period;
 	}
-	st->ovf_mask = BIT(c->idx);
+
+	return 0;
 }
 
 static int perfrec_check_cfg(const struct perfrec_cfg *cfg)
 {
-	const struct perfrec_event_cfg *ec = &cfg->events[0];
+	uint i;
 
-	/* One event on the cycle counter for now */
-	if (cfg->nr_events != 1 || ec->type != PERF_DATA_TYPE_HARDWARE ||
-	    ec->config != PERF_DATA_COUNT_HW_CPU_CYCLES)
+	if (!cfg->nr_events || cfg->nr_events > PERF_DATA_MAX_EVENTS || cfg->jitter_pct >= 100)
 		return -EINVAL;
-	if (!ec->period == !ec->freq_hz || ec->freq_hz > PERFREC_MAX_FREQ_HZ ||
-	    ec->period > (u64)S64_MAX)
-		return -EINVAL;
-	if (!cfg->buf || (ulong)cfg->buf % sizeof(u64))
+	for (i = 0; i < cfg->nr_events; i++) {
+		const struct perfrec_event_cfg *ec = &cfg->events[i];
+
+		if (cfg->mode == PERFREC_STAT)
+			continue;
+		if (!ec->period == !ec->freq_hz || ec->freq_hz > PERFREC_MAX_FREQ_HZ ||
+		    ec->period > (u64)S64_MAX)
+			return -EINVAL;
+	}
+	if (cfg->mode == PERFREC_RECORD && (!cfg->buf || (ulong)cfg->buf % sizeof(u64)))
 		return -EINVAL;
 
 	return 0;
@@ -348,11 +386,14 @@ static int perfrec_check_cfg(const struct perfrec_cfg *cfg)
 int perfrec_arm(const struct perfrec_cfg *cfg)
 {
 	struct perfrec_session *s = &perfrec_session;
+	struct perfrec_irq *st = &perfrec_irq;
 	ofnode node;
+	uint i;
 	int ret;
 
 	if (s->state == PERFREC_ARMED)
 		return -EBUSY;
+	s->failed_event = -1;
 	ret = perfrec_check_cfg(cfg);
 	if (ret)
 		return log_msg_ret("cfg", ret);
@@ -367,13 +408,17 @@ int perfrec_arm(const struct perfrec_cfg *cfg)
 
 	s->cfg = *cfg;
 	perfrec_fill_info(s);
-	perfrec_init_irq(s);
-	s->info.start_time = perfrec_irq_now_ns(&perfrec_irq);
-	ret = perf_data_begin(&s->writer, cfg->buf, cfg->buf_size, &s->info, &s->layout);
+	ret = perfrec_init_irq(s);
 	if (ret)
-		return log_msg_ret("head", ret);
-	perfrec_irq.ring.base = cfg->buf + s->layout.ring_offset;
-	perfrec_irq.ring.size = ALIGN_DOWN(s->layout.ring_bytes, sizeof(u64));
+		return log_msg_ret("counters", ret);
+	if (cfg->mode == PERFREC_RECORD) {
+		s->info.start_time = perfrec_irq_now_ns(st);
+		ret = perf_data_begin(&s->writer, cfg->buf, cfg->buf_size, &s->info, &s->layout);
+		if (ret)
+			return log_msg_ret("head", ret);
+		st->ring.base = cfg->buf + s->layout.ring_offset;
+		st->ring.size = ALIGN_DOWN(s->layout.ring_bytes, sizeof(u64));
+	}
 
 	perfrec_snapshot(&s->before);
 	ret = perfrec_gic_setup(&s->gic);
@@ -391,9 +436,13 @@ int perfrec_arm(const struct perfrec_cfg *cfg)
 		write_hcr_el2(s->hcr | PMUV3_HCR_EL2_IMO);
 		isb();	/* routing in effect before the interrupt can arrive */
 	}
-	pmuv3_save(&s->pmu);
-	perfrec_irq.counter[0].last_ns = perfrec_irq_now_ns(&perfrec_irq);
-	pmuv3_start_cycles(perfrec_irq.counter[0].period);
+	pmuv3_save(&s->hw, &s->pmu);
+	for (i = 0; i < st->nr_counters; i++)
+		pmuv3_program(st->counter[i].idx, s->cfg.events[i].pmu_event, s->start[i]);
+	s->start_ns = perfrec_irq_now_ns(st);
+	for (i = 0; i < st->nr_counters; i++)
+		st->counter[i].last_ns = s->start_ns;
+	pmuv3_start(&s->hw, st->ovf_mask);
 	s->state = PERFREC_ARMED;
 	s->restore_err = 0;
 	asm volatile("msr daifclr, #2" : : : "memory");	/* unmask IRQ */
@@ -402,19 +451,27 @@ int perfrec_arm(const struct perfrec_cfg *cfg)
 }
 
 /*
- * The counter's total at disarm: its finished intervals plus what it counted
- * since the last reload (it started at -period). An overflow whose interrupt
- * had not been taken yet finished an interval without a sample.
+ * A counter's total at disarm. Recording: its finished intervals plus what
+ * it counted since the last reload (it started at -period); an overflow
+ * whose interrupt had not been taken yet finished an interval without a
+ * sample. Counting: the wraps plus the value, less where it started.
  */
-static u64 perfrec_residual(struct perfrec_counter *c)
+static u64 perfrec_total(struct perfrec_session *s, uint i)
 {
-	u64 val = pmuv3_read_cycles();
+	struct perfrec_counter *c = &perfrec_irq.counter[i];
+	u64 val = pmuv3_read_counter(c->idx) & c->max_period;
+	bool pending = pmuv3_overflowed(c->idx);
 
-	if (!pmuv3_overflowed(c->idx))
+	if (perfrec_irq.stat) {
+		if (pending)
+			c->count += c->max_period + 1;
+		return c->count + val - s->start[i];
+	}
+	if (!pending)
 		return c->count + ((val + c->period) & c->max_period);
 	c->late++;
 	c->count += c->period;
-	val = perfrec_irq_settle(c, val & c->max_period, c->period);
+	val = perfrec_irq_settle(c, val, c->period);
 
 	return c->count + val;
 }
@@ -431,10 +488,7 @@ static int perfrec_compare(struct perfrec_session *s, const struct perfrec_snaps
 
 		if (a->val == b->val && a->name == b->name && a->index == b->index)
 			continue;
-		if (a->index < 0)
-			strlcpy(s->mismatch, a->name, sizeof(s->mismatch));
-		else
-			snprintf(s->mismatch, sizeof(s->mismatch), "%s%d", a->name, a->index);
+		perfrec_reg_name(a, s->mismatch, sizeof(s->mismatch));
 		s->mismatch_before = a->val;
 		s->mismatch_after = b->val;
 		return -EIO;
@@ -453,16 +507,19 @@ int perfrec_disarm(void)
 {
 	struct perfrec_session *s = &perfrec_session;
 	struct perfrec_irq *st = &perfrec_irq;
-	struct perfrec_counter *c = &st->counter[0];
 	struct perf_data_stats stats = { 0 };
 	struct perfrec_snapshot after;
+	uint i;
 	int ret;
 
 	if (s->state != PERFREC_ARMED)
 		return -EALREADY;
 
 	asm volatile("msr daifset, #2" : : : "memory");	/* mask IRQ */
-	s->count[0] = perfrec_residual(c);
+	pmuv3_stop(st->ovf_mask);
+	s->end_ns = perfrec_irq_now_ns(st);
+	for (i = 0; i < st->nr_counters; i++)
+		s->count[i] = perfrec_total(s, i);
 	pmuv3_restore(&s->pmu);
 	if (current_el() == 2) {
 		write_hcr_el2(s->hcr);
@@ -474,18 +531,20 @@ int perfrec_disarm(void)
 
 	perfrec_snapshot(&after);
 	s->restore_err = perfrec_compare(s, &after);
+	s->state = PERFREC_FINALISED;
+	if (s->cfg.mode == PERFREC_STAT)
+		return s->restore_err;
 
 	stats.records_bytes = st->ring.head;
 	stats.lost = st->lost;
+	stats.last_time = st->last_ns;
 	if (st->samples) {
 		struct perf_data_sample first;
 
 		memcpy(&first, st->ring.base, sizeof(first));
 		stats.first_time = first.time;
 	}
-	stats.last_time = st->last_ns;
 	ret = perf_data_finish(&s->writer, &s->info, &s->layout, &stats, &s->size);
-	s->state = PERFREC_FINALISED;
 	if (ret)
 		return log_msg_ret("finish", ret);
 
@@ -500,6 +559,7 @@ void perfrec_get_result(struct perfrec_result *res)
 
 	memset(res, 0, sizeof(*res));
 	res->state = s->state;
+	res->failed_event = s->failed_event;
 	if (s->state == PERFREC_IDLE)
 		return;
 	res->addr = s->cfg.buf_addr;
@@ -509,13 +569,18 @@ void perfrec_get_result(struct perfrec_result *res)
 	res->spurious = st->spurious;
 	res->foreign = st->foreign;
 	res->nr_events = s->cfg.nr_events;
+	res->mode = s->cfg.mode;
 	for (i = 0; i < s->cfg.nr_events; i++) {
 		res->name[i] = s->cfg.events[i].name;
 		res->count[i] = s->state == PERFREC_FINALISED ? s->count[i] :
 				st->counter[i].count;
 		res->period[i] = st->counter[i].period;
+		res->counter[i] = st->counter[i].idx;
+		res->event_late[i] = st->counter[i].late;
 		res->late += st->counter[i].late;
 	}
+	res->elapsed_ns = s->state == PERFREC_FINALISED ? s->end_ns - s->start_ns :
+			  perfrec_irq_now_ns(st) - s->start_ns;
 	res->restore_err = s->restore_err;
 	strlcpy(res->mismatch, s->mismatch, sizeof(res->mismatch));
 	res->before = s->mismatch_before;

@@ -69,6 +69,9 @@ int pmuv3_detect(struct pmuv3_hw *hw)
 	if (hw->version == PMUV3_PMUVER_NI || hw->version == PMUV3_PMUVER_IMPDEF)
 		return -ENODEV;
 	hw->nr_counters = FIELD_GET(PMUV3_PMCR_N, read_pmcr_el0());
+	hw->long_events = hw->version >= PMUV3_PMUVER_V3P5;
+	hw->pmceid0 = read_pmceid0_el0();
+	hw->pmceid1 = read_pmceid1_el0();
 
 	return 0;
 }
@@ -137,8 +140,10 @@ static u64 pmuv3_filter_for_el(void)
 	}
 }
 
-void pmuv3_save(struct pmuv3_saved *saved)
+void pmuv3_save(const struct pmuv3_hw *hw, struct pmuv3_saved *saved)
 {
+	uint i;
+
 	saved->pmcr = read_pmcr_el0();
 	saved->pmcntenset = read_pmcntenset_el0();
 	saved->pmintenset = read_pmintenset_el1();
@@ -146,6 +151,11 @@ void pmuv3_save(struct pmuv3_saved *saved)
 	saved->pmselr = read_pmselr_el0();
 	saved->pmccfiltr = read_pmccfiltr_el0();
 	saved->pmccntr = read_pmccntr_el0();
+	saved->nr_counters = hw->nr_counters;
+	for (i = 0; i < hw->nr_counters; i++) {
+		saved->evtyper[i] = read_pmevtypern_el0(i);
+		saved->evcntr[i] = read_pmevcntrn_el0(i);
+	}
 }
 
 static void pmuv3_stop_counter(uint idx)
@@ -154,25 +164,48 @@ static void pmuv3_stop_counter(uint idx)
 	isb();	/* must be stopped before its type or value is rewritten */
 }
 
-void pmuv3_start_cycles(u64 first_period)
+void pmuv3_program(uint idx, uint event, u64 start)
 {
-	pmuv3_stop_counter(PMUV3_CYCLE_IDX);
-	/* Only our counter may raise the interrupt during the session */
+	pmuv3_stop_counter(idx);
+	if (idx == PMUV3_CYCLE_IDX) {
+		write_pmccfiltr_el0(pmuv3_filter_for_el());
+		write_pmccntr_el0(start);
+	} else {
+		write_pmevtypern_el0(idx, pmuv3_filter_for_el() |
+				     FIELD_PREP(PMUV3_EVTYPE_EVENT, event));
+		write_pmevcntrn_el0(idx, start);
+	}
+}
+
+void pmuv3_start(const struct pmuv3_hw *hw, u32 mask)
+{
+	u64 pmcr = (read_pmcr_el0() & ~(PMUV3_PMCR_D | PMUV3_PMCR_DP | PMUV3_PMCR_LP)) |
+		   PMUV3_PMCR_E | PMUV3_PMCR_LC;
+
+	if (hw->long_events)
+		pmcr |= PMUV3_PMCR_LP;
+	/* Only our counters may raise the interrupt during the session */
 	write_pmintenclr_el1(~0U);
 	pmuv3_getreset_flags();
-	write_pmccfiltr_el0(pmuv3_filter_for_el());
-	pmuv3_pmcr_write((read_pmcr_el0() & ~(PMUV3_PMCR_D | PMUV3_PMCR_DP)) |
-			 PMUV3_PMCR_E | PMUV3_PMCR_LC);
-	write_pmccntr_el0(-first_period);
-	write_pmintenset_el1(BIT(PMUV3_CYCLE_IDX));
-	isb();	/* configured before the counter starts */
-	write_pmcntenset_el0(BIT(PMUV3_CYCLE_IDX));
+	pmuv3_pmcr_write(pmcr);
+	write_pmintenset_el1(mask);
+	isb();	/* configured before the counters start */
+	write_pmcntenset_el0(mask);
 	isb();	/* counting from here */
 }
 
-u64 pmuv3_read_cycles(void)
+void pmuv3_stop(u32 mask)
 {
-	return read_pmccntr_el0();
+	write_pmcntenclr_el0(mask);
+	isb();	/* all stopped together before any is read */
+}
+
+u64 pmuv3_read_counter(uint idx)
+{
+	if (idx == PMUV3_CYCLE_IDX)
+		return read_pmccntr_el0();
+
+	return read_pmevcntrn_el0(idx);
 }
 
 bool pmuv3_overflowed(uint idx)
@@ -182,9 +215,16 @@ bool pmuv3_overflowed(uint idx)
 
 void pmuv3_restore(const struct pmuv3_saved *saved)
 {
-	pmuv3_stop_counter(PMUV3_CYCLE_IDX);
+	uint i;
+
+	write_pmcntenclr_el0(~0U);
+	isb();	/* every counter stopped before it is rewritten */
 	write_pmintenclr_el1(~0U);
 	pmuv3_getreset_flags();
+	for (i = 0; i < saved->nr_counters; i++) {
+		write_pmevtypern_el0(i, saved->evtyper[i]);
+		write_pmevcntrn_el0(i, saved->evcntr[i]);
+	}
 	write_pmccntr_el0(saved->pmccntr);
 	write_pmccfiltr_el0(saved->pmccfiltr);
 	write_pmselr_el0(saved->pmselr);
@@ -211,8 +251,11 @@ void pmuv3_snapshot(const struct pmuv3_hw *hw, struct perfrec_snapshot *snap)
 	/* A running counter's value moves by itself: compare only stopped ones */
 	if (!(enabled & BIT(PMUV3_CYCLE_IDX)))
 		perfrec_snap_add(snap, "PMCCNTR_EL0", -1, read_pmccntr_el0());
-	for (i = 0; i < hw->nr_counters; i++)
-		perfrec_snap_add(snap, "PMEVTYPER_EL0", i, read_pmevtypern_el0(i));
+	for (i = 0; i < hw->nr_counters; i++) {
+		perfrec_snap_add(snap, "PMEVTYPER%d_EL0", i, read_pmevtypern_el0(i));
+		if (!(enabled & BIT(i)))
+			perfrec_snap_add(snap, "PMEVCNTR%d_EL0", i, read_pmevcntrn_el0(i));
+	}
 }
 
 static int pmuv3_remove(struct udevice *dev)

@@ -9,6 +9,7 @@
 
 #include <dm/ofnode.h>
 #include <linux/types.h>
+#include "pmuv3_regs.h"
 
 struct perfrec_snapshot;
 
@@ -16,10 +17,16 @@ struct perfrec_snapshot;
  * struct pmuv3_hw - What this CPU's PMU offers
  * @version: ID_AA64DFR0_EL1.PMUVer
  * @nr_counters: event counters (PMCR_EL0.N)
+ * @long_events: event counters can be 64 bits wide (PMUv3p5, PMCR_EL0.LP)
+ * @pmceid0: PMCEID0_EL0, the common events implemented
+ * @pmceid1: PMCEID1_EL0
  */
 struct pmuv3_hw {
 	uint version;
 	uint nr_counters;
+	bool long_events;
+	u64 pmceid0;
+	u64 pmceid1;
 };
 
 /**
@@ -31,6 +38,9 @@ struct pmuv3_hw {
  * @pmselr: PMSELR_EL0
  * @pmccfiltr: PMCCFILTR_EL0
  * @pmccntr: PMCCNTR_EL0
+ * @evtyper: PMEVTYPER<n>_EL0
+ * @evcntr: PMEVCNTR<n>_EL0
+ * @nr_counters: event counters saved
  */
 struct pmuv3_saved {
 	u64 pmcr;
@@ -40,6 +50,9 @@ struct pmuv3_saved {
 	u64 pmselr;
 	u64 pmccfiltr;
 	u64 pmccntr;
+	u64 evtyper[PMUV3_MAX_EVENT_COUNTERS];
+	u64 evcntr[PMUV3_MAX_EVENT_COUNTERS];
+	uint nr_counters;
 };
 
 /**
@@ -67,9 +80,10 @@ int pmuv3_read_intid(ofnode node, uint *intidp);
 
 /**
  * pmuv3_save() - Save the PMU registers a session changes
+ * @hw: the PMU
  * @saved: returns them
  */
-void pmuv3_save(struct pmuv3_saved *saved);
+void pmuv3_save(const struct pmuv3_hw *hw, struct pmuv3_saved *saved);
 
 /**
  * pmuv3_restore() - Stop the session's counters and put the PMU back
@@ -78,19 +92,36 @@ void pmuv3_save(struct pmuv3_saved *saved);
 void pmuv3_restore(const struct pmuv3_saved *saved);
 
 /**
- * pmuv3_start_cycles() - Count cycles at U-Boot's EL and interrupt on overflow
- * @first_period: cycles until the first overflow
- *
- * Takes over the cycle counter (64-bit, PMCR_EL0.LC) and the PMU interrupt
- * enables: no other counter can raise the interrupt during the session.
+ * pmuv3_program() - Set up one counter, stopped, to count at U-Boot's EL
+ * @idx: counter index (PMUV3_CYCLE_IDX for the cycle counter)
+ * @event: PMUv3 event number (ignored for the cycle counter)
+ * @start: initial counter value
  */
-void pmuv3_start_cycles(u64 first_period);
+void pmuv3_program(uint idx, uint event, u64 start);
 
 /**
- * pmuv3_read_cycles() - Read the cycle counter
- * Return: PMCCNTR_EL0
+ * pmuv3_start() - Start counters with their overflow interrupt
+ * @hw: the PMU
+ * @mask: counters to start (bit 31: the cycle counter)
+ *
+ * The cycle counter is 64 bits wide (PMCR_EL0.LC), event counters too where
+ * the PMU allows (PMCR_EL0.LP). Only the counters in @mask may raise the
+ * interrupt during the session.
  */
-u64 pmuv3_read_cycles(void);
+void pmuv3_start(const struct pmuv3_hw *hw, u32 mask);
+
+/**
+ * pmuv3_stop() - Stop counters at once, so that their counts cover the same time
+ * @mask: counters to stop (bit 31: the cycle counter)
+ */
+void pmuv3_stop(u32 mask);
+
+/**
+ * pmuv3_read_counter() - Read a counter
+ * @idx: counter index (PMUV3_CYCLE_IDX for the cycle counter)
+ * Return: its value
+ */
+u64 pmuv3_read_counter(uint idx);
 
 /**
  * pmuv3_overflowed() - Has a counter overflowed since its flag was cleared?

@@ -139,7 +139,9 @@ def test_perfrec_help(u_boot_console):
     """'help perfrec' documents every subcommand and option"""
     cons = u_boot_console
     out = cons.run_command('help perfrec')
-    assert 'perfrec record [-e <event>] [-c <period> | -F <hz>] [-o <addr>] [-s <size>]' in out
+    assert 'perfrec record [-e <events>] [-c <period> | -F <hz>] [-j <pct>] [-o <addr>] [-s <size>]' in out
+    assert 'perfrec stat [-e <events>] [-w <events>]' in out
+    assert 'perfrec list [-a]' in out
     assert 'perfrec status [-v]' in out
 
 
@@ -365,8 +367,8 @@ def test_perfrec_other_interrupts_held_off(u_boot_console):
 # (arguments, the one line that explains, whether usage follows)
 BAD_INPUTS = [
     ('record -x 1 -- true', "Unknown option '-x'", True),
-    ('record -c 1000 version', "Missing '--' before the command to record", True),
-    ('record -c 1000 --', "Missing the command to record after '--'", True),
+    ('record -c 1000 version', "Missing '--' before the command", True),
+    ('record -c 1000 --', "Missing the command after '--'", True),
     ('record -c', 'Option -c needs a value', True),
     ('record -c -- true', 'Option -c needs a value', True),
     ('record -c 12abc -- true', "Invalid period '12abc'", False),

@@ -1,0 +1,158 @@
+// SPDX-License-Identifier: GPL-2.0+
+/*
+ * Copyright (c) 2026 The perfrec authors
+ * perfrec events: perf's names for what the PMU counts, checked against this CPU
+ *
+ * Three kinds of name: perf's generic hardware events (cycles, instructions,
+ * ...: PERF_TYPE_HARDWARE in the perf.data, so perf prints them as it does
+ * on Linux), the PMUv3 common events by their Arm ARM mnemonic
+ * (l1d_cache_refill: PERF_TYPE_RAW with the event number) and raw numbers
+ * (r11). PMCEID0/1_EL0 tell which common events this CPU implements.
+ */
+
+#include <errno.h>
+#include <perf_data.h>
+#include <perfrec.h>
+#include <vsprintf.h>
+#include <asm/system.h>
+#include <linux/kernel.h>
+#include <linux/string.h>
+#include "pmuv3.h"
+#include "pmuv3_events.h"
+
+/* perf's generic hardware events and the common event each one counts */
+static const struct {
+	const char *name;
+	u32 config;
+	u32 event;
+} perfrec_generic_events[] = {
+	{ "cycles", PERF_DATA_COUNT_HW_CPU_CYCLES, PMUV3_EVT_CPU_CYCLES },
+	{ "cpu-cycles", PERF_DATA_COUNT_HW_CPU_CYCLES, PMUV3_EVT_CPU_CYCLES },
+	{ "instructions", PERF_DATA_COUNT_HW_INSTRUCTIONS, PMUV3_EVT_INST_RETIRED },
+	{ "cache-references", PERF_DATA_COUNT_HW_CACHE_REFERENCES, PMUV3_EVT_L1D_CACHE },
+	{ "cache-misses", PERF_DATA_COUNT_HW_CACHE_MISSES, PMUV3_EVT_L1D_CACHE_REFILL },
+	{ "branch-instructions", PERF_DATA_COUNT_HW_BRANCH_INSTRUCTIONS, PMUV3_EVT_BR_RETIRED },
+	{ "branches", PERF_DATA_COUNT_HW_BRANCH_INSTRUCTIONS, PMUV3_EVT_BR_RETIRED },
+	{ "branch-misses", PERF_DATA_COUNT_HW_BRANCH_MISSES, PMUV3_EVT_BR_MIS_PRED },
+	{ "bus-cycles", PERF_DATA_COUNT_HW_BUS_CYCLES, PMUV3_EVT_BUS_CYCLES },
+	{ "stalled-cycles-frontend", PERF_DATA_COUNT_HW_STALLED_CYCLES_FRONTEND,
+	  PMUV3_EVT_STALL_FRONTEND },
+	{ "stalled-cycles-backend", PERF_DATA_COUNT_HW_STALLED_CYCLES_BACKEND,
+	  PMUV3_EVT_STALL_BACKEND },
+};
+
+/* Largest raw event number: PMEVTYPER<n>_EL0.evtCount is 16 bits */
+#define PERFREC_RAW_MAX		0xffff
+
+/* Does PMCEID describe @number at all (common-event ranges)? */
+static bool perfrec_event_described(uint number)
+{
+	return (number & ~(PMUV3_EVENT_HIGH | PMUV3_EVENT_ID_MASK)) == 0;
+}
+
+/* Parse "r<hex>" into @numberp */
+static int perfrec_parse_raw(const char *name, uint *numberp)
+{
+	const char *p = name + 1;
+	char *end;
+	ulong val;
+
+	if (name[0] != 'r' || !*p || strlen(p) > 4)
+		return -ENOENT;
+	val = hextoul(p, &end);
+	if (*end || val > PERFREC_RAW_MAX)
+		return -ENOENT;
+	*numberp = val;
+
+	return 0;
+}
+
+int perfrec_event_lookup(const char *name, struct perfrec_event_cfg *ev)
+{
+	const struct pmuv3_event *pe;
+	struct pmuv3_hw hw;
+	uint i, number;
+
+	if (pmuv3_detect(&hw))
+		return -ENODEV;
+	if (strlen(name) >= sizeof(ev->name))
+		return -ENOENT;
+
+	ev->cycle_counter = false;
+	for (i = 0; i < ARRAY_SIZE(perfrec_generic_events); i++) {
+		if (!strcmp(name, perfrec_generic_events[i].name))
+			break;
+	}
+	if (i < ARRAY_SIZE(perfrec_generic_events)) {
+		ev->type = PERF_DATA_TYPE_HARDWARE;
+		ev->config = perfrec_generic_events[i].config;
+		number = perfrec_generic_events[i].event;
+		/* Like Linux, perf's cycles go to the dedicated cycle counter */
+		ev->cycle_counter = ev->config == PERF_DATA_COUNT_HW_CPU_CYCLES;
+	} else {
+		pe = pmuv3_event_by_name(name);
+		if (pe)
+			number = pe->number;
+		else if (perfrec_parse_raw(name, &number))
+			return -ENOENT;
+		ev->type = PERF_DATA_TYPE_RAW;
+		ev->config = number;
+	}
+	ev->pmu_event = number;
+	strlcpy(ev->name, name, sizeof(ev->name));
+
+	/* The cycle counter always counts; PMCEID speaks for the rest */
+	if (!ev->cycle_counter && perfrec_event_described(number) &&
+	    !pmuv3_event_implemented(hw.pmceid0, hw.pmceid1, hw.version, number))
+		return -EOPNOTSUPP;
+
+	return 0;
+}
+
+int perfrec_pmu_info(struct perfrec_pmu_info *info)
+{
+	struct pmuv3_hw hw;
+
+	if (pmuv3_detect(&hw))
+		return -ENODEV;
+	info->version = hw.version;
+	info->nr_counters = hw.nr_counters;
+	info->counter_bits = hw.long_events ? 64 : 32;
+	info->el = current_el();
+	info->pmceid0 = hw.pmceid0;
+	info->pmceid1 = hw.pmceid1;
+
+	return 0;
+}
+
+int perfrec_event_at(uint idx, struct perfrec_event_info *info)
+{
+	const struct pmuv3_event *pe;
+	struct pmuv3_hw hw;
+	bool have_pmu = !pmuv3_detect(&hw);
+
+	if (idx < ARRAY_SIZE(perfrec_generic_events)) {
+		info->generic = true;
+		info->name = perfrec_generic_events[idx].name;
+		info->number = perfrec_generic_events[idx].event;
+		pe = pmuv3_event_by_number(info->number);
+		info->desc = pe ? pe->desc : "";
+		info->implemented = have_pmu &&
+			(info->number == PMUV3_EVT_CPU_CYCLES ||
+			 pmuv3_event_implemented(hw.pmceid0, hw.pmceid1, hw.version,
+						 info->number));
+		return 0;
+	}
+	pe = pmuv3_event_at(idx - ARRAY_SIZE(perfrec_generic_events));
+	if (!pe)
+		return -ENOENT;
+	info->generic = false;
+	info->number = pe->number;
+	info->name = pe->name;
+	info->desc = pe->desc;
+	info->implemented = have_pmu &&
+			    pmuv3_event_implemented(hw.pmceid0, hw.pmceid1, hw.version,
+						    pe->number);
+
+	return 0;
+}
