@@ -24,19 +24,21 @@ import xml.etree.ElementTree as ET
 
 TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
-# name: (-M machine, -icount, -smp)
+# name: (-M machine, -icount, -smp, -cpu)
 CELLS = {
-    'el1-gicv2': ('virt', 'shift=0', 1),
-    'el1-gicv3': ('virt,gic-version=3', 'shift=0', 2),
-    'el2-gicv2': ('virt,virtualization=on', 'shift=0', 1),
-    'el2-gicv3': ('virt,virtualization=on,gic-version=3', 'shift=0', 1),
-    'el2-gicv3-noicount': ('virt,virtualization=on,gic-version=3', '', 1),
+    'el1-gicv2': ('virt', 'shift=0', 1, 'cortex-a57'),
+    'el1-gicv3': ('virt,gic-version=3', 'shift=0', 2, 'cortex-a57'),
+    'el2-gicv2': ('virt,virtualization=on', 'shift=0', 1, 'cortex-a57'),
+    'el2-gicv3': ('virt,virtualization=on,gic-version=3', 'shift=0', 1, 'cortex-a57'),
+    'el2-gicv3-noicount': ('virt,virtualization=on,gic-version=3', '', 1, 'cortex-a57'),
+    # PMUv3p5 (64-bit event counters); event counters interrupt on time with shift=1
+    'el1-gicv3-max': ('virt,gic-version=3', 'shift=1', 1, 'max'),
 }
 
 
 def run_cell(name, args):
     """Run the tests in one cell; return (name, ok, summary, seconds)"""
-    machine, icount, smp = CELLS[name]
+    machine, icount, smp, cpu = CELLS[name]
     result_dir = os.path.join(os.path.abspath(args.result_dir), name)
     os.makedirs(result_dir, exist_ok=True)
     junit = os.path.join(result_dir, 'junit.xml')
@@ -48,7 +50,8 @@ def run_cell(name, args):
                PYTHONPATH=os.path.join(TOP, 'test/hooks/py'),
                PYTHONDONTWRITEBYTECODE='1',
                PERFREC_CELL=name, PERFREC_QEMU_MACHINE=machine,
-               PERFREC_QEMU_ICOUNT=icount, PERFREC_QEMU_SMP=str(smp))
+               PERFREC_QEMU_ICOUNT=icount, PERFREC_QEMU_SMP=str(smp),
+               PERFREC_QEMU_CPU=cpu)
     cmd = ['/usr/bin/python3', os.path.join(args.src, 'test/py/test.py'),
            '--bd', 'qemu_arm64', '--build-dir', os.path.abspath(args.build_dir),
            '--result-dir', result_dir,

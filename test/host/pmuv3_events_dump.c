@@ -1,0 +1,62 @@
+// SPDX-License-Identifier: GPL-2.0+
+/*
+ * Copyright (c) 2026 The perfrec authors
+ * Host driver for the PMUv3 event table: dump it, or decode PMCEID bitmaps
+ *
+ * Usage: pmuv3_events_dump table
+ *        pmuv3_events_dump implemented <pmceid0> <pmceid1> <pmuver>
+ *        pmuv3_events_dump name <name>
+ * "table" prints "<number> <name>" per event; "implemented" prints the event
+ * numbers (0x0000-0x003f, 0x4000-0x403f) the bitmaps say are implemented;
+ * "name" prints the number of one event, or exits 1 if it is unknown.
+ */
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "pmuv3_events.h"
+
+int main(int argc, char *argv[])
+{
+	const struct pmuv3_event *ev;
+	unsigned int i, n;
+
+	if (argc == 2 && !strcmp(argv[1], "table")) {
+		for (i = 0; (ev = pmuv3_event_at(i)); i++) {
+			if (pmuv3_event_by_name(ev->name) != ev ||
+			    pmuv3_event_by_number(ev->number) != ev) {
+				fprintf(stderr, "lookup of %s disagrees\n", ev->name);
+				return EXIT_FAILURE;
+			}
+			printf("0x%04x %s\n", ev->number, ev->name);
+		}
+		return 0;
+	}
+	if (argc == 5 && !strcmp(argv[1], "implemented")) {
+		unsigned long long p0 = strtoull(argv[2], NULL, 0);
+		unsigned long long p1 = strtoull(argv[3], NULL, 0);
+		unsigned int ver = strtoul(argv[4], NULL, 0);
+
+		for (i = 0; i < 2; i++) {
+			for (n = 0; n <= 0x3f; n++) {
+				unsigned int num = (i ? 0x4000 : 0) | n;
+
+				if (pmuv3_event_implemented(p0, p1, ver, num))
+					printf("0x%04x\n", num);
+			}
+		}
+		/* Outside the described ranges nothing is ever "implemented" */
+		return pmuv3_event_implemented(~0ULL, ~0ULL, 9, 0x40) ||
+		       pmuv3_event_implemented(~0ULL, ~0ULL, 9, 0x4040);
+	}
+	if (argc == 3 && !strcmp(argv[1], "name")) {
+		ev = pmuv3_event_by_name(argv[2]);
+		if (!ev)
+			return EXIT_FAILURE;
+		printf("0x%04x\n", ev->number);
+		return 0;
+	}
+	fprintf(stderr, "Usage: pmuv3_events_dump table | implemented p0 p1 ver | name n\n");
+
+	return EXIT_FAILURE;
+}

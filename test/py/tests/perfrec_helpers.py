@@ -1,0 +1,159 @@
+# SPDX-License-Identifier: GPL-2.0+
+# Copyright (c) 2026 The perfrec authors
+# Console and host helpers shared by perfrec's test/py tests
+
+"""Helpers for test_perfrec*.py: run perfrec on the board, parse what it
+prints, bring perf.data to the host over semihosting, and run the host's
+perf on it with its stderr checked.
+"""
+
+import os
+import re
+import subprocess
+
+from perfrec_data import check_perf_stderr
+
+# Free DRAM on QEMU virt with 1 GiB, clear of U-Boot and the load addresses
+BUF = 0x50000000
+BUF_SIZE = 0x1000000
+# 16 MiB of CRC-32: about 100 million instructions
+CRC_LEN = 0x1000000
+CRC = 'crc32 0x40000000 %#x' % CRC_LEN
+# Ample time for any recording here
+TIMEOUT_MS = 120000
+
+SUMMARY = re.compile(r'perfrec: (\d+) samples, (\d+) lost, (\d+) bytes of perf.data '
+                     r'at (0x[0-9a-f]+), workload rc (\d+)')
+EVENT = re.compile(r'event (\S+): (\d+) counted, period (\d+), late (\d+), counter (\d+)')
+
+
+def icount(cons):
+    """True when the cell runs QEMU with -icount (exact instruction counts)"""
+    return bool(cons.config.env.get('env__perfrec_icount'))
+
+
+def icount_shift(cons):
+    """N of the cell's '-icount shift=N' (each instruction 2^N cycles), or None"""
+    match = re.match(r'shift=(\d+)', cons.config.env.get('env__perfrec_icount', ''))
+    return int(match.group(1)) if match else None
+
+
+def stat(cons, args, workload=CRC):
+    """Run 'perfrec stat'; return ({event: count}, seconds, rc)"""
+    with cons.temporary_timeout(TIMEOUT_MS):
+        out, ret = run_rc(cons, 'perfrec stat %s -- %s' % (args, workload))
+    counts = {m.group(2): int(m.group(1))
+              for m in re.finditer(r'^\s+(\d+)\s+(\S+)\s*$', out, re.M)}
+    secs = re.search(r'([\d.]+) seconds time elapsed', out)
+    assert counts and secs, out
+    return counts, float(secs.group(1)), ret
+
+
+def run_rc(cons, cmd):
+    """Run @cmd; return (output, return code)"""
+    out = cons.run_command(cmd + '; echo rc:$?')
+    match = re.search(r'rc:(\d+)\s*$', out)
+    assert match, out
+    return out, int(match.group(1))
+
+
+def record(cons, args, workload=CRC):
+    """Run 'perfrec record' and return its summary as a dict (asserts rc 0)"""
+    with cons.temporary_timeout(TIMEOUT_MS):
+        out, ret = run_rc(cons, 'perfrec record %s -- %s' % (args, workload))
+    match = SUMMARY.search(out)
+    assert match, out
+    assert ret == int(match.group(5)), out
+    return {'samples': int(match.group(1)), 'lost': int(match.group(2)),
+            'size': int(match.group(3)), 'addr': int(match.group(4), 16),
+            'rc': ret, 'out': out}
+
+
+def status(cons):
+    """Return (state, {event: (count, period)}, late) from 'perfrec status'"""
+    out = cons.run_command('perfrec status')
+    state = re.search(r'state: (\w+)', out).group(1)
+    late = re.search(r'late: (\d+)', out)
+    return state, {m.group(1): (int(m.group(2)), int(m.group(3)))
+                   for m in EVENT.finditer(out)}, int(late.group(1)) if late else 0
+
+
+def events(cons):
+    """{event: (count, period, late, counter)} from 'perfrec status'"""
+    out = cons.run_command('perfrec status')
+    return {m.group(1): (int(m.group(2)), int(m.group(3)), int(m.group(4)), int(m.group(5)))
+            for m in EVENT.finditer(out)}
+
+
+def registers(cons):
+    """The 'reg NAME = value' lines of 'perfrec status -v'"""
+    out = cons.run_command('perfrec status -v')
+    regs = [line.strip() for line in out.splitlines() if line.startswith('reg ')]
+    assert regs, out
+    return regs
+
+
+def fetch(cons, tmp_path, name='perf.data'):
+    """Copy the last recording to the host over semihosting; return its bytes"""
+    path = os.path.join(str(tmp_path), name)
+    out = cons.run_command('save hostfs - $fileaddr %s $filesize' % path)
+    assert 'bytes written' in out, out
+    with open(path, 'rb') as inf:
+        data = inf.read()
+    assert len(data) == int(cons.run_command('printenv filesize').split('=')[1], 16)
+    return path, data
+
+
+def bdinfo(cons, key):
+    """A hex value from 'bdinfo'"""
+    out = cons.run_command('bdinfo')
+    return int(re.search(r'^%s\s*= (0x[0-9a-f]+)' % re.escape(key), out, re.M).group(1), 16)
+
+
+def perf(cons, tmp_path, args, allow_lost=False):
+    """Run host perf on a recording; fail on anything alarming; return stdout"""
+    home = os.path.join(str(tmp_path), 'home')
+    os.makedirs(home, exist_ok=True)
+    proc = subprocess.run(['perf'] + args, capture_output=True, text=True, check=False,
+                          env=dict(os.environ, HOME=home, PAGER='cat'))
+    assert proc.returncode == 0, proc.stderr
+    check_perf_stderr(proc.stderr, allow_lost=allow_lost)
+    return proc.stdout
+
+
+def symbols(cons):
+    """{name: (start, end)} of the text symbols of the u-boot ELF"""
+    elf = os.path.join(cons.config.build_dir, 'u-boot')
+    out = subprocess.run(['aarch64-linux-gnu-nm', '-S', '--defined-only', elf],
+                         capture_output=True, text=True, check=True).stdout
+    syms = {}
+    for line in out.splitlines():
+        parts = line.split()
+        if len(parts) == 3:
+            parts.insert(1, '0')
+        if len(parts) == 4 and parts[2] in 'tTwW':
+            start = int(parts[0], 16)
+            syms[parts[3]] = (start, start + int(parts[1], 16))
+    return syms
+
+
+def image_offset(cons):
+    """File offset of the image's first byte (_start) in the u-boot ELF, from readelf -l"""
+    elf = os.path.join(cons.config.build_dir, 'u-boot')
+    out = subprocess.run(['aarch64-linux-gnu-readelf', '-lW', elf], capture_output=True,
+                         text=True, check=True).stdout
+    loads = [line.split() for line in out.splitlines() if line.strip().startswith('LOAD')]
+    start = symbols(cons)['_start'][0]
+    hits = [(int(l[1], 16), int(l[2], 16)) for l in loads
+            if int(l[2], 16) <= start < int(l[2], 16) + int(l[5], 16)]
+    assert len(hits) == 1, out
+    offset, vaddr = hits[0]
+    return offset + start - vaddr
+
+
+def gic_distributor(cons):
+    """The GIC distributor's address, from the control device tree"""
+    cons.run_command('fdt addr $fdtcontroladdr')
+    out = cons.run_command('fdt print /intc@8000000 reg')
+    cells = [int(c, 16) for c in re.search(r'reg = <([^>]*)>', out).group(1).split()]
+    return cells[0] << 32 | cells[1]

@@ -1,0 +1,330 @@
+# SPDX-License-Identifier: GPL-2.0+
+# Copyright (c) 2026 The perfrec authors
+# Tests of perfrec's events: 'perfrec list', 'perfrec stat', several events, periods
+
+"""Events on QEMU virt. QEMU 7.2 counts SW_INCR, CPU_CYCLES, INST_RETIRED
+(with icount only) and claims STALL_* on some CPUs, so these tests use what
+it counts and check the rest of the table on the host (test/host).
+
+QEMU 7.2 signals an event counter's overflow late under -icount shift=0
+(only at the next PMU access or exception): perfrec then counts the periods
+that passed without a sample as 'late', and the exact relation
+samples + late == floor(count / period) still holds. With shift=1 event
+counters interrupt on time, and the cell with -cpu max has 64-bit ones.
+"""
+
+import re
+
+import pytest
+
+from perfrec_data import PerfData
+from perfrec_helpers import (BUF, BUF_SIZE, events, fetch, icount, icount_shift, perf,
+                             record, registers, run_rc, stat)
+
+# 64 MiB of CRC-32 for rate measurements
+LONG_CRC = 'crc32 0x40000000 0x4000000'
+SHORT_CRC = 'crc32 0x40000000 0x100000'
+LIST_ROW = re.compile(r'^  (\S+)\s+\[(generic|common)\]\s+(0x[0-9a-f]+)  (.*)$', re.M)
+
+
+def pmu(cons, args=''):
+    """Parse 'perfrec list': (header facts, {name: (kind, number, implemented)})"""
+    out = cons.run_command('perfrec list %s' % args)
+    head = re.search(r'PMU: (\S+) \(PMUVer (\d+)\), (\d+) event counters of (\d+) bits', out)
+    regs = re.search(r'Counts at EL(\d); PMCEID0_EL0 (0x[0-9a-f]+), PMCEID1_EL0 (0x[0-9a-f]+)',
+                     out)
+    assert head and regs, out
+    facts = {'name': head.group(1), 'version': int(head.group(2)),
+             'counters': int(head.group(3)), 'bits': int(head.group(4)),
+             'el': int(regs.group(1)), 'pmceid0': int(regs.group(2), 16),
+             'pmceid1': int(regs.group(3), 16)}
+    rows = {m.group(1): (m.group(2), int(m.group(3), 16),
+                         not m.group(4).strip().endswith('(not implemented)'))
+            for m in LIST_ROW.finditer(out)}
+    return facts, rows
+
+
+def decode_pmceid(pmceid0, pmceid1, version):
+    """The event numbers PMCEID0/1_EL0 say are implemented (Arm ARM D23.x)"""
+    nums = [bit for bit in range(32) if pmceid0 >> bit & 1]
+    nums += [0x20 + bit for bit in range(32) if pmceid1 >> bit & 1]
+    if version >= 4:
+        nums += [0x4000 + bit for bit in range(32) if pmceid0 >> (32 + bit) & 1]
+        nums += [0x4020 + bit for bit in range(32) if pmceid1 >> (32 + bit) & 1]
+    return nums
+
+
+def events_on_time(cons):
+    """Does QEMU signal event-counter overflows on time in this cell?"""
+    return icount_shift(cons) != 0
+
+
+@pytest.mark.boardspec('qemu_arm64')
+@pytest.mark.buildconfigspec('cmd_perfrec')
+def test_perfrec_list(u_boot_console):
+    """'perfrec list' shows the PMU and exactly the common events PMCEID claims"""
+    cons = u_boot_console
+    facts, rows = pmu(cons)
+    assert facts['el'] == int(cons.config.env['env__perfrec_cell'][2])
+    assert facts['counters'] >= 1
+    assert facts['bits'] == (64 if facts['version'] >= 6 else 32)
+    claimed = set(decode_pmceid(facts['pmceid0'], facts['pmceid1'], facts['version']))
+    common = {num for kind, num, _ in rows.values() if kind == 'common'}
+    assert common == claimed & common and all(imp for _, _, imp in rows.values())
+    assert 'cycles' in rows and 'cpu_cycles' in rows
+    assert ('instructions' in rows) == (0x08 in claimed)
+    assert ('inst_retired' in rows) == icount(cons)
+
+    _, every = pmu(cons, '-a')
+    assert set(rows) < set(every)
+    assert every['l1d_cache_refill'] == ('common', 0x03, 0x03 in claimed)
+    for name in rows:
+        out, ret = run_rc(cons, 'perfrec stat -e %s -- true' % name)
+        assert ret == 0, out
+
+
+@pytest.mark.boardspec('qemu_arm64')
+@pytest.mark.buildconfigspec('cmd_perfrec')
+def test_perfrec_list_unimplemented_refused(u_boot_console):
+    """Every known event the CPU does not implement is refused before anything is armed"""
+    cons = u_boot_console
+    _, every = pmu(cons, '-a')
+    missing = [name for name, (_, _, imp) in every.items() if not imp]
+    assert missing
+    before = registers(cons)
+    for name in missing[:8]:
+        out, ret = run_rc(cons, 'perfrec record -e %s -- true' % name)
+        assert ret == 1 and "Event '%s' is not implemented by this CPU" % name in out, out
+    assert registers(cons) == before
+
+
+@pytest.mark.boardspec('qemu_arm64')
+@pytest.mark.buildconfigspec('cmd_perfrec')
+def test_perfrec_stat_exact(u_boot_console):
+    """perfrec stat: CPU_CYCLES = 2^shift x INST_RETIRED exactly; r11 counts cycles"""
+    cons = u_boot_console
+    shift = icount_shift(cons)
+    if shift is not None:
+        counts, secs, ret = stat(cons, '-e cycles,instructions,r11,inst_retired,r8')
+        assert ret == 0
+        assert counts['cycles'] == (1 << shift) * counts['instructions'], counts
+        assert counts['r11'] == counts['cycles'], counts
+        assert counts['r8'] == counts['instructions'] == counts['inst_retired'], counts
+        # One cycle is one ns of QEMU's virtual time
+        assert abs(secs - counts['cycles'] / 1e9) < 1e-5, (secs, counts)
+    else:
+        out, ret = run_rc(cons, 'perfrec stat -e instructions -- true')
+        assert ret == 1 and "Event 'instructions' is not implemented" in out, out
+        counts, secs, ret = stat(cons, '-e cycles,r11,cpu_cycles')
+        assert ret == 0
+        low, high = min(counts.values()), max(counts.values())
+        assert high - low < high / 1000, counts
+    assert counts['cycles'] > 10 * (1 << 20)     # 16 MiB CRC-32 takes a while
+
+
+@pytest.mark.boardspec('qemu_arm64')
+@pytest.mark.buildconfigspec('cmd_perfrec')
+def test_perfrec_stat_wrap(u_boot_console):
+    """Counters that wrap during 'stat' are extended to 64 bits: counts stay exact"""
+    cons = u_boot_console
+    names = '-e cycles,r11' + (',instructions' if icount(cons) else '')
+    plain, _, _ = stat(cons, names)
+    wrapped, _, _ = stat(cons, names + ' -w 1000')
+    for name, count in plain.items():
+        if icount(cons):
+            # The only difference: the wrap interrupts' own few hundred instructions
+            assert 0 <= wrapped[name] - count < 5000 * (1 << icount_shift(cons)), \
+                (name, plain, wrapped)
+        else:
+            # Real time: runs differ, but a lost or doubled wrap would be 2^32 off
+            assert abs(wrapped[name] - count) < count / 2, (name, plain, wrapped)
+    if icount(cons):
+        shift = icount_shift(cons)
+        assert wrapped['cycles'] == (1 << shift) * wrapped['instructions'], wrapped
+
+
+@pytest.mark.boardspec('qemu_arm64')
+@pytest.mark.buildconfigspec('cmd_perfrec')
+@pytest.mark.requiredtool('perf')
+def test_perfrec_multi_event(u_boot_console, tmp_path):
+    """Several events in one file: own ids and attrs, separated by name in perf"""
+    cons = u_boot_console
+    names = ['cycles', 'instructions' if icount(cons) else 'r11']
+    period = 50000
+    res = record(cons, '-e %s -c %d -o %#x -s %#x' % (','.join(names), period, BUF, BUF_SIZE))
+    evs = events(cons)
+    path, data = fetch(cons, tmp_path)
+    pd = PerfData(data)
+    assert [name for _, name, _ in pd.event_desc] == names
+    assert len({a.ids[0] for a in pd.attrs}) == 2
+    for attr, name, ids in pd.event_desc:
+        count, last_period, late, counter = evs[name]
+        samples = [s for s in pd.samples if s.id == ids[0]]
+        assert samples and all(s.period == period for s in samples)
+        assert len(samples) + late == count // period, (name, count, late, len(samples))
+        assert (counter == 31) == (name == 'cycles')
+        if events_on_time(cons) and icount(cons):
+            assert late == 0, evs
+    assert len(pd.samples) == res['samples']
+
+    evlist = perf(cons, tmp_path, ['evlist', '-i', path])
+    assert evlist.split() == names
+    report = perf(cons, tmp_path, ['report', '-i', path, '--symfs=' + cons.config.build_dir,
+                                   '--stdio'])
+    for name in names:
+        assert "of event '%s'" % name in report, report
+
+
+@pytest.mark.boardspec('qemu_arm64')
+@pytest.mark.buildconfigspec('cmd_perfrec')
+@pytest.mark.requiredtool('perf')
+def test_perfrec_r11_samples_cycles(u_boot_console, tmp_path):
+    """r11 (CPU_CYCLES on an event counter) samples like cycles, named r11 in perf"""
+    cons = u_boot_console
+    period = 40000
+    record(cons, '-e r11 -c %d -o %#x -s %#x' % (period, BUF, BUF_SIZE))
+    count, _, late, counter = events(cons)['r11']
+    assert counter != 31
+    path, data = fetch(cons, tmp_path)
+    pd = PerfData(data)
+    assert pd.attrs[0].type == 4 and pd.attrs[0].config == 0x11    # PERF_TYPE_RAW
+    assert len(pd.samples) + late == count // period
+    if events_on_time(cons) and icount(cons):
+        assert late == 0
+    assert perf(cons, tmp_path, ['evlist', '-i', path]).split() == ['r11']
+
+
+@pytest.mark.boardspec('qemu_arm64')
+@pytest.mark.buildconfigspec('cmd_perfrec')
+def test_perfrec_event_terms(u_boot_console, tmp_path):
+    """perf's /period=/ and /freq=/ terms set each event's own period or rate"""
+    cons = u_boot_console
+    record(cons, '-e cycles/period=30000/,r11/period=70000/ -F 1000 -o %#x -s %#x' %
+           (BUF, BUF_SIZE), SHORT_CRC)
+    evs = events(cons)
+    assert evs['cycles'][1] == 30000 and evs['r11'][1] == 70000
+    _, data = fetch(cons, tmp_path)
+    pd = PerfData(data)
+    periods = {name: attr.sample_period for attr, name, _ in pd.event_desc}
+    assert periods == {'cycles': 30000, 'r11': 70000}
+    for attr, name, ids in pd.event_desc:
+        assert not attr.flags & (1 << 10)                     # attr.freq
+        assert all(s.period == periods[name] for s in pd.samples if s.id == ids[0])
+
+    record(cons, '-e cycles/freq=2000/,r11 -c 100000 -o %#x -s %#x' % (BUF, BUF_SIZE),
+           SHORT_CRC)
+    _, data = fetch(cons, tmp_path, 'freq.data')
+    attrs = {name: attr for attr, name, _ in PerfData(data).event_desc}
+    assert attrs['cycles'].flags & (1 << 10) and attrs['cycles'].sample_period == 2000
+    assert not attrs['r11'].flags & (1 << 10) and attrs['r11'].sample_period == 100000
+
+
+@pytest.mark.boardspec('qemu_arm64')
+@pytest.mark.buildconfigspec('cmd_perfrec')
+def test_perfrec_frequency_per_event(u_boot_console, tmp_path):
+    """-F adapts each event to its own rate: within 10% of the target over a long run"""
+    cons = u_boot_console
+    if events_on_time(cons):
+        targets = {'cycles': 1000, 'r11': 5000}
+        spec = 'cycles/freq=1000/,r11/freq=5000/'
+    else:
+        # QEMU signals the event counter late under shift=0: only PMCCNTR keeps time
+        targets = {'cycles': 1000}
+        spec = 'cycles/freq=1000/'
+    record(cons, '-e %s -o %#x -s %#x' % (spec, BUF, BUF_SIZE), LONG_CRC)
+    _, data = fetch(cons, tmp_path)
+    pd = PerfData(data)
+    # Without icount QEMU's clock is the host's, and a loaded host delays the
+    # interrupts by whole periods: only icount runs can hold 10%
+    tolerance = 0.1 if icount(cons) else 0.5
+    for _, name, ids in pd.event_desc:
+        times = [s.time for s in pd.samples if s.id == ids[0]]
+        rate = (len(times) - 1) * 1e9 / (times[-1] - times[0])
+        assert abs(rate - targets[name]) < targets[name] * tolerance, (name, rate)
+
+
+@pytest.mark.boardspec('qemu_arm64')
+@pytest.mark.buildconfigspec('cmd_perfrec')
+def test_perfrec_jitter(u_boot_console, tmp_path):
+    """-j varies each period by at most the given percentage; no event goes uncounted"""
+    cons = u_boot_console
+    period = 100000
+    record(cons, '-c %d -j 10 -o %#x -s %#x' % (period, BUF, BUF_SIZE))
+    count, _, late, _ = events(cons)['cycles']
+    _, data = fetch(cons, tmp_path)
+    periods = [s.period for s in PerfData(data).samples]
+    assert all(period * 0.9 <= p <= period * 1.1 for p in periods), periods
+    assert len(set(periods)) > len(periods) // 2
+    assert late == 0 or not icount(cons)
+    assert sum(periods) <= count < sum(periods) + (late + 1) * period * 1.1
+
+
+@pytest.mark.boardspec('qemu_arm64')
+@pytest.mark.buildconfigspec('cmd_perfrec')
+def test_perfrec_counter_width(u_boot_console):
+    """Periods beyond 32 bits work on 64-bit counters and are refused on 32-bit ones"""
+    cons = u_boot_console
+    facts, _ = pmu(cons)
+    period = (1 << 32) + 50000000
+    # The cycle counter is always 64 bits: no sample, although -period mod 2^32 is small
+    assert record(cons, '-c %d -o %#x -s %#x' % (period, BUF, BUF_SIZE))['samples'] == 0
+    args = '-e r11 -c %d -o %#x -s %#x' % (period, BUF, BUF_SIZE)
+    if facts['bits'] == 32:
+        out, ret = run_rc(cons, 'perfrec record %s -- true' % args)
+        assert ret == 1, out
+        assert ("Period %d of event 'r11' does not fit its 32-bit counter" % period) in out
+    else:
+        assert record(cons, args)['samples'] == 0
+        assert events(cons)['r11'][0] > 10 * (1 << 20)
+
+
+@pytest.mark.boardspec('qemu_arm64')
+@pytest.mark.buildconfigspec('cmd_perfrec')
+def test_perfrec_too_many_events(u_boot_console):
+    """More events than counters is refused, not multiplexed"""
+    cons = u_boot_console
+    facts, _ = pmu(cons)
+    before = registers(cons)
+    if facts['counters'] + 2 <= 8:
+        spec = ','.join(['cycles'] + ['r11'] * (facts['counters'] + 1))
+        out, ret = run_rc(cons, 'perfrec stat -e %s -- true' % spec)
+        assert ret == 1, out
+        assert ('Too many events: %d given, this PMU has %d event counters and the cycle counter'
+                % (facts['counters'] + 2, facts['counters'])) in out, out
+    out, ret = run_rc(cons, 'perfrec record -e %s -- true' % ','.join(['r11'] * 9))
+    assert ret == 1 and 'at most 8' in out, out
+    assert registers(cons) == before
+
+
+EVENT_ERRORS = [
+    ('record -e foo -- true', "Unknown event 'foo' (see 'perfrec list')"),
+    ('record -e rxyz -- true', "Unknown event 'rxyz'"),
+    ('record -e r12345 -- true', "Unknown event 'r12345'"),
+    ('record -e cycles, -- true', "Invalid event list 'cycles,'"),
+    ('record -e ,cycles -- true', "Invalid event list ',cycles'"),
+    ('record -e cycles/period=0/ -- true', "Invalid event term 'period=0'"),
+    ('record -e cycles/foo=1/ -- true', "Invalid event term 'foo=1'"),
+    ('record -e cycles/period=100 -- true', "Invalid event terms in 'cycles/period=100'"),
+    ('stat -e cycles/period=100/ -- true', 'stat takes no period or freq'),
+    ('stat -c 100 -- true', "Unknown option '-c'"),
+    ('record -w 100 -- true', "Unknown option '-w'"),
+    ('record -j 51 -- true', "Invalid jitter '51'"),
+    ('stat -w 0 -- true', "Invalid wrap distance '0'"),
+    ('stat -e cycles', "Missing '--' before the command"),
+    ('list -x', None),
+]
+
+
+@pytest.mark.boardspec('qemu_arm64')
+@pytest.mark.buildconfigspec('cmd_perfrec')
+@pytest.mark.parametrize('args,message', EVENT_ERRORS)
+def test_perfrec_event_errors(u_boot_console, args, message):
+    """Bad events, terms and options: one clear line and rc 1, nothing armed"""
+    cons = u_boot_console
+    before = registers(cons)
+    out, ret = run_rc(cons, 'perfrec ' + args)
+    assert ret == 1, out
+    if message:
+        assert message in out, out
+    assert 'state: recording' not in cons.run_command('perfrec status')
+    assert registers(cons) == before
