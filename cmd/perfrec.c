@@ -11,11 +11,15 @@
 #include <console.h>
 #include <env.h>
 #include <errno.h>
+#include <gzip.h>
 #include <malloc.h>
 #include <mapmem.h>
 #include <perfrec.h>
 #include <perfrec_compat.h>
+#include <perfrec_frame.h>
+#include <semihosting.h>
 #include <stdio.h>
+#include <u-boot/crc.h>
 #include <vsprintf.h>
 #include <asm/global_data.h>
 #include <linux/kernel.h>
@@ -39,6 +43,9 @@ static const struct {
 };
 
 #define PERFREC_DEFAULT_ALIGN	SZ_64K
+
+/* The recording's buffer as mapped by perfrec_begin_recording() */
+static void *perfrec_buf_map;
 #define PERFREC_ALLOC_TRIES	8
 
 /* Parse a decimal number (periods, frequencies): digits only, no overflow */
@@ -229,6 +236,8 @@ static int perfrec_run_workload(int argc, char *const argv[])
  * @size: -s, or the default size
  * @jitter: -j percent
  * @preload: -w events
+ * @host_path: -H, or NULL
+ * @compress: -z
  * @cmd_argc: words of the workload
  * @cmd_argv: the workload
  */
@@ -241,11 +250,18 @@ struct perfrec_opts {
 	ulong size;
 	u64 jitter;
 	u64 preload;
+	const char *host_path;
+	bool compress;
 	int cmd_argc;
 	char *const *cmd_argv;
 };
 
 /* Largest -j: periods vary by at most half */
+/* Longest -H file name */
+#define PERFREC_HOST_PATH_LEN	256
+
+/* The host file 'perfrec start -H' names, written by 'perfrec stop' */
+static char perfrec_host_path[PERFREC_HOST_PATH_LEN];
 #define PERFREC_MAX_JITTER_PCT	50
 
 /* Parse the value of option -@opt into @o; print the reason if it is bad */
@@ -287,6 +303,13 @@ static int perfrec_parse_value(char opt, const char *val, struct perfrec_opts *o
 			return CMD_RET_FAILURE;
 		}
 		break;
+	case 'H':
+		if (strlen(val) >= PERFREC_HOST_PATH_LEN) {
+			printf("Host file name '%s' is too long\n", val);
+			return CMD_RET_FAILURE;
+		}
+		o->host_path = val;
+		break;
 	case 'w':
 		if (perfrec_parse_dec(val, &o->preload) || !o->preload || o->preload > U32_MAX) {
 			printf("Invalid wrap distance '%s': a decimal number of events from 1 to %u\n",
@@ -299,9 +322,12 @@ static int perfrec_parse_value(char opt, const char *val, struct perfrec_opts *o
 	return CMD_RET_SUCCESS;
 }
 
-/* Parse '<options> -- <command...>'; @allowed lists the option letters */
+/*
+ * Parse '<options> -- <command...>' (or just '<options>' without @want_cmd);
+ * @allowed lists the option letters
+ */
 static int perfrec_parse_opts(int argc, char *const argv[], const char *allowed,
-			      struct perfrec_opts *o)
+			      bool want_cmd, struct perfrec_opts *o)
 {
 	int i, ret;
 
@@ -313,12 +339,19 @@ static int perfrec_parse_opts(int argc, char *const argv[], const char *allowed,
 		const char *val = i + 1 < argc ? argv[i + 1] : NULL;
 
 		if (opt[0] != '-') {
-			printf("Missing '--' before the command\n");
+			if (want_cmd)
+				printf("Missing '--' before the command\n");
+			else
+				printf("Unexpected argument '%s'\n", opt);
 			return CMD_RET_USAGE;
 		}
 		if (!opt[1] || opt[2] || !strchr(allowed, opt[1])) {
 			printf("Unknown option '%s'\n", opt);
 			return CMD_RET_USAGE;
+		}
+		if (opt[1] == 'z') {
+			o->compress = true;
+			continue;
 		}
 		if (!val || !strcmp(val, "--")) {
 			printf("Option %s needs a value\n", opt);
@@ -329,11 +362,15 @@ static int perfrec_parse_opts(int argc, char *const argv[], const char *allowed,
 		if (ret)
 			return ret;
 	}
-	if (i >= argc) {
+	if (!want_cmd) {
+		if (i < argc) {
+			printf("Unexpected '--': this subcommand runs no command\n");
+			return CMD_RET_USAGE;
+		}
+	} else if (i >= argc) {
 		printf("Missing '--' before the command\n");
 		return CMD_RET_USAGE;
-	}
-	if (i + 1 >= argc) {
+	} else if (i + 1 >= argc) {
 		printf("Missing the command after '--'\n");
 		return CMD_RET_USAGE;
 	}
@@ -341,8 +378,10 @@ static int perfrec_parse_opts(int argc, char *const argv[], const char *allowed,
 		printf("Give either -c <period> or -F <hz>, not both\n");
 		return CMD_RET_USAGE;
 	}
-	o->cmd_argc = argc - i - 1;
-	o->cmd_argv = argv + i + 1;
+	if (want_cmd) {
+		o->cmd_argc = argc - i - 1;
+		o->cmd_argv = argv + i + 1;
+	}
 
 	return CMD_RET_SUCCESS;
 }
@@ -445,33 +484,135 @@ static int perfrec_parse_events(const char *list, bool terms, struct perfrec_cfg
 	return CMD_RET_SUCCESS;
 }
 
-static int do_perfrec_record(struct cmd_tbl *cmdtp, int flag, int argc, char *const argv[])
+/* Write @size bytes at @addr to host file @path through semihosting (created or truncated) */
+static int perfrec_write_host(const char *path, ulong addr, ulong size)
+{
+	ulong written = 0;
+	long fd, ret;
+	void *buf;
+
+	if (!IS_ENABLED(CONFIG_SEMIHOSTING)) {
+		printf("Writing host file '%s' needs CONFIG_SEMIHOSTING\n", path);
+		return CMD_RET_FAILURE;
+	}
+	fd = smh_open(path, MODE_WRITE | MODE_BINARY);
+	if (fd < 0) {
+		printf("Cannot create host file '%s' (err=%ld)\n", path, fd);
+		return CMD_RET_FAILURE;
+	}
+	buf = map_sysmem(addr, size);
+	ret = smh_write(fd, buf, size, &written);
+	unmap_sysmem(buf);
+	smh_close(fd);
+	if (ret || written != size) {
+		printf("Cannot write host file '%s': %lu of %lu bytes written (err=%ld)\n", path,
+		       written, size, ret);
+		return CMD_RET_FAILURE;
+	}
+	printf("perfrec: %lu bytes written to host file %s\n", size, path);
+
+	return CMD_RET_SUCCESS;
+}
+
+static void perfrec_dump_line(void *ctx, const char *line)
+{
+	puts(line);
+}
+
+/* Print @size bytes at @addr as one framed block (gzip-compressed with @compress) */
+static int perfrec_dump(u32 id, ulong addr, ulong size, bool compress)
+{
+	struct perfrec_frame frame = { .id = id, .kind = "file", .size = size };
+	unsigned long wire_len = size + size / 100 + 1024;
+	void *data = map_sysmem(addr, size);
+	void *wire = data;
+	int ret = CMD_RET_SUCCESS;
+
+	frame.crc32 = crc32(0, data, size);
+	frame.wire_len = size;
+	if (compress) {
+		if (!IS_ENABLED(CONFIG_GZIP_COMPRESSED)) {
+			printf("Compressing needs CONFIG_GZIP_COMPRESSED\n");
+			ret = CMD_RET_FAILURE;
+			goto out;
+		}
+		wire = malloc(wire_len);
+		if (!wire) {
+			printf("No memory to compress %lu bytes: dump without -z\n", size);
+			ret = CMD_RET_FAILURE;
+			goto out;
+		}
+		if (gzip(wire, &wire_len, data, size)) {
+			printf("Cannot compress the recording: dump without -z\n");
+			ret = CMD_RET_FAILURE;
+			goto out;
+		}
+		frame.compressed = true;
+		frame.wire_len = wire_len;
+	}
+	perfrec_frame_write(&frame, wire, perfrec_dump_line, NULL);
+out:
+	if (wire != data)
+		free(wire);
+	unmap_sysmem(data);
+
+	return ret;
+}
+
+static int do_perfrec_dump(struct cmd_tbl *cmdtp, int flag, int argc, char *const argv[])
+{
+	struct perfrec_result res;
+	struct perfrec_opts o = { };
+	int i, ret;
+
+	for (i = 1; i < argc; i++) {
+		if (argv[i][0] != '-' || !argv[i][1] || argv[i][2] || !strchr("zH", argv[i][1]))
+			return CMD_RET_USAGE;
+		if (argv[i][1] == 'z') {
+			o.compress = true;
+			continue;
+		}
+		if (++i == argc)
+			return CMD_RET_USAGE;
+		ret = perfrec_parse_value('H', argv[i], &o);
+		if (ret)
+			return ret;
+	}
+	perfrec_get_result(&res);
+	if (res.state != PERFREC_FINALISED || res.mode != PERFREC_RECORD) {
+		printf("No finished recording to dump\n");
+		return CMD_RET_FAILURE;
+	}
+	if (o.host_path)
+		return perfrec_write_host(o.host_path, res.addr, res.size);
+
+	return perfrec_dump(res.id, res.addr, res.size, o.compress);
+}
+
+/* Set up and arm a recording from 'record' or 'start' options; print why not */
+static int perfrec_begin_recording(struct perfrec_opts *o, int argc, char *const argv[])
 {
 	struct perfrec_cfg cfg = { .mode = PERFREC_RECORD };
 	struct perfrec_result res;
-	struct perfrec_opts o;
 	uint i;
-	int ret, wret;
+	int ret;
 
-	ret = perfrec_parse_opts(argc, argv, "ecFosj", &o);
-	if (ret)
-		return ret;
 	perfrec_get_result(&res);
 	if (res.state == PERFREC_ARMED) {
 		printf("perfrec is already recording\n");
 		return CMD_RET_FAILURE;
 	}
-	ret = perfrec_parse_events(o.events, true, &cfg);
+	ret = perfrec_parse_events(o->events, true, &cfg);
 	if (ret)
 		return ret;
-	if (!o.period && !o.freq)
-		o.freq = PERFREC_DEFAULT_FREQ_HZ;
+	if (!o->period && !o->freq)
+		o->freq = PERFREC_DEFAULT_FREQ_HZ;
 	for (i = 0; i < cfg.nr_events; i++) {
 		struct perfrec_event_cfg *ev = &cfg.events[i];
 
 		if (!ev->period && !ev->freq_hz) {
-			ev->period = o.period;
-			ev->freq_hz = o.freq;
+			ev->period = o->period;
+			ev->freq_hz = o->freq;
 		}
 		if (ev->freq_hz > PERFREC_MAX_FREQ_HZ) {
 			printf("Frequency %u Hz is above the %u Hz limit: using %u Hz\n",
@@ -479,21 +620,21 @@ static int do_perfrec_record(struct cmd_tbl *cmdtp, int flag, int argc, char *co
 			ev->freq_hz = PERFREC_MAX_FREQ_HZ;
 		}
 	}
-	cfg.jitter_pct = o.jitter;
+	cfg.jitter_pct = o->jitter;
 
-	if (!o.have_addr) {
-		if (perfrec_default_addr(o.size, &o.addr)) {
+	if (!o->have_addr) {
+		if (perfrec_default_addr(o->size, &o->addr)) {
 			printf("No free DRAM for a %#lx-byte buffer: give -o <addr> and -s <size>\n",
-			       o.size);
+			       o->size);
 			return CMD_RET_FAILURE;
 		}
-	} else if (perfrec_check_buffer(o.addr, o.size)) {
+	} else if (perfrec_check_buffer(o->addr, o->size)) {
 		return CMD_RET_FAILURE;
 	}
 
-	cfg.buf = map_sysmem(o.addr, o.size);
-	cfg.buf_addr = o.addr;
-	cfg.buf_size = o.size;
+	cfg.buf = map_sysmem(o->addr, o->size);
+	cfg.buf_addr = o->addr;
+	cfg.buf_size = o->size;
 	cfg.argc = argc + 1;
 	cfg.argv = (const char *const *)argv - 1;	/* from "perfrec" on */
 	ret = perfrec_arm(&cfg);
@@ -502,12 +643,25 @@ static int do_perfrec_record(struct cmd_tbl *cmdtp, int flag, int argc, char *co
 		perfrec_print_arm_error(ret, &cfg);
 		return CMD_RET_FAILURE;
 	}
+	perfrec_buf_map = cfg.buf;
+	strlcpy(perfrec_host_path, o->host_path ? o->host_path : "", sizeof(perfrec_host_path));
 
-	wret = perfrec_run_workload(o.cmd_argc, o.cmd_argv);
+	return CMD_RET_SUCCESS;
+}
+
+/*
+ * Stop and finalise the recording; print the summary line (with the
+ * workload's return code @wret if it is not negative) and set fileaddr and
+ * filesize. Return a CMD_RET_ value.
+ */
+static int perfrec_end_recording(int wret)
+{
+	struct perfrec_result res;
+	int ret;
 
 	ret = perfrec_disarm();
-	unmap_sysmem(cfg.buf);
 	perfrec_get_result(&res);
+	unmap_sysmem(perfrec_buf_map);
 	if (ret == -EIO) {
 		printf("perfrec: %s not restored: %#llx before, %#llx after\n", res.mismatch,
 		       res.before, res.after);
@@ -517,14 +671,70 @@ static int do_perfrec_record(struct cmd_tbl *cmdtp, int flag, int argc, char *co
 		printf("perfrec: cannot finalise the perf.data (err=%d)\n", ret);
 		return CMD_RET_FAILURE;
 	}
-	printf("perfrec: %llu samples, %llu lost, %lu bytes of perf.data at %#lx, workload rc %d\n",
-	       res.samples, res.lost, res.size, res.addr, wret);
+	printf("perfrec: %llu samples, %llu lost, %lu bytes of perf.data at %#lx", res.samples,
+	       res.lost, res.size, res.addr);
+	if (wret >= 0)
+		printf(", workload rc %d", wret);
+	printf("\n");
 	if (res.lost)
 		printf("perfrec: the buffer filled up: give a larger -s or a lower -F\n");
 	env_set_hex("fileaddr", res.addr);
 	env_set_hex("filesize", res.size);
+	if (*perfrec_host_path)
+		return perfrec_write_host(perfrec_host_path, res.addr, res.size);
 
-	return wret;
+	return CMD_RET_SUCCESS;
+}
+
+static int do_perfrec_record(struct cmd_tbl *cmdtp, int flag, int argc, char *const argv[])
+{
+	struct perfrec_opts o;
+	int ret, wret;
+
+	ret = perfrec_parse_opts(argc, argv, "ecFosjH", true, &o);
+	if (!ret)
+		ret = perfrec_begin_recording(&o, argc, argv);
+	if (ret)
+		return ret;
+
+	wret = perfrec_run_workload(o.cmd_argc, o.cmd_argv);
+
+	ret = perfrec_end_recording(wret);
+
+	return ret ? ret : wret;
+}
+
+static int do_perfrec_start(struct cmd_tbl *cmdtp, int flag, int argc, char *const argv[])
+{
+	struct perfrec_result res;
+	struct perfrec_opts o;
+	int ret;
+
+	ret = perfrec_parse_opts(argc, argv, "ecFosjH", false, &o);
+	if (!ret)
+		ret = perfrec_begin_recording(&o, argc, argv);
+	if (ret)
+		return ret;
+	perfrec_get_result(&res);
+	printf("perfrec: recording into %#lx (%lu bytes); 'perfrec stop' ends it\n", res.addr,
+	       res.size);
+
+	return CMD_RET_SUCCESS;
+}
+
+static int do_perfrec_stop(struct cmd_tbl *cmdtp, int flag, int argc, char *const argv[])
+{
+	struct perfrec_result res;
+
+	if (argc != 1)
+		return CMD_RET_USAGE;
+	perfrec_get_result(&res);
+	if (res.state != PERFREC_ARMED || res.mode != PERFREC_RECORD) {
+		printf("perfrec is not recording: nothing to stop\n");
+		return CMD_RET_FAILURE;
+	}
+
+	return perfrec_end_recording(-1);
 }
 
 static int do_perfrec_stat(struct cmd_tbl *cmdtp, int flag, int argc, char *const argv[])
@@ -535,7 +745,7 @@ static int do_perfrec_stat(struct cmd_tbl *cmdtp, int flag, int argc, char *cons
 	int ret, wret, i;
 	u64 cycles = 0, insns = 0;
 
-	ret = perfrec_parse_opts(argc, argv, "ew", &o);
+	ret = perfrec_parse_opts(argc, argv, "ew", true, &o);
 	if (ret)
 		return ret;
 	perfrec_get_result(&res);
@@ -644,9 +854,12 @@ static int do_perfrec_status(struct cmd_tbl *cmdtp, int flag, int argc, char *co
 	perfrec_get_result(&res);
 	printf("state: %s\n", perfrec_state_name[res.state]);
 	if (res.state != PERFREC_IDLE) {
-		if (res.mode == PERFREC_RECORD)
-			printf("buffer: %#lx, %lu bytes%s\n", res.addr, res.size,
-			       res.state == PERFREC_FINALISED ? " of perf.data" : "");
+		if (res.mode == PERFREC_RECORD && res.state == PERFREC_FINALISED)
+			printf("buffer: %#lx, %lu bytes of perf.data\n", res.addr, res.size);
+		else if (res.mode == PERFREC_RECORD)
+			printf("buffer: %#lx, %lu bytes, samples use %llu of %llu (%llu%%)\n",
+			       res.addr, res.size, res.ring_used, res.ring_size,
+			       res.ring_used * 100 / res.ring_size);
 		printf("samples: %llu, lost: %llu, spurious: %llu, foreign: %llu, late: %llu\n",
 		       res.samples, res.lost, res.spurious, res.foreign, res.late);
 		for (i = 0; i < res.nr_events; i++)
@@ -674,7 +887,7 @@ static int do_perfrec_status(struct cmd_tbl *cmdtp, int flag, int argc, char *co
 
 U_BOOT_LONGHELP(perfrec,
 		"record [-e <events>] [-c <period> | -F <hz>] [-j <pct>] [-o <addr>] [-s <size>]\n"
-		"               -- <command...>\n"
+		"               [-H <hostfile>] -- <command...>\n"
 		"    - run <command> while sampling it into a perf.data in memory\n"
 		"      -e: events, comma-separated (default cycles), each optionally\n"
 		"          with /period=<n>/ or /freq=<hz>/; see 'perfrec list'\n"
@@ -682,15 +895,26 @@ U_BOOT_LONGHELP(perfrec,
 		"          (decimal, default 4000, at most 100000)\n"
 		"      -j: vary each period randomly by up to <pct> percent (default 0)\n"
 		"      -o, -s: buffer address and size (hex); default: a free region\n"
+		"      -H: also write the perf.data to this host file (semihosting)\n"
+		"perfrec start [-e <events>] [-c <period> | -F <hz>] [-j <pct>] [-o <addr>]\n"
+		"              [-s <size>] [-H <hostfile>]\n"
+		"    - record while the shell runs other commands, until 'perfrec stop'\n"
+		"perfrec stop - end the recording 'perfrec start' began\n"
 		"perfrec stat [-e <events>] [-w <events>] -- <command...>\n"
 		"    - run <command> and count events (-w: start the counters that many\n"
 		"      events before they wrap)\n"
+		"perfrec dump [-z] [-H <hostfile>] - print the last recording as framed text\n"
+		"    (-z: gzip-compressed) for tools/perfrec/perfrec_extract.py, or write it\n"
+		"    to a host file through semihosting\n"
 		"perfrec list [-a] - list the events this CPU counts (-a: all known)\n"
 		"perfrec status [-v] - show the last session (-v: and the registers perfrec borrows)");
 
 U_BOOT_CMD_WITH_SUBCMDS(perfrec, "Sample or count a command with the PMU, for host perf",
 			perfrec_help_text,
 	U_BOOT_SUBCMD_MKENT(record, CONFIG_SYS_MAXARGS, 0, do_perfrec_record),
+	U_BOOT_SUBCMD_MKENT(start, CONFIG_SYS_MAXARGS, 0, do_perfrec_start),
+	U_BOOT_SUBCMD_MKENT(stop, 1, 0, do_perfrec_stop),
 	U_BOOT_SUBCMD_MKENT(stat, CONFIG_SYS_MAXARGS, 0, do_perfrec_stat),
+	U_BOOT_SUBCMD_MKENT(dump, 4, 0, do_perfrec_dump),
 	U_BOOT_SUBCMD_MKENT(list, 2, 1, do_perfrec_list),
 	U_BOOT_SUBCMD_MKENT(status, 2, 1, do_perfrec_status));

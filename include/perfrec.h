@@ -27,6 +27,10 @@ enum perfrec_state {
 	PERFREC_FINALISED,
 };
 
+/* Room for the command line a perf.data records (HEADER_CMDLINE) */
+#define PERFREC_CMDLINE_BYTES		512
+#define PERFREC_CMDLINE_WORDS		64
+
 /* Longest event name, with any /terms/ stripped */
 #define PERFREC_EVENT_NAME_LEN		32
 
@@ -73,7 +77,7 @@ struct perfrec_event_cfg {
  * @buf_addr: its bus address, as shown to the user
  * @buf_size: its size in bytes
  * @argc: words of the recording command, for the perf.data header
- * @argv: the words; must stay valid until perfrec_disarm() returns
+ * @argv: the words (copied by perfrec_arm(), up to PERFREC_CMDLINE_BYTES)
  */
 struct perfrec_cfg {
 	enum perfrec_mode mode;
@@ -126,9 +130,12 @@ struct perfrec_event_info {
  * struct perfrec_result - What the last (or current) recording produced
  * @state: session state
  * @mode: record or stat
+ * @id: the recording's id (names its dumps)
  * @failed_event: the event the last failed perfrec_arm() was about, or -1
  * @addr: buffer address
  * @size: bytes of perf.data once finalised, else the buffer size
+ * @ring_used: bytes of samples in the buffer not yet streamed out
+ * @ring_size: bytes the buffer holds for samples
  * @samples: samples stored
  * @lost: samples dropped because the buffer was full
  * @spurious: interrupts that carried no overflow
@@ -149,9 +156,12 @@ struct perfrec_event_info {
 struct perfrec_result {
 	enum perfrec_state state;
 	enum perfrec_mode mode;
+	u32 id;
 	int failed_event;
 	ulong addr;
 	ulong size;
+	u64 ring_used;
+	u64 ring_size;
 	u64 samples;
 	u64 lost;
 	u64 spurious;
@@ -224,7 +234,7 @@ int perfrec_event_at(uint idx, struct perfrec_event_info *info);
 
 /**
  * perfrec_arm() - Program the counters and start taking samples
- * @cfg: events, periods and buffer; copied, except @cfg->argv
+ * @cfg: events, periods, buffer and command line; copied
  *
  * Writes the head of a perf.data into the buffer, snapshots every register it
  * will change, takes the PMU interrupt through the GIC and a temporary vector
@@ -249,6 +259,16 @@ int perfrec_arm(const struct perfrec_cfg *cfg);
  * differs from its snapshot (the perf.data is still complete)
  */
 int perfrec_disarm(void);
+
+/**
+ * perfrec_handoff() - End a recording because an OS is about to start
+ *
+ * Called when the PMU device is removed before an OS boots: a recording
+ * that is still armed is disarmed and finalised in memory, with one line on
+ * the console saying where it is. Nothing happens otherwise.
+ * Return: 0, or the error perfrec_disarm() returned
+ */
+int perfrec_handoff(void);
 
 /**
  * perfrec_get_result() - Report the last or current recording

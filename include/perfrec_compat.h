@@ -11,6 +11,7 @@
 #define __PERFREC_COMPAT_H
 
 #include <command.h>
+#include <event.h>
 #include <lmb.h>
 #include <linux/compiler.h>
 #include <linux/types.h>
@@ -21,6 +22,19 @@ struct bd_info;
 #ifndef U_BOOT_LONGHELP
 #define U_BOOT_LONGHELP(_cmdname, text)					\
 	static __maybe_unused char _cmdname##_help_text[] = text
+#endif
+
+/*
+ * 2023.10 spells event spies with arguments EVENT_SPY_FULL and gives the
+ * post-relocation driver-model init its own event; before, EVT_DM_POST_INIT
+ * came both before and after relocation (spies check GD_FLG_RELOC).
+ */
+#ifdef EVENT_SPY_FULL
+#define PERFREC_EVENT_SPY		EVENT_SPY_FULL
+#define PERFREC_EVT_DM_POST_INIT_R	EVT_DM_POST_INIT_R
+#else
+#define PERFREC_EVENT_SPY		EVENT_SPY
+#define PERFREC_EVT_DM_POST_INIT_R	EVT_DM_POST_INIT
 #endif
 
 /*

@@ -70,6 +70,7 @@ u64 perfrec_image_pgoff __section(".data") = PERFREC_PGOFF_UNSET;
  * @count: each event's total count, at disarm
  * @start_ns: time the counters started
  * @end_ns: time they stopped
+ * @id: the recording's id
  * @failed_event: the event a failed perfrec_arm() is about, or -1
  * @restore_err: result of the state check at disarm
  * @mismatch: first register that differed
@@ -77,6 +78,8 @@ u64 perfrec_image_pgoff __section(".data") = PERFREC_PGOFF_UNSET;
  * @mismatch_after: its value after the restore
  * @cpuid: HEADER_CPUID text
  * @osrelease: HEADER_OSRELEASE text
+ * @argv: the command line's words, pointing into @cmdline
+ * @cmdline: the command line's text
  */
 struct perfrec_session {
 	enum perfrec_state state;
@@ -97,6 +100,7 @@ struct perfrec_session {
 	u64 count[PERF_DATA_MAX_EVENTS];
 	u64 start_ns;
 	u64 end_ns;
+	u32 id;
 	int failed_event;
 	int restore_err;
 	char mismatch[24];
@@ -104,6 +108,8 @@ struct perfrec_session {
 	u64 mismatch_after;
 	char cpuid[24];
 	char osrelease[48];
+	const char *argv[PERFREC_CMDLINE_WORDS];
+	char cmdline[PERFREC_CMDLINE_BYTES];
 };
 
 static struct perfrec_session perfrec_session;
@@ -236,6 +242,24 @@ static int perfrec_probe_device(ofnode node)
 	return device_probe(dev);
 }
 
+/* Keep the command line: the shell's words are gone when 'perfrec start' returns */
+static void perfrec_copy_cmdline(struct perfrec_session *s)
+{
+	size_t used = 0, len;
+	int i, argc = 0;
+
+	for (i = 0; i < s->cfg.argc && i < PERFREC_CMDLINE_WORDS; i++) {
+		len = strlen(s->cfg.argv[i]) + 1;
+		if (used + len > sizeof(s->cmdline))
+			break;
+		memcpy(s->cmdline + used, s->cfg.argv[i], len);
+		s->argv[argc++] = s->cmdline + used;
+		used += len;
+	}
+	s->cfg.argc = argc;
+	s->cfg.argv = s->argv;
+}
+
 static void perfrec_fill_info(struct perfrec_session *s)
 {
 	struct perf_data_info *info = &s->info;
@@ -283,7 +307,7 @@ static void perfrec_fill_info(struct perfrec_session *s)
 	info->nr_cpus_avail = max(nr_cpus, 1U);
 	info->nr_cpus_online = 1;
 	info->total_mem_kb = gd->ram_size / 1024;
-	info->argv = s->cfg.argv;
+	info->argv = s->argv;
 	info->argc = s->cfg.argc;
 }
 
@@ -407,6 +431,7 @@ int perfrec_arm(const struct perfrec_cfg *cfg)
 		return log_msg_ret("dev", ret);
 
 	s->cfg = *cfg;
+	perfrec_copy_cmdline(s);
 	perfrec_fill_info(s);
 	ret = perfrec_init_irq(s);
 	if (ret)
@@ -440,6 +465,7 @@ int perfrec_arm(const struct perfrec_cfg *cfg)
 	for (i = 0; i < st->nr_counters; i++)
 		pmuv3_program(st->counter[i].idx, s->cfg.events[i].pmu_event, s->start[i]);
 	s->start_ns = perfrec_irq_now_ns(st);
+	s->id = (u32)(s->start_ns ^ s->start_ns >> 32);
 	for (i = 0; i < st->nr_counters; i++)
 		st->counter[i].last_ns = s->start_ns;
 	pmuv3_start(&s->hw, st->ovf_mask);
@@ -551,6 +577,23 @@ int perfrec_disarm(void)
 	return s->restore_err;
 }
 
+int perfrec_handoff(void)
+{
+	struct perfrec_session *s = &perfrec_session;
+	struct perfrec_result res;
+	int ret;
+
+	if (s->state != PERFREC_ARMED)
+		return 0;
+	ret = perfrec_disarm();
+	perfrec_get_result(&res);
+	if (s->cfg.mode == PERFREC_RECORD)
+		printf("perfrec: stopped for the OS: %llu samples, %llu lost, %lu bytes of perf.data at %#lx\n",
+		       res.samples, res.lost, res.size, res.addr);
+
+	return ret;
+}
+
 void perfrec_get_result(struct perfrec_result *res)
 {
 	struct perfrec_session *s = &perfrec_session;
@@ -564,12 +607,15 @@ void perfrec_get_result(struct perfrec_result *res)
 		return;
 	res->addr = s->cfg.buf_addr;
 	res->size = s->state == PERFREC_FINALISED ? s->size : s->cfg.buf_size;
+	res->ring_used = st->ring.head - st->ring.tail;
+	res->ring_size = st->ring.size;
 	res->samples = st->samples;
 	res->lost = st->lost;
 	res->spurious = st->spurious;
 	res->foreign = st->foreign;
 	res->nr_events = s->cfg.nr_events;
 	res->mode = s->cfg.mode;
+	res->id = s->id;
 	for (i = 0; i < s->cfg.nr_events; i++) {
 		res->name[i] = s->cfg.events[i].name;
 		res->count[i] = s->state == PERFREC_FINALISED ? s->count[i] :

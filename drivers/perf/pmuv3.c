@@ -260,14 +260,8 @@ void pmuv3_snapshot(const struct pmuv3_hw *hw, struct perfrec_snapshot *snap)
 
 static int pmuv3_remove(struct udevice *dev)
 {
-	struct perfrec_result res;
-
 	/* About to boot an OS: it must find the hardware as U-Boot had it */
-	perfrec_get_result(&res);
-	if (res.state == PERFREC_ARMED)
-		return perfrec_disarm();
-
-	return 0;
+	return perfrec_handoff();
 }
 
 U_BOOT_DRIVER(pmuv3) = {

@@ -1,0 +1,81 @@
+// SPDX-License-Identifier: GPL-2.0+
+/*
+ * Copyright (c) 2026 The perfrec authors
+ * perfrec from early boot: start recording as soon as driver model is up after relocation
+ *
+ * The earliest point where the device tree (PMU, GIC), the timer and lmb all
+ * work is the end of driver-model init after relocation: the recording
+ * starts there, with CONFIG_PERFREC_EARLY_OPTIONS, through the 'perfrec
+ * start' command itself. Out of reach: SPL and board_init_f() (before
+ * relocation), which run before U-Boot proper's driver model. The console is
+ * not up yet at that point, so a failure is reported at the prompt. The
+ * recording ends at the prompt (CONFIG_PERFREC_EARLY_UNTIL_PROMPT), else with
+ * 'perfrec stop' (e.g. at the end of bootcmd) or when an OS is started.
+ */
+
+#define LOG_CATEGORY	LOGC_ARCH
+
+#include <command.h>
+#include <event.h>
+#include <log.h>
+#include <perfrec.h>
+#include <perfrec_compat.h>
+#include <stdio.h>
+#include <asm/global_data.h>
+#include <linux/string.h>
+
+DECLARE_GLOBAL_DATA_PTR;
+
+#define PERFREC_EARLY_WORDS	32
+
+/* Result of the early start, reported once the console works */
+static int perfrec_early_ret;
+static bool perfrec_early_tried;
+
+static int perfrec_early_start(void *ctx, struct event *event)
+{
+	static char options[] = CONFIG_PERFREC_EARLY_OPTIONS;
+	static char *argv[PERFREC_EARLY_WORDS] = { "perfrec", "start" };
+	int argc = 2, repeatable;
+	char *word, *rest = options;
+
+	/* Before relocation driver model is up too; that is too early */
+	if (!(gd->flags & GD_FLG_RELOC) || perfrec_early_tried)
+		return 0;
+	perfrec_early_tried = true;
+	while ((word = strsep(&rest, " ")) && argc < PERFREC_EARLY_WORDS - 1) {
+		if (*word)
+			argv[argc++] = word;
+	}
+	argv[argc] = NULL;
+	perfrec_early_ret = cmd_process(0, argc, argv, &repeatable, NULL);
+	log_debug("early start: %d\n", perfrec_early_ret);
+
+	return 0;
+}
+
+PERFREC_EVENT_SPY(PERFREC_EVT_DM_POST_INIT_R, perfrec_early_start);
+
+static int perfrec_early_prompt(void *ctx, struct event *event)
+{
+	static char *const stop[] = { "perfrec", "stop", NULL };
+	struct perfrec_result res;
+	int repeatable;
+
+	if (perfrec_early_ret) {
+		printf("perfrec: the early recording did not start: 'perfrec start %s' failed\n",
+		       CONFIG_PERFREC_EARLY_OPTIONS);
+		return 0;
+	}
+	perfrec_get_result(&res);
+	if (res.state != PERFREC_ARMED)
+		return 0;
+	if (IS_ENABLED(CONFIG_PERFREC_EARLY_UNTIL_PROMPT))
+		cmd_process(0, 2, stop, &repeatable, NULL);
+	else
+		printf("perfrec: recording since early boot; 'perfrec stop' ends it\n");
+
+	return 0;
+}
+
+PERFREC_EVENT_SPY(EVT_MAIN_LOOP, perfrec_early_prompt);
