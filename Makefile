@@ -35,7 +35,7 @@ O		:= $(BUILD)/$(CONFIG)$(TAG)
 UBOOT_MAKE	:= PATH=/usr/bin:$$PATH $(MAKE) -C $(SRC) O=$(O) \
 		   CROSS_COMPILE=$(CROSS_COMPILE) PYTHON3=$(PYTHON)
 
-.PHONY: all build deps source overlay config demo check check-host check-qemu check-newer \
+.PHONY: all build build-early deps source overlay config demo check check-host check-qemu check-newer \
 	check-qemu-fast checkpatch check-defconfig defconfig bench clean distclean
 
 all: build
@@ -115,15 +115,26 @@ endif
 check-host:
 	PATH=/usr/bin:$$PATH $(PYTHON) -m pytest -p no:cacheprovider -q test/host
 
-check-qemu: build
+# The early-boot build: perfrec.config plus perfrec-early.config
+EARLY_CONFIG	:= $(CONFIG)_early
+EARLY_O		:= $(BUILD)/$(EARLY_CONFIG)$(TAG)
+
+build-early:
+	$(MAKE) CONFIG=$(EARLY_CONFIG) FRAGMENTS="$(FRAGMENTS) $(CURDIR)/configs/perfrec-early.config" \
+		build
+
+check-qemu: build build-early
 	$(PYTHON) scripts/perfrec_run_tests.py --src $(SRC) --build-dir $(O) \
-		--result-dir $(BUILD)/test-results$(TAG)
+		--result-dir $(BUILD)/test-results$(TAG) -k 'not perfrec_early'
+	$(PYTHON) scripts/perfrec_run_tests.py --src $(SRC) --build-dir $(EARLY_O) \
+		--result-dir $(BUILD)/test-results-early$(TAG) -k perfrec_early \
+		--cell el1-gicv2 --cell el2-gicv3
 
 # One cell only, for quick iterations: make check-qemu-fast CELL=el2-gicv3
 check-qemu-fast: build
 	$(PYTHON) scripts/perfrec_run_tests.py --src $(SRC) --build-dir $(O) \
 		--result-dir $(BUILD)/test-results$(TAG) --cell $(or $(CELL),el1-gicv2) \
-		$(if $(K),-k "$(K)")
+		-k "$(or $(K),not perfrec_early)"
 
 # U-Boot's .checkpatch.conf applies (--strict --u-boot --no-tree), plus:
 #  CAMELCASE: GICD_ISENABLERn & co. are <asm/gic.h>'s names, unseen with --no-tree

@@ -24,7 +24,8 @@ import sys
 TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 # Project directories copied as they are (same relative path in the tree)
-DIRS = ['arch', 'cmd', 'doc', 'drivers/perf', 'include', 'scripts', 'test/py/tests']
+DIRS = ['arch', 'cmd', 'doc', 'drivers/perf', 'include', 'scripts', 'test/py/tests',
+        'tools/perfrec']
 
 # Single files with a different place in the tree: project path -> tree path
 FILES = {
@@ -44,7 +45,8 @@ F:	drivers/perf/
 F:	include/perf_data.h
 F:	include/perfrec*.h
 F:	scripts/perfrec_pgoff.py
-F:	test/py/tests/*perfrec*.py
+F:	test/py/tests/*perfrec*
+F:	tools/perfrec/
 
 '''
 

@@ -1,0 +1,201 @@
+# SPDX-License-Identifier: GPL-2.0+
+# Copyright (c) 2026 The perfrec authors
+# Tests of recordings across commands, of getting them off the board, and of the OS handoff
+
+"""perfrec start/stop, perfrec dump (framed text on the console, decoded by
+tools/perfrec/perfrec_extract.py), -H host files through semihosting, and
+a recording still running when U-Boot boots an OS: a small test payload
+(perfrec_payload.S) reports the PMU, GIC and VBAR state it is handed.
+"""
+
+import os
+import re
+import subprocess
+
+import pytest
+
+import perfrec_payload
+from perfrec_data import PerfData
+from perfrec_helpers import (BUF, BUF_SIZE, events, fetch, perf, record, registers, run_rc,
+                             status)
+
+TOOLS = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(
+    os.path.abspath(__file__))))), 'tools', 'perfrec')
+
+SHORT_CRC = 'crc32 0x40000000 0x100000'
+STOPPED = re.compile(r'perfrec: (\d+) samples, (\d+) lost, (\d+) bytes of perf.data at '
+                     r'(0x[0-9a-f]+)\s*$', re.M)
+
+
+def extract(log, out, *args):
+    """Run the host extractor on console text; return (exit code, stderr)"""
+    proc = subprocess.run(['/usr/bin/python3', os.path.join(TOOLS, 'perfrec_extract.py'),
+                           '-o', out] + list(args) + ['-'], input=log, capture_output=True,
+                          text=True, check=False)
+    return proc.returncode, proc.stderr
+
+
+@pytest.mark.boardspec('qemu_arm64')
+@pytest.mark.buildconfigspec('cmd_perfrec')
+@pytest.mark.requiredtool('perf')
+def test_perfrec_start_stop(u_boot_console, tmp_path):
+    """start/stop records across several commands; status follows it"""
+    cons = u_boot_console
+    before = registers(cons)
+    out = cons.run_command('perfrec start -c 20000 -o %#x -s %#x' % (BUF, BUF_SIZE))
+    assert "'perfrec stop' ends it" in out
+    assert status(cons)[0] == 'recording'
+    cons.run_command(SHORT_CRC)
+    mid = cons.run_command('perfrec status')
+    used = re.search(r'samples use (\d+) of (\d+)', mid)
+    assert used and int(used.group(1)) > 0, mid
+    cons.run_command('cmp.l 0x40000000 0x40000000 0x40000')
+    out, ret = run_rc(cons, 'perfrec start')
+    assert ret == 1 and 'perfrec is already recording' in out
+    out = cons.run_command('perfrec stop')
+    match = STOPPED.search(out)
+    assert match, out
+    assert registers(cons) == before
+    out, ret = run_rc(cons, 'perfrec stop')
+    assert ret == 1 and 'perfrec is not recording' in out
+
+    count, period, late, _ = events(cons)['cycles']
+    path, data = fetch(cons, tmp_path)
+    pd = PerfData(data)
+    assert len(pd.samples) == int(match.group(1))
+    assert len(pd.samples) + late == count // period
+    assert pd.cmdline == ['perfrec', 'start', '-c', '20000', '-o', hex(BUF), '-s', hex(BUF_SIZE)]
+    report = perf(cons, tmp_path, ['report', '-i', path, '--symfs=' + cons.config.build_dir,
+                                   '--stdio', '--sort', 'symbol'])
+    # Both workloads are in the one profile
+    assert 'crc32_no_comp' in report and 'do_mem_cmp' in report, report
+
+
+@pytest.mark.boardspec('qemu_arm64')
+@pytest.mark.buildconfigspec('cmd_perfrec')
+@pytest.mark.requiredtool('perf')
+def test_perfrec_dump_uart(u_boot_console, tmp_path):
+    """The UART path: dump, extract on the host, same bytes as through semihosting"""
+    cons = u_boot_console
+    record(cons, '-c 50000 -o %#x -s %#x' % (BUF, BUF_SIZE), SHORT_CRC)
+    _, data = fetch(cons, tmp_path, 'semihosting.data')
+    for args in ('', '-z'):
+        log = cons.run_command('perfrec dump %s' % args)
+        assert log.count('perfrec-begin') == 1 and 'perfrec-end' in log
+        assert ('b64z' in log) == (args == '-z')
+        out = os.path.join(str(tmp_path), 'uart%s.data' % args)
+        ret, err = extract(log, out)
+        assert ret == 0, err
+        with open(out, 'rb') as inf:
+            assert inf.read() == data
+        perf(cons, tmp_path, ['report', '-i', out, '--stdio'])
+
+
+@pytest.mark.boardspec('qemu_arm64')
+@pytest.mark.buildconfigspec('cmd_perfrec')
+def test_perfrec_dump_broken_transfer(u_boot_console, tmp_path):
+    """A dump damaged on the way is reported with its line, never written"""
+    cons = u_boot_console
+    record(cons, '-c 50000 -o %#x -s %#x' % (BUF, BUF_SIZE), SHORT_CRC)
+    log = cons.run_command('perfrec dump')
+    lines = log.splitlines()
+    payload = [i for i, line in enumerate(lines) if re.match(r'^[0-9a-f]+:', line.strip())]
+    out = os.path.join(str(tmp_path), 'broken.data')
+    # A dropped line
+    ret, err = extract('\n'.join(lines[:payload[3]] + lines[payload[3] + 1:]), out)
+    assert ret == 1 and 'missing' in err, err
+    assert not os.path.exists(out)
+    # A flipped character
+    line = lines[payload[5]]
+    idx = line.index(':') + 10
+    flipped = line[:idx] + ('A' if line[idx] != 'A' else 'B') + line[idx + 1:]
+    ret, err = extract('\n'.join(lines[:payload[5]] + [flipped] + lines[payload[5] + 1:]), out)
+    assert ret == 1 and not os.path.exists(out), err
+    # Cut off before its end
+    ret, err = extract('\n'.join(lines[:payload[-2]]), out)
+    assert ret == 1 and 'truncated' in err.lower(), err
+    assert not os.path.exists(out)
+
+
+@pytest.mark.boardspec('qemu_arm64')
+@pytest.mark.buildconfigspec('cmd_perfrec')
+@pytest.mark.buildconfigspec('semihosting')
+def test_perfrec_host_file(u_boot_console, tmp_path):
+    """-H writes the host file in one step, creating or truncating it"""
+    cons = u_boot_console
+    path = os.path.join(str(tmp_path), 'direct.data')
+    with open(path, 'wb') as outf:
+        outf.write(b'x' * (4 << 20))        # longer than the recording: must be truncated
+    res = record(cons, '-c 50000 -o %#x -s %#x -H %s' % (BUF, BUF_SIZE, path), SHORT_CRC)
+    assert 'perfrec: %d bytes written to host file %s' % (res['size'], path) in res['out']
+    _, data = fetch(cons, tmp_path, 'saved.data')
+    with open(path, 'rb') as inf:
+        assert inf.read() == data
+    # dump -H writes the last recording again
+    again = os.path.join(str(tmp_path), 'again.data')
+    out = cons.run_command('perfrec dump -H %s' % again)
+    assert 'bytes written to host file' in out, out
+    with open(again, 'rb') as inf:
+        assert inf.read() == data
+    out, ret = run_rc(cons, 'perfrec dump -H /nonexistent-dir/x.data')
+    assert ret == 1 and "Cannot create host file '/nonexistent-dir/x.data'" in out, out
+
+
+def boot_payload(cons, tmp_path, before_boot=()):
+    """Boot the test payload with booti; return (console text, its register report)"""
+    path = perfrec_payload.build(os.path.join(str(tmp_path), 'payload'))
+    cons.run_command('load hostfs - $kernel_addr_r %s' % path)
+    for cmd in before_boot:
+        cons.run_command(cmd)
+    try:
+        cons.run_command('booti $kernel_addr_r - $fdtcontroladdr', wait_for_prompt=False)
+        cons.wait_for(perfrec_payload.END)
+        text = cons.p.before
+    finally:
+        cons.restart_uboot()
+    regs = perfrec_payload.parse(text)
+    regs.pop('X0_DTB', None)        # the DTB may move when perfrec adds its node
+    return text, regs
+
+
+@pytest.mark.boardspec('qemu_arm64')
+@pytest.mark.buildconfigspec('cmd_perfrec')
+def test_perfrec_os_handoff(u_boot_console, tmp_path):
+    """A recording running at booti ends cleanly: the OS gets the state it gets without one"""
+    cons = u_boot_console
+    _, plain = boot_payload(cons, tmp_path)
+    assert plain['PMCR_EL0'] & 1 == 0 and plain['DAIF'] & 0x80
+    text, handed = boot_payload(cons, tmp_path, [
+        'perfrec start -c 20000 -o %#x -s %#x' % (BUF, BUF_SIZE), SHORT_CRC])
+    assert re.search(r'perfrec: stopped for the OS: [1-9]\d* samples, 0 lost, \d+ bytes of '
+                     r'perf.data at %#x' % BUF, text), text
+    assert handed == plain
+
+
+@pytest.mark.boardspec('qemu_arm64')
+@pytest.mark.buildconfigspec('cmd_perfrec')
+@pytest.mark.buildconfigspec('perfrec_fdt_reserve')
+def test_perfrec_fdt_reserved_memory(u_boot_console, tmp_path):
+    """Booting while recording reserves the buffer in the OS device tree"""
+    cons = u_boot_console
+    mkimage = os.path.join(cons.config.build_dir, 'tools', 'mkimage')
+    payload = perfrec_payload.build(os.path.join(str(tmp_path), 'payload'))
+    uimage = os.path.join(str(tmp_path), 'payload.uimg')
+    subprocess.run([mkimage, '-A', 'arm64', '-O', 'linux', '-T', 'kernel', '-C', 'none',
+                    '-a', '0x40400000', '-e', '0x40400000', '-d', payload, uimage],
+                   check=True, capture_output=True)
+    cons.run_command('load hostfs - 0x48000000 %s' % uimage)
+    cons.run_command('perfrec start -c 100000 -o %#x -s %#x' % (BUF, BUF_SIZE))
+    try:
+        for sub in ('start 0x48000000 - $fdtcontroladdr', 'loados', 'prep'):
+            out = cons.run_command('bootm %s' % sub)
+        out = cons.run_command('fdt print /reserved-memory')
+        assert re.search(r'perfrec@%x \{' % BUF, out), out
+        assert 'no-map' in out and 'perfrec,buffer' in out, out
+        assert re.search(r'reg = <0x00000000 %#010x 0x00000000 %#010x>' % (BUF, BUF_SIZE), out), \
+            out
+        cons.run_command('bootm go', wait_for_prompt=False)
+        cons.wait_for(perfrec_payload.END)
+        assert 'perfrec: stopped for the OS' in cons.p.before
+    finally:
+        cons.restart_uboot()
