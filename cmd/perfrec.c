@@ -19,6 +19,7 @@
 #include <perfrec_frame.h>
 #include <semihosting.h>
 #include <stdio.h>
+#include <time.h>
 #include <u-boot/crc.h>
 #include <vsprintf.h>
 #include <asm/global_data.h>
@@ -236,6 +237,7 @@ static int perfrec_run_workload(int argc, char *const argv[])
  * @size: -s, or the default size
  * @jitter: -j percent
  * @preload: -w events
+ * @stream_rate: -S, wire bytes a second (0: off)
  * @host_path: -H, or NULL
  * @compress: -z
  * @cmd_argc: words of the workload
@@ -250,6 +252,7 @@ struct perfrec_opts {
 	ulong size;
 	u64 jitter;
 	u64 preload;
+	u64 stream_rate;
 	const char *host_path;
 	bool compress;
 	int cmd_argc;
@@ -300,6 +303,14 @@ static int perfrec_parse_value(char opt, const char *val, struct perfrec_opts *o
 		if (perfrec_parse_dec(val, &o->jitter) || o->jitter > PERFREC_MAX_JITTER_PCT) {
 			printf("Invalid jitter '%s': a whole percentage from 0 to %u\n", val,
 			       PERFREC_MAX_JITTER_PCT);
+			return CMD_RET_FAILURE;
+		}
+		break;
+	case 'S':
+		if (perfrec_parse_dec(val, &o->stream_rate) || !o->stream_rate ||
+		    o->stream_rate > U32_MAX) {
+			printf("Invalid stream rate '%s': a decimal number of bytes a second\n",
+			       val);
 			return CMD_RET_FAILURE;
 		}
 		break;
@@ -519,57 +530,111 @@ static void perfrec_dump_line(void *ctx, const char *line)
 	puts(line);
 }
 
-/* Print @size bytes at @addr as one framed block (gzip-compressed with @compress) */
-static int perfrec_dump(u32 id, ulong addr, ulong size, bool compress)
+/*
+ * Print @size bytes at @data as one framed block (gzip-compressed with
+ * @compress); return a CMD_RET_ value and the bytes printed in @wirep
+ */
+static int perfrec_dump(const struct perfrec_frame *head, const void *data, bool compress,
+			size_t *wirep)
 {
-	struct perfrec_frame frame = { .id = id, .kind = "file", .size = size };
-	unsigned long wire_len = size + size / 100 + 1024;
-	void *data = map_sysmem(addr, size);
-	void *wire = data;
-	int ret = CMD_RET_SUCCESS;
+	struct perfrec_frame frame = *head;
+	unsigned long wire_len = frame.size + frame.size / 100 + 1024;
+	const void *wire = data;
+	void *zbuf = NULL;
 
-	frame.crc32 = crc32(0, data, size);
-	frame.wire_len = size;
+	frame.crc32 = crc32(0, data, frame.size);
+	frame.wire_len = frame.size;
 	if (compress) {
 		if (!IS_ENABLED(CONFIG_GZIP_COMPRESSED)) {
 			printf("Compressing needs CONFIG_GZIP_COMPRESSED\n");
-			ret = CMD_RET_FAILURE;
-			goto out;
+			return CMD_RET_FAILURE;
 		}
-		wire = malloc(wire_len);
-		if (!wire) {
-			printf("No memory to compress %lu bytes: dump without -z\n", size);
-			ret = CMD_RET_FAILURE;
-			goto out;
+		zbuf = malloc(wire_len);
+		if (!zbuf) {
+			printf("No memory to compress %zu bytes: dump without -z\n", frame.size);
+			return CMD_RET_FAILURE;
 		}
-		if (gzip(wire, &wire_len, data, size)) {
+		if (gzip(zbuf, &wire_len, (unsigned char *)data, frame.size)) {
 			printf("Cannot compress the recording: dump without -z\n");
-			ret = CMD_RET_FAILURE;
-			goto out;
+			free(zbuf);
+			return CMD_RET_FAILURE;
 		}
 		frame.compressed = true;
 		frame.wire_len = wire_len;
+		wire = zbuf;
 	}
 	perfrec_frame_write(&frame, wire, perfrec_dump_line, NULL);
-out:
-	if (wire != data)
-		free(wire);
-	unmap_sysmem(data);
+	free(zbuf);
+	if (wirep)
+		*wirep = perfrec_frame_lines(frame.wire_len) * PERFREC_FRAME_WIRE_PER_LINE;
+
+	return CMD_RET_SUCCESS;
+}
+
+/*
+ * Print what is new in the recording as one pipe-mode chunk of at most
+ * @max bytes (more for the first chunk, which must hold the header); return
+ * a CMD_RET_ value and the bytes printed in @wirep
+ */
+static int perfrec_dump_stream(bool compress, size_t max, size_t *wirep)
+{
+	struct perfrec_frame frame = { .kind = "pipe" };
+	struct perfrec_result res;
+	struct perfrec_chunk chunk;
+	size_t size = perfrec_stream_pending();
+	void *buf;
+	int ret;
+
+	*wirep = 0;
+	perfrec_get_result(&res);
+	if (!size)
+		return CMD_RET_SUCCESS;
+	buf = malloc(size);
+	if (!buf) {
+		printf("No memory for %zu bytes of stream\n", size);
+		return CMD_RET_FAILURE;
+	}
+	ret = perfrec_stream_read(buf, min(size, max), &chunk);
+	if (ret == -ENOSPC)
+		ret = perfrec_stream_read(buf, size, &chunk);
+	if (ret) {
+		printf("Cannot stream the recording (err=%d)\n", ret);
+		free(buf);
+		return CMD_RET_FAILURE;
+	}
+	ret = CMD_RET_SUCCESS;
+	if (chunk.len) {
+		frame.id = res.id;
+		frame.seq = chunk.seq;
+		frame.size = chunk.len;
+		ret = perfrec_dump(&frame, buf, compress, wirep);
+	}
+	free(buf);
+	if (chunk.last)
+		printf("perfrec: end of stream %08x (%u chunks)\n", res.id, chunk.seq + 1);
 
 	return ret;
 }
 
 static int do_perfrec_dump(struct cmd_tbl *cmdtp, int flag, int argc, char *const argv[])
 {
+	struct perfrec_frame frame = { .kind = "file" };
 	struct perfrec_result res;
 	struct perfrec_opts o = { };
+	bool stream = false;
+	size_t wire;
+	void *data;
 	int i, ret;
 
 	for (i = 1; i < argc; i++) {
-		if (argv[i][0] != '-' || !argv[i][1] || argv[i][2] || !strchr("zH", argv[i][1]))
+		if (argv[i][0] != '-' || !argv[i][1] || argv[i][2] || !strchr("ziH", argv[i][1]))
 			return CMD_RET_USAGE;
 		if (argv[i][1] == 'z') {
 			o.compress = true;
+			continue;
+		}
+		if (argv[i][1] == 'i') {
+			stream = true;
 			continue;
 		}
 		if (++i == argc)
@@ -579,14 +644,68 @@ static int do_perfrec_dump(struct cmd_tbl *cmdtp, int flag, int argc, char *cons
 			return ret;
 	}
 	perfrec_get_result(&res);
+	if (stream) {
+		if (o.host_path)
+			return CMD_RET_USAGE;
+		if (res.state == PERFREC_IDLE || res.mode != PERFREC_RECORD) {
+			printf("No recording to stream\n");
+			return CMD_RET_FAILURE;
+		}
+		if (!perfrec_stream_pending()) {
+			printf("perfrec: nothing new to stream\n");
+			return CMD_RET_SUCCESS;
+		}
+		return perfrec_dump_stream(o.compress, SIZE_MAX, &wire);
+	}
 	if (res.state != PERFREC_FINALISED || res.mode != PERFREC_RECORD) {
 		printf("No finished recording to dump\n");
+		return CMD_RET_FAILURE;
+	}
+	if (res.streamed) {
+		printf("The recording was streamed: 'perfrec dump -i' sends what is left\n");
 		return CMD_RET_FAILURE;
 	}
 	if (o.host_path)
 		return perfrec_write_host(o.host_path, res.addr, res.size);
 
-	return perfrec_dump(res.id, res.addr, res.size, o.compress);
+	frame.id = res.id;
+	frame.size = res.size;
+	data = map_sysmem(res.addr, res.size);
+	ret = perfrec_dump(&frame, data, o.compress, NULL);
+	unmap_sysmem(data);
+
+	return ret;
+}
+
+/* Streaming at command boundaries: wire bytes a second (0: off), gzip or not */
+static ulong perfrec_stream_rate;
+static bool perfrec_stream_compress;
+static ulong perfrec_stream_ms;
+static long perfrec_stream_budget;
+
+void perfrec_command_done(void)
+{
+	struct perfrec_result res;
+	ulong now, elapsed;
+	size_t wire;
+
+	if (!perfrec_stream_rate)
+		return;
+	perfrec_get_result(&res);
+	if (res.state != PERFREC_ARMED || res.mode != PERFREC_RECORD)
+		return;
+	now = get_timer(0);
+	elapsed = now - perfrec_stream_ms;
+	perfrec_stream_ms = now;
+	/* A token bucket: what the line carries in the time since, at most 1 s of it */
+	perfrec_stream_budget = min((long)perfrec_stream_rate,
+				    perfrec_stream_budget +
+				    (long)(elapsed * perfrec_stream_rate / 1000));
+	if (perfrec_stream_budget <= 0)
+		return;
+	perfrec_dump_stream(perfrec_stream_compress, perfrec_stream_budget *
+			    PERFREC_FRAME_LINE_BYTES / PERFREC_FRAME_WIRE_PER_LINE, &wire);
+	perfrec_stream_budget -= wire;
 }
 
 /* Set up and arm a recording from 'record' or 'start' options; print why not */
@@ -645,6 +764,10 @@ static int perfrec_begin_recording(struct perfrec_opts *o, int argc, char *const
 	}
 	perfrec_buf_map = cfg.buf;
 	strlcpy(perfrec_host_path, o->host_path ? o->host_path : "", sizeof(perfrec_host_path));
+	perfrec_stream_rate = o->stream_rate;
+	perfrec_stream_compress = o->compress;
+	perfrec_stream_ms = get_timer(0);
+	perfrec_stream_budget = 0;
 
 	return CMD_RET_SUCCESS;
 }
@@ -670,6 +793,14 @@ static int perfrec_end_recording(int wret)
 	if (ret) {
 		printf("perfrec: cannot finalise the perf.data (err=%d)\n", ret);
 		return CMD_RET_FAILURE;
+	}
+	if (res.streamed) {
+		size_t wire;
+
+		printf("perfrec: %llu samples, %llu lost, streamed\n", res.samples, res.lost);
+		perfrec_stream_rate = 0;
+		/* The rest of the stream, whatever the rate: the user asked to stop */
+		return perfrec_dump_stream(perfrec_stream_compress, SIZE_MAX, &wire);
 	}
 	printf("perfrec: %llu samples, %llu lost, %lu bytes of perf.data at %#lx", res.samples,
 	       res.lost, res.size, res.addr);
@@ -710,7 +841,7 @@ static int do_perfrec_start(struct cmd_tbl *cmdtp, int flag, int argc, char *con
 	struct perfrec_opts o;
 	int ret;
 
-	ret = perfrec_parse_opts(argc, argv, "ecFosjH", false, &o);
+	ret = perfrec_parse_opts(argc, argv, "ecFosjHSz", false, &o);
 	if (!ret)
 		ret = perfrec_begin_recording(&o, argc, argv);
 	if (ret)
@@ -897,15 +1028,18 @@ U_BOOT_LONGHELP(perfrec,
 		"      -o, -s: buffer address and size (hex); default: a free region\n"
 		"      -H: also write the perf.data to this host file (semihosting)\n"
 		"perfrec start [-e <events>] [-c <period> | -F <hz>] [-j <pct>] [-o <addr>]\n"
-		"              [-s <size>] [-H <hostfile>]\n"
+		"              [-s <size>] [-H <hostfile>] [-S <bytes/s> [-z]]\n"
 		"    - record while the shell runs other commands, until 'perfrec stop'\n"
+		"      -S: stream new samples to the console after each command, at most\n"
+		"          <bytes/s> on the wire (e.g. 11520 at 115200 baud); -z: gzip it\n"
 		"perfrec stop - end the recording 'perfrec start' began\n"
 		"perfrec stat [-e <events>] [-w <events>] -- <command...>\n"
 		"    - run <command> and count events (-w: start the counters that many\n"
 		"      events before they wrap)\n"
-		"perfrec dump [-z] [-H <hostfile>] - print the last recording as framed text\n"
-		"    (-z: gzip-compressed) for tools/perfrec/perfrec_extract.py, or write it\n"
-		"    to a host file through semihosting\n"
+		"perfrec dump [-z] [-i] [-H <hostfile>] - print the last recording as framed\n"
+		"    text (-z: gzip-compressed) for tools/perfrec/perfrec_extract.py, or\n"
+		"    write it to a host file through semihosting; -i: only what is new,\n"
+		"    as the next chunk of a pipe-mode stream (also while recording)\n"
 		"perfrec list [-a] - list the events this CPU counts (-a: all known)\n"
 		"perfrec status [-v] - show the last session (-v: and the registers perfrec borrows)");
 

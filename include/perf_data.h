@@ -67,6 +67,12 @@
 #define PERF_DATA_RECORD_COMM		3
 #define PERF_DATA_RECORD_SAMPLE		9
 #define PERF_DATA_RECORD_LOST_SAMPLES	13
+/* Pipe mode only: what file mode keeps in its header */
+#define PERF_DATA_RECORD_HEADER_ATTR	64
+#define PERF_DATA_RECORD_EVENT_UPDATE	78
+#define PERF_DATA_RECORD_HEADER_FEATURE	80
+/* PERF_RECORD_EVENT_UPDATE types */
+#define PERF_DATA_EVENT_UPDATE_NAME	2
 
 /* perf_event_header.misc: firmware samples are "user" samples (see perf-data notes) */
 #define PERF_DATA_MISC_USER		2
@@ -303,5 +309,36 @@ int perf_data_begin(struct perf_data_writer *w, void *buf, size_t cap,
 int perf_data_finish(struct perf_data_writer *w, const struct perf_data_info *info,
 		     const struct perf_data_layout *lay,
 		     const struct perf_data_stats *stats, size_t *sizep);
+
+/**
+ * perf_data_pipe_head() - Write the start of a pipe-mode perf.data stream
+ * @w: writer; set up here over @buf
+ * @buf: output buffer, or NULL to only count the bytes
+ * @cap: its size in bytes
+ * @info: what the stream states
+ *
+ * Pipe mode (perf's streamable variant, read with "perf report -i" or from
+ * stdin) starts with a 16-byte header, then HEADER_ATTR records for the
+ * events (each followed by an EVENT_UPDATE naming it) and HEADER_FEATURE
+ * records for the features; here followed by the
+ * COMM and MMAP records. Sample records follow as they are, then
+ * perf_data_pipe_tail().
+ * Return: 0 on success, -EINVAL if @info is inconsistent, -ENOSPC if @cap is
+ * too small
+ */
+int perf_data_pipe_head(struct perf_data_writer *w, void *buf, size_t cap,
+			const struct perf_data_info *info);
+
+/**
+ * perf_data_pipe_tail() - Write the end of a pipe-mode stream
+ * @w: writer, positioned after the last sample record
+ * @info: the facts given to perf_data_pipe_head()
+ * @stats: what the recording produced (lost samples, sample times)
+ *
+ * Writes LOST_SAMPLES (if any) and the SAMPLE_TIME feature.
+ * Return: 0 on success, -ENOSPC if it does not fit
+ */
+int perf_data_pipe_tail(struct perf_data_writer *w, const struct perf_data_info *info,
+			const struct perf_data_stats *stats);
 
 #endif /* __PERFREC_PERF_DATA_H */

@@ -134,6 +134,7 @@ struct perfrec_event_info {
  * @failed_event: the event the last failed perfrec_arm() was about, or -1
  * @addr: buffer address
  * @size: bytes of perf.data once finalised, else the buffer size
+ * @streamed: samples were streamed out while recording: no file-mode perf.data
  * @ring_used: bytes of samples in the buffer not yet streamed out
  * @ring_size: bytes the buffer holds for samples
  * @samples: samples stored
@@ -160,6 +161,7 @@ struct perfrec_result {
 	int failed_event;
 	ulong addr;
 	ulong size;
+	bool streamed;
 	u64 ring_used;
 	u64 ring_size;
 	u64 samples;
@@ -269,6 +271,53 @@ int perfrec_disarm(void);
  * Return: 0, or the error perfrec_disarm() returned
  */
 int perfrec_handoff(void);
+
+/**
+ * struct perfrec_chunk - One part of a recording streamed as pipe-mode perf.data
+ * @len: bytes in it (0: nothing new)
+ * @seq: its number in the stream; chunk 0 starts with the pipe header
+ * @last: it ends the stream
+ */
+struct perfrec_chunk {
+	size_t len;
+	uint seq;
+	bool last;
+};
+
+/**
+ * perfrec_stream_pending() - How many bytes the next stream chunk would hold
+ * Return: the bytes perfrec_stream_read() would write with room enough
+ */
+size_t perfrec_stream_pending(void);
+
+/**
+ * perfrec_stream_read() - Take what is new in the recording as pipe-mode perf.data
+ * @buf: where to put it
+ * @size: room at @buf
+ * @chunk: returns its length, number and whether it ends the stream
+ *
+ * The first chunk holds the pipe header, attrs, features, COMM and MMAP;
+ * every chunk then holds the whole sample records not sent before (as many
+ * as fit), and the chunk after the recording has ended holds the rest and
+ * the LOST_SAMPLES and SAMPLE_TIME records. Concatenated in order, the
+ * chunks are a pipe-mode perf.data that perf reads (also when it stops
+ * early, at a chunk boundary). Records taken while recording free their
+ * room in the buffer, so a recording can go on for as long as it is
+ * streamed; it then leaves no file-mode perf.data in memory.
+ * Return: 0 (@chunk->len 0 when there is nothing new), -ENODATA if there is
+ * no recording or its stream has ended, -ENOSPC if @size cannot hold the
+ * next record (or the first chunk's header)
+ */
+int perfrec_stream_read(void *buf, size_t size, struct perfrec_chunk *chunk);
+
+/**
+ * perfrec_command_done() - A shell command has just finished
+ *
+ * Called by cmd_process() after each command: a recording started with a
+ * stream rate (perfrec start -S) prints what is new as the next chunk of its
+ * stream, no faster than the rate. Does nothing otherwise.
+ */
+void perfrec_command_done(void);
 
 /**
  * perfrec_get_result() - Report the last or current recording

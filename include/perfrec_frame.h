@@ -12,6 +12,8 @@
 #define PERFREC_FRAME_VERSION		1
 /* Wire bytes per payload line: 76 base64 characters */
 #define PERFREC_FRAME_LINE_BYTES	57
+/* Characters a full payload line takes on the wire, CR LF included */
+#define PERFREC_FRAME_WIRE_PER_LINE	86
 /* Longest line, NUL included: the begin line or a payload line */
 #define PERFREC_FRAME_LINE_MAX		128
 

@@ -73,6 +73,11 @@ EDITS = [
     ('doc/usage/index.rst', 'list the perfrec page',
      '   cmd/pinmux\n', '   cmd/perfrec\n', 'before'),
     ('MAINTAINERS', 'maintainer entry', 'POWER\n', MAINTAINERS_ENTRY, 'before'),
+    ('common/command.c', 'declare perfrec_command_done()',
+     '#include <log.h>\n', '#include <perfrec.h>\n', 'after'),
+    ('common/command.c', 'let perfrec stream at command boundaries (perfrec start -S)',
+     '\t\trc = cmd_call(cmdtp, flag, argc, argv, &newrep);\n',
+     '\t\tif (IS_ENABLED(CONFIG_CMD_PERFREC))\n\t\t\tperfrec_command_done();\n', 'after'),
     ('fs/semihostingfs.c', '"save hostfs" creates and truncates the host file',
      SMH_OPEN_OLD, SMH_OPEN_NEW, 'replace-in:smh_fs_write_at'),
 ]

@@ -281,6 +281,27 @@ static const int perf_data_features[] = {
 
 #define PERF_DATA_NR_FEATURES	ARRAY_SIZE(perf_data_features)
 
+/* PERF_RECORD_LOST_SAMPLES, if samples were lost */
+static int perf_data_put_lost(struct perf_data_writer *w, const struct perf_data_info *info,
+			      const struct perf_data_stats *stats)
+{
+	struct perf_data_lost_samples rec = {
+		.header.type = PERF_DATA_RECORD_LOST_SAMPLES,
+		.header.misc = PERF_DATA_MISC_USER,
+		.header.size = sizeof(rec),
+		.lost = stats->lost,
+	};
+
+	if (!stats->lost)
+		return 0;
+	perf_data_fill_sample_id(&rec.sample_id, info);
+	/* Never before COMM/MMAP, even when no sample was stored */
+	if (stats->last_time > info->start_time)
+		rec.sample_id.time = stats->last_time;
+
+	return perf_data_put(w, &rec, sizeof(rec));
+}
+
 /*
  * Write LOST_SAMPLES (if @stats->lost), the feature table and the payloads at
  * @w->pos, which is where the data section ends. The table's entries are
@@ -295,22 +316,9 @@ static int perf_data_put_trailer(struct perf_data_writer *w,
 	unsigned int i;
 	int ret = 0;
 
-	if (stats->lost) {
-		struct perf_data_lost_samples rec = {
-			.header.type = PERF_DATA_RECORD_LOST_SAMPLES,
-			.header.misc = PERF_DATA_MISC_USER,
-			.header.size = sizeof(rec),
-			.lost = stats->lost,
-		};
-
-		perf_data_fill_sample_id(&rec.sample_id, info);
-		/* Never before COMM/MMAP, even when no sample was stored */
-		if (stats->last_time > info->start_time)
-			rec.sample_id.time = stats->last_time;
-		ret = perf_data_put(w, &rec, sizeof(rec));
-		if (ret)
-			return ret;
-	}
+	ret = perf_data_put_lost(w, info, stats);
+	if (ret)
+		return ret;
 
 	table = w->pos;
 	ret = perf_data_put(w, NULL, sizeof(sec));
@@ -439,4 +447,117 @@ int perf_data_finish(struct perf_data_writer *w, const struct perf_data_info *in
 	*sizep = w->pos;
 
 	return 0;
+}
+
+/* One pipe-mode PERF_RECORD_HEADER_FEATURE: the feature's payload, padded to 8 */
+static int perf_data_put_feature_record(struct perf_data_writer *w, int feat,
+					const struct perf_data_info *info,
+					const struct perf_data_stats *stats)
+{
+	struct {
+		struct perf_data_event_header header;
+		__u64 feat_id;
+	} rec = {
+		.header.type = PERF_DATA_RECORD_HEADER_FEATURE,
+		.feat_id = feat,
+	};
+	size_t start = w->pos;
+	int ret;
+
+	ret = perf_data_put(w, &rec, sizeof(rec));
+	if (!ret)
+		ret = perf_data_put_feature(w, feat, info, stats);
+	if (!ret)
+		ret = perf_data_put(w, NULL, perf_data_align(w->pos - start, 8) - (w->pos - start));
+	if (!ret && w->buf) {
+		rec.header.size = w->pos - start;
+		memcpy(w->buf + start, &rec, sizeof(rec));
+	}
+
+	return ret;
+}
+
+/*
+ * Pipe mode: name an event with PERF_RECORD_EVENT_UPDATE. perf applies
+ * HEADER_EVENT_DESC names only to events it has not named yet, and in pipe
+ * mode it names them ("cycles:u") as soon as their HEADER_ATTR arrives.
+ */
+static int perf_data_put_event_name(struct perf_data_writer *w,
+				    const struct perf_data_event *ev)
+{
+	struct {
+		struct perf_data_event_header header;
+		__u64 type;
+		__u64 id;
+	} rec = {
+		.header.type = PERF_DATA_RECORD_EVENT_UPDATE,
+		.type = PERF_DATA_EVENT_UPDATE_NAME,
+		.id = ev->id,
+	};
+	size_t len = strlen(ev->name) + 1;
+	size_t padded = perf_data_align(len, 8);
+	int ret;
+
+	rec.header.size = sizeof(rec) + padded;
+	ret = perf_data_put(w, &rec, sizeof(rec));
+
+	return ret ? ret : perf_data_put_padded(w, ev->name, len, padded);
+}
+
+int perf_data_pipe_head(struct perf_data_writer *w, void *buf, size_t cap,
+			const struct perf_data_info *info)
+{
+	struct perf_data_stats none = { 0 };
+	struct {
+		__u64 magic;
+		__u64 size;
+	} hdr = { .magic = PERF_DATA_MAGIC, .size = sizeof(hdr) };
+	struct {
+		struct perf_data_event_header header;
+		struct perf_data_attr attr;
+		__u64 id;
+	} attr;
+	unsigned int i;
+	int ret;
+
+	ret = perf_data_check_info(info);
+	if (ret)
+		return ret;
+	w->buf = buf;
+	w->cap = cap;
+	w->pos = 0;
+	ret = perf_data_put(w, &hdr, sizeof(hdr));
+	for (i = 0; !ret && i < info->nr_events; i++) {
+		attr.header.type = PERF_DATA_RECORD_HEADER_ATTR;
+		attr.header.misc = 0;
+		attr.header.size = sizeof(attr);
+		perf_data_fill_attr(&attr.attr, &info->events[i]);
+		attr.id = info->events[i].id;
+		ret = perf_data_put(w, &attr, sizeof(attr));
+		if (!ret)
+			ret = perf_data_put_event_name(w, &info->events[i]);
+	}
+	/* SAMPLE_TIME is known only at the end: perf_data_pipe_tail() sends it */
+	for (i = 0; !ret && i < PERF_DATA_NR_FEATURES; i++) {
+		if (perf_data_features[i] != PERF_DATA_FEAT_SAMPLE_TIME)
+			ret = perf_data_put_feature_record(w, perf_data_features[i], info, &none);
+	}
+	if (!ret)
+		ret = perf_data_put_comm(w, info);
+	if (!ret)
+		ret = perf_data_put_mmap(w, info);
+
+	return ret;
+}
+
+int perf_data_pipe_tail(struct perf_data_writer *w, const struct perf_data_info *info,
+			const struct perf_data_stats *stats)
+{
+	int ret;
+
+	ret = perf_data_put_lost(w, info, stats);
+	if (!ret)
+		ret = perf_data_put_feature_record(w, PERF_DATA_FEAT_SAMPLE_TIME, info, stats);
+
+	return ret;
 }

@@ -78,6 +78,10 @@ u64 perfrec_image_pgoff __section(".data") = PERFREC_PGOFF_UNSET;
  * @mismatch_after: its value after the restore
  * @cpuid: HEADER_CPUID text
  * @osrelease: HEADER_OSRELEASE text
+ * @streamed: samples were taken out of the ring while recording
+ * @stream_seq: number of the next stream chunk
+ * @stream_done: the stream's last chunk was taken
+ * @first_ns: time of the first sample
  * @argv: the command line's words, pointing into @cmdline
  * @cmdline: the command line's text
  */
@@ -108,6 +112,10 @@ struct perfrec_session {
 	u64 mismatch_after;
 	char cpuid[24];
 	char osrelease[48];
+	bool streamed;
+	uint stream_seq;
+	bool stream_done;
+	u64 first_ns;
 	const char *argv[PERFREC_CMDLINE_WORDS];
 	char cmdline[PERFREC_CMDLINE_BYTES];
 };
@@ -471,6 +479,10 @@ int perfrec_arm(const struct perfrec_cfg *cfg)
 	pmuv3_start(&s->hw, st->ovf_mask);
 	s->state = PERFREC_ARMED;
 	s->restore_err = 0;
+	s->streamed = false;
+	s->stream_seq = 0;
+	s->stream_done = false;
+	s->first_ns = 0;
 	asm volatile("msr daifclr, #2" : : : "memory");	/* unmask IRQ */
 
 	return 0;
@@ -529,6 +541,17 @@ static int perfrec_compare(struct perfrec_session *s, const struct perfrec_snaps
 	return 0;
 }
 
+/* The statistics the end of a perf.data states */
+static void perfrec_stats(struct perf_data_stats *stats)
+{
+	struct perfrec_irq *st = &perfrec_irq;
+
+	memset(stats, 0, sizeof(*stats));
+	stats->lost = st->lost;
+	stats->first_time = perfrec_session.first_ns;
+	stats->last_time = st->last_ns;
+}
+
 int perfrec_disarm(void)
 {
 	struct perfrec_session *s = &perfrec_session;
@@ -558,18 +581,15 @@ int perfrec_disarm(void)
 	perfrec_snapshot(&after);
 	s->restore_err = perfrec_compare(s, &after);
 	s->state = PERFREC_FINALISED;
-	if (s->cfg.mode == PERFREC_STAT)
+	/* Streamed samples are gone from the ring: only the stream has them all */
+	if (s->cfg.mode == PERFREC_STAT || s->streamed)
 		return s->restore_err;
 
+	if (st->samples)
+		memcpy(&s->first_ns, (u8 *)st->ring.base + offsetof(struct perf_data_sample, time),
+		       sizeof(s->first_ns));
+	perfrec_stats(&stats);
 	stats.records_bytes = st->ring.head;
-	stats.lost = st->lost;
-	stats.last_time = st->last_ns;
-	if (st->samples) {
-		struct perf_data_sample first;
-
-		memcpy(&first, st->ring.base, sizeof(first));
-		stats.first_time = first.time;
-	}
 	ret = perf_data_finish(&s->writer, &s->info, &s->layout, &stats, &s->size);
 	if (ret)
 		return log_msg_ret("finish", ret);
@@ -594,6 +614,96 @@ int perfrec_handoff(void)
 	return ret;
 }
 
+/* Copy @len bytes from ring offset @from (mod its size) to @dst */
+static void perfrec_ring_copy(const struct perfrec_ring *ring, u64 from, void *dst, u64 len)
+{
+	u64 off = from % ring->size;
+	u64 first = min(len, ring->size - off);
+
+	memcpy(dst, (u8 *)ring->base + off, first);
+	memcpy((u8 *)dst + first, ring->base, len - first);
+}
+
+size_t perfrec_stream_pending(void)
+{
+	struct perfrec_session *s = &perfrec_session;
+	struct perfrec_irq *st = &perfrec_irq;
+	struct perf_data_writer count;
+	struct perf_data_stats stats;
+	size_t bytes;
+
+	if (s->state == PERFREC_IDLE || s->cfg.mode != PERFREC_RECORD || s->stream_done)
+		return 0;
+	bytes = READ_ONCE(st->ring.head) - st->ring.tail;
+	if (!s->stream_seq && !perf_data_pipe_head(&count, NULL, SIZE_MAX, &s->info))
+		bytes += count.pos;
+	if (s->state == PERFREC_FINALISED) {
+		perfrec_stats(&stats);
+		count.buf = NULL;
+		count.cap = SIZE_MAX;
+		count.pos = 0;
+		if (!perf_data_pipe_tail(&count, &s->info, &stats))
+			bytes += count.pos;
+	}
+
+	return bytes;
+}
+
+int perfrec_stream_read(void *buf, size_t size, struct perfrec_chunk *chunk)
+{
+	struct perfrec_session *s = &perfrec_session;
+	struct perfrec_ring *ring = &perfrec_irq.ring;
+	struct perf_data_writer w = { .buf = buf, .cap = size };
+	struct perf_data_event_header hdr;
+	struct perf_data_stats stats;
+	u64 head, tail = ring->tail;
+	int ret;
+
+	memset(chunk, 0, sizeof(*chunk));
+	if (s->state == PERFREC_IDLE || s->cfg.mode != PERFREC_RECORD || s->stream_done)
+		return -ENODATA;
+	if (!s->stream_seq) {
+		ret = perf_data_pipe_head(&w, buf, size, &s->info);
+		if (ret)
+			return ret;
+	}
+
+	/* Whole records between the consumer's tail and the producer's head */
+	head = READ_ONCE(ring->head);
+	barrier();	/* the records up to head are complete before they are read */
+	while (tail < head) {
+		perfrec_ring_copy(ring, tail, &hdr, sizeof(hdr));
+		if (hdr.size > w.cap - w.pos)
+			break;
+		perfrec_ring_copy(ring, tail, w.buf + w.pos, hdr.size);
+		if (!s->first_ns && hdr.type == PERF_DATA_RECORD_SAMPLE)
+			memcpy(&s->first_ns, w.buf + w.pos +
+			       offsetof(struct perf_data_sample, time), sizeof(s->first_ns));
+		w.pos += hdr.size;
+		tail += hdr.size;
+	}
+	if (tail < head && !w.pos)
+		return -ENOSPC;
+	barrier();	/* copied before the producer may reuse the room */
+	WRITE_ONCE(ring->tail, tail);
+
+	if (s->state == PERFREC_FINALISED && tail == head) {
+		perfrec_stats(&stats);
+		if (!perf_data_pipe_tail(&w, &s->info, &stats)) {
+			chunk->last = true;
+			s->stream_done = true;
+		}
+	}
+	if (!w.pos)
+		return 0;
+	if (s->state == PERFREC_ARMED)
+		s->streamed = true;
+	chunk->len = w.pos;
+	chunk->seq = s->stream_seq++;
+
+	return 0;
+}
+
 void perfrec_get_result(struct perfrec_result *res)
 {
 	struct perfrec_session *s = &perfrec_session;
@@ -607,6 +717,7 @@ void perfrec_get_result(struct perfrec_result *res)
 		return;
 	res->addr = s->cfg.buf_addr;
 	res->size = s->state == PERFREC_FINALISED ? s->size : s->cfg.buf_size;
+	res->streamed = s->streamed;
 	res->ring_used = st->ring.head - st->ring.tail;
 	res->ring_size = st->ring.size;
 	res->samples = st->samples;

@@ -199,3 +199,81 @@ def test_perfrec_fdt_reserved_memory(u_boot_console, tmp_path):
         assert 'perfrec: stopped for the OS' in cons.p.before
     finally:
         cons.restart_uboot()
+
+
+def stream_log(cons, commands):
+    """Run @commands; return everything they printed, in order"""
+    return '\n'.join(cons.run_command(cmd) for cmd in commands)
+
+
+def script_lines(cons, tmp_path, path):
+    """perf script's sample lines for a perf.data (file or pipe mode)"""
+    out = perf(cons, tmp_path, ['script', '-i', path, '--symfs=' + cons.config.build_dir])
+    return [line for line in out.splitlines() if line.strip()]
+
+
+@pytest.mark.boardspec('qemu_arm64')
+@pytest.mark.buildconfigspec('cmd_perfrec')
+@pytest.mark.requiredtool('perf')
+def test_perfrec_stream(u_boot_console, tmp_path):
+    """start -S streams at command boundaries; the chunks are a pipe-mode perf.data"""
+    cons = u_boot_console
+    # A rate, not a period: without icount QEMU's time is the host's, and
+    # printing the stream must not feed it (test/py reads consoles slowly)
+    log = stream_log(cons, ['perfrec start -F 5000 -o %#x -s 0x100000 -S 100000000' % BUF] +
+                     ['crc32 0x40000000 0x400000'] * 3 + ['perfrec stop'])
+    samples = int(re.search(r'perfrec: (\d+) samples, 0 lost, streamed', log).group(1))
+    begins = re.findall(r'perfrec-begin 1 \w+ (\d+) pipe', log)
+    assert [int(seq) for seq in begins] == list(range(len(begins))) and len(begins) >= 4
+    assert 'end of stream' in log
+    out, ret = run_rc(cons, 'perfrec dump')
+    assert ret == 1 and "'perfrec dump -i' sends what is left" in out
+    path = os.path.join(str(tmp_path), 'stream.data')
+    ret, err = extract(log, path)
+    assert ret == 0, err
+    assert len(script_lines(cons, tmp_path, path)) == samples
+    with open(path, 'rb') as inf:
+        assert inf.read(16)[8:] == b'\x10' + b'\0' * 7        # pipe header: size 16
+
+    # A board that dies after the second chunk: what came is still a profile
+    cut = log[:log.index('perfrec-end', log.index('perfrec-begin 1 %s 1 ' %
+                                                  re.search(r'perfrec-begin 1 (\w+)',
+                                                            log).group(1)))]
+    cut = cut[:cut.rindex('\n')] + '\n' + re.search(r'perfrec-end \w+ 1', log).group(0) + '\n'
+    part = os.path.join(str(tmp_path), 'part.data')
+    ret, err = extract(cut, part)
+    assert ret == 0, err
+    got = len(script_lines(cons, tmp_path, part))
+    assert 0 < got < samples
+
+
+@pytest.mark.boardspec('qemu_arm64')
+@pytest.mark.buildconfigspec('cmd_perfrec')
+def test_perfrec_stream_rate(u_boot_console):
+    """-S is a limit: a slow line sends the header, then waits, and samples are lost"""
+    cons = u_boot_console
+    log = stream_log(cons, ['perfrec start -c 20000 -o %#x -s 0x4000 -S 1000' % BUF] +
+                     [SHORT_CRC] * 3)
+    assert len(re.findall('perfrec-begin', log)) == 1
+    log = cons.run_command('perfrec stop')
+    assert re.search(r'perfrec: \d+ samples, [1-9]\d* lost, streamed', log), log
+
+
+@pytest.mark.boardspec('qemu_arm64')
+@pytest.mark.buildconfigspec('cmd_perfrec')
+@pytest.mark.requiredtool('perf')
+def test_perfrec_dump_stream_after_record(u_boot_console, tmp_path):
+    """dump -i of a finished recording: the same samples as a pipe-mode stream"""
+    cons = u_boot_console
+    res = record(cons, '-c 50000 -o %#x -s %#x' % (BUF, BUF_SIZE), SHORT_CRC)
+    file_path, _ = fetch(cons, tmp_path)
+    log = cons.run_command('perfrec dump -i -z')
+    assert 'b64z' in log and 'end of stream' in log
+    assert 'nothing new' in cons.run_command('perfrec dump -i')
+    path = os.path.join(str(tmp_path), 'pipe.data')
+    ret, err = extract(log, path)
+    assert ret == 0, err
+    assert script_lines(cons, tmp_path, path) == script_lines(cons, tmp_path, file_path)
+    assert len(script_lines(cons, tmp_path, path)) == res['samples']
+    # The file-mode perf.data in memory is still whole
+    assert 'perfrec-begin' in cons.run_command('perfrec dump')
