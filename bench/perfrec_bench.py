@@ -63,6 +63,9 @@ CELLS = {
 }
 OVERHEAD_CELL = 'el2-gicv3'
 
+# 115200 baud, 8N1: 10 bits a byte
+UART_BYTES_PER_S = 11520
+
 # A period no workload here reaches: the "without sampling" runs
 HUGE_PERIOD = 100000000000
 
@@ -474,6 +477,31 @@ def measure_overhead(args, cell):
     return res
 
 
+def measure_wire(args, cell):
+    """Bytes on the serial line per sample for 'perfrec dump', plain and gzip"""
+    res = {'cell': cell, 'workload': workload(args.wire_size), 'period': args.wire_period}
+    with Uboot(args, cell) as ub:
+        run = ub.record('-c %d' % args.wire_period, res['workload'])
+        res['samples'] = run['samples']
+        res['bytes'] = run['bytes']
+        for name, opts in (('plain', ''), ('gzip', '-z')):
+            out = ub.run('perfrec dump %s' % opts)
+            lines = [line for line in out.split('\n') if line.strip()]
+            block = [line for line in lines
+                     if line.startswith(('perfrec-begin', 'perfrec-end')) or
+                     re.match(r'^[0-9a-f]+:', line)]
+            if not block or not block[0].startswith('perfrec-begin'):
+                raise BenchError('%s: perfrec dump %s printed no block' % (cell, opts))
+            wire = sum(len(line) + 2 for line in block)     # CR LF per line
+            res[name] = {'wire': wire, 'per_sample': wire / run['samples']}
+    for name in ('plain', 'gzip'):
+        per = res[name]['per_sample']
+        res[name]['samples_per_s'] = UART_BYTES_PER_S / per
+        res[name]['ten_s_4khz_s'] = 40000 * per / UART_BYTES_PER_S
+    log(args, '%s: wire done' % cell)
+    return res
+
+
 def cell_job(args, cell, image, logdir):
     diff = measure_difference(args, cell)
     trace = measure_trace(args, cell, image, diff['reloc_off'], logdir)
@@ -559,6 +587,22 @@ def markdown(result):
                 'mode recomputes the period in each interrupt, so a sample costs '
                 'more than with `-c`. samples/s: per second of virtual time '
                 '(1 ns per instruction).']
+    wire = result.get('wire')
+    if wire:
+        out += ['', 'Bytes on the serial line (`perfrec dump`, framed base64 with a CRC per '
+                'line; `-z`: gzip first), %s, `-c %d` over `%s`: %d samples, %d bytes of '
+                'perf.data. At 115200 baud the line carries %d bytes/s.' %
+                (label(wire['cell']), wire['period'], wire['workload'], wire['samples'],
+                 wire['bytes'], UART_BYTES_PER_S), '']
+        rows = [[name, '%d' % wire[key]['wire'], fmt(wire[key]['per_sample'], 1),
+                 fmt(wire[key]['samples_per_s'], 0), fmt(wire[key]['ten_s_4khz_s'], 0)]
+                for name, key in (('`perfrec dump`', 'plain'), ('`perfrec dump -z`', 'gzip'))]
+        out += table(['dump', 'bytes on the wire', 'bytes/sample', 'samples/s live at 115200',
+                      '10 s at 4 kHz: seconds at 115200'], rows)
+        out += ['', 'A flat sample is 48 bytes in memory (perf record\'s default sample is '
+                '40, with CPU and id 56); base64 and framing make it 72.4 on the wire. gzip '
+                'gains most where the samples repeat (a hot loop); a varied boot profile '
+                'compresses less.']
     return '\n'.join(out) + '\n'
 
 
@@ -647,6 +691,9 @@ def main(argv=None):
     parser.add_argument('--freqs', type=int, nargs='+',
                         default=[1000, 4000, 10000, 100000])
     parser.add_argument('--overhead-size', type=lambda s: int(s, 0), default=0x4000000)
+    parser.add_argument('--wire-size', type=lambda s: int(s, 0), default=0x4000000,
+                        help='crc32 bytes recorded for the wire figures (0: skip)')
+    parser.add_argument('--wire-period', type=int, default=25000)
     parser.add_argument('--timeout', type=float, default=300,
                         help='seconds per U-Boot command')
     parser.add_argument('--keep-logs', metavar='DIR',
@@ -696,6 +743,11 @@ def main(argv=None):
             futs = {cell: pool.submit(cell_job, args, cell, image, logdir) for cell in cells}
             for cell in cells:
                 result['cells'][cell] = futs[cell].result()
+            wiref = None
+            if OVERHEAD_CELL in cells and args.wire_size:
+                wiref = pool.submit(measure_wire, args, OVERHEAD_CELL)
+            if wiref:
+                result['wire'] = wiref.result()
             if ovf:
                 result['overhead'] = ovf.result()
                 window = result['cells'][OVERHEAD_CELL]['trace']['uncounted_window']
