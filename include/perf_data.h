@@ -93,7 +93,7 @@
 /* Strings in feature sections are padded to this (perf's NAME_ALIGN) */
 #define PERF_DATA_NAME_ALIGN		64
 
-/* Longest COMM or MMAP file name the writer accepts */
+/* Longest COMM or MMAP file name, or event name, the writer accepts */
 #define PERF_DATA_MAX_NAME		4095
 
 /* Most events one recording carries; ids are 1..PERF_DATA_MAX_EVENTS */

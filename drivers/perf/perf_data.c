@@ -352,7 +352,8 @@ static int perf_data_check_info(const struct perf_data_info *info)
 	if (!info->nr_events || info->nr_events > PERF_DATA_MAX_EVENTS)
 		return -EINVAL;
 	for (i = 0; i < info->nr_events; i++) {
-		if (!info->events[i].id || !info->events[i].name)
+		if (!info->events[i].id || !info->events[i].name ||
+		    strlen(info->events[i].name) > PERF_DATA_MAX_NAME)
 			return -EINVAL;
 	}
 	if (!info->comm || !info->image_name || !info->hostname || !info->osrelease ||
@@ -449,7 +450,14 @@ int perf_data_finish(struct perf_data_writer *w, const struct perf_data_info *in
 	return 0;
 }
 
-/* One pipe-mode PERF_RECORD_HEADER_FEATURE: the feature's payload, padded to 8 */
+/* Longest record: perf_event_header.size has 16 bits, and records keep 8-byte alignment */
+#define PERF_DATA_RECORD_MAX	0xfff8
+
+/*
+ * One pipe-mode PERF_RECORD_HEADER_FEATURE: the feature's payload, padded to 8.
+ * A payload too long for one record (a long CMDLINE) is -EINVAL: file mode
+ * has no such limit, but here its size would wrap.
+ */
 static int perf_data_put_feature_record(struct perf_data_writer *w, int feat,
 					const struct perf_data_info *info,
 					const struct perf_data_stats *stats)
@@ -469,6 +477,8 @@ static int perf_data_put_feature_record(struct perf_data_writer *w, int feat,
 		ret = perf_data_put_feature(w, feat, info, stats);
 	if (!ret)
 		ret = perf_data_put(w, NULL, perf_data_align(w->pos - start, 8) - (w->pos - start));
+	if (!ret && w->pos - start > PERF_DATA_RECORD_MAX)
+		ret = -EINVAL;
 	if (!ret && w->buf) {
 		rec.header.size = w->pos - start;
 		memcpy(w->buf + start, &rec, sizeof(rec));

@@ -64,9 +64,17 @@ def tool(name):
     return path
 
 
-def run(args, check=True, **kwargs):
-    """Run @args, capturing text output; with @check, fail on a non-zero exit"""
-    proc = subprocess.run(args, capture_output=True, text=True, check=False, **kwargs)
+def run(args, check=True, data=None, **kwargs):
+    """Run @args, capturing text output; with @check, fail on a non-zero exit
+
+    @data (bytes), if given, is fed to its standard input through a pipe.
+    """
+    if data is None:
+        proc = subprocess.run(args, capture_output=True, text=True, check=False, **kwargs)
+    else:
+        proc = subprocess.run(args, capture_output=True, input=data, check=False, **kwargs)
+        proc.stdout = proc.stdout.decode('utf-8', 'replace')
+        proc.stderr = proc.stderr.decode('utf-8', 'replace')
     if check and proc.returncode:
         pytest.fail('%s exited %d\nstdout:\n%s\nstderr:\n%s' %
                     (' '.join(args), proc.returncode, proc.stdout, proc.stderr))
@@ -89,7 +97,7 @@ class Gen:
         return words
 
     def run(self, out, samples=(), base=None, length=None, pgoff=None, cap=None,
-            events=(), period=None, lost=None, cwd=None):
+            events=(), period=None, lost=None, cwd=None, mode=None, tail=True):
         """Run the driver; return the CompletedProcess (no exit code check)
 
         Args:
@@ -101,8 +109,14 @@ class Gen:
             period (int): sample period (-P)
             lost (int): lost samples to report (-L)
             cwd (str): working directory
+            mode (str): 'file' or 'pipe' (-m); None for the driver's default (file)
+            tail (bool): False to leave out a pipe-mode stream's tail (-t)
         """
         args = [self.path]
+        if mode is not None:
+            args += ['-m', mode]
+        if not tail:
+            args.append('-t')
         for opt, val in (('-b', base), ('-l', length), ('-p', pgoff)):
             if val is not None:
                 args += [opt, '%#x' % val]
@@ -191,39 +205,46 @@ class Perf:
         self.env = dict(os.environ, HOME=home, LC_ALL='C', PAGER='cat')
         self.env.pop('PERF_CONFIG', None)
 
-    def run(self, args, allow_lost=False, check=True):
+    def run(self, args, allow_lost=False, check=True, data=None):
         """Run perf @args; return the CompletedProcess
 
         perf exits 0 on a file it could not read, so besides the exit code
         its stderr must hold nothing but known-harmless lines. With @check
-        False neither is checked.
+        False neither is checked. @data (bytes), if given, is perf's standard
+        input (a pipe), as for "-i -"; otherwise it reads nothing there.
         """
-        proc = run([self.path] + list(args), check=check, env=self.env,
-                   stdin=subprocess.DEVNULL)
+        kwargs = {'stdin': subprocess.DEVNULL} if data is None else {'data': data}
+        proc = run([self.path] + list(args), check=check, env=self.env, **kwargs)
         if check:
             perfrec_data.check_perf_stderr(proc.stderr, allow_lost=allow_lost)
         return proc
 
-    def report(self, path, symfs, allow_lost=False, extra=()):
-        """Return parse_report() of 'perf report' on @path"""
+    def report(self, path, symfs, allow_lost=False, extra=(), data=None):
+        """Return parse_report() of 'perf report' on @path ('-' and @data: stdin)"""
         proc = self.run(['report', '-i', path, '--stdio', '-n', '--sort', 'comm,dso,sym',
-                         '--symfs', symfs] + list(extra), allow_lost=allow_lost)
+                         '--symfs', symfs] + list(extra), allow_lost=allow_lost, data=data)
         return parse_report(proc.stdout)
 
-    def script(self, path, symfs, allow_lost=False):
-        """Return parse_script() of 'perf script' on @path"""
+    def script(self, path, symfs, allow_lost=False, data=None):
+        """Return parse_script() of 'perf script' on @path ('-' and @data: stdin)"""
         proc = self.run(['script', '-i', path, '--symfs', symfs, '--ns', '-F',
                          'comm,pid,tid,time,event,ip,sym,symoff,period'],
-                        allow_lost=allow_lost)
+                        allow_lost=allow_lost, data=data)
         return parse_script(proc.stdout)
 
-    def evlist(self, path):
-        """Return the event names 'perf evlist' lists"""
-        return self.run(['evlist', '-i', path]).stdout.split()
+    def evlist(self, path, data=None):
+        """Return the event names 'perf evlist' lists, one a line ('-' and @data: stdin)"""
+        out = self.run(['evlist', '-i', path], data=data).stdout
+        return [line.strip() for line in out.splitlines() if line.strip()]
 
-    def header(self, path):
-        """Return the 'perf report --header-only' lines as a dict: key -> [values]"""
-        proc = self.run(['report', '-i', path, '--header-only'])
+    def header(self, path, allow_lost=False, data=None):
+        """Return the 'perf report --header-only' lines as a dict: key -> [values]
+
+        In pipe mode perf reads the whole stream for it (the features are
+        records), so a stream with lost samples needs @allow_lost.
+        """
+        proc = self.run(['report', '-i', path, '--header-only'], allow_lost=allow_lost,
+                        data=data)
         info = collections.defaultdict(list)
         for line in proc.stdout.splitlines():
             mat = re.match(r'# ([a-z][a-z ]*[a-z]) *: ?(.*)$', line)

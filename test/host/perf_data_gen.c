@@ -4,6 +4,9 @@
  * Host driver for the perf.data writer: writes a file from command-line facts
  *
  * Usage: perf_data_gen [options] <out> <sample>...
+ *   -m <mode>     file (default) or pipe: a pipe-mode stream, as perfrec streams
+ *   -t            pipe mode: omit the tail (LOST_SAMPLES, SAMPLE_TIME), as in a
+ *                 stream cut off when the board dies
  *   -b <hex>      image start (run-time base), default 0x7fef7000
  *   -l <hex>      image length, default 0x100000
  *   -p <hex>      image pgoff (ELF PT_LOAD p_offset), default 0x10000
@@ -12,6 +15,8 @@
  *   -P <n>        sample period, default 10000
  *   -L <n>        lost samples to report
  * A <sample> is <ip-hex>[:<count>[:<event index>]]: count samples at that ip.
+ * Samples that do not fit the buffer are counted as lost, in both modes: in
+ * pipe mode the head, the sample records and room for the tail share it.
  * Exits 0 on success, 2 on -ENOSPC (buffer too small), 1 on other errors.
  */
 
@@ -25,8 +30,8 @@
 
 static void usage(void)
 {
-	fprintf(stderr, "Usage: perf_data_gen [-b base] [-l len] [-p pgoff] [-c cap] "
-		"[-e event]... [-P period] [-L lost] <out> <ip[:count[:event]]>...\n");
+	fprintf(stderr, "Usage: perf_data_gen [-m file|pipe] [-t] [-b base] [-l len] [-p pgoff] "
+		"[-c cap] [-e event]... [-P period] [-L lost] <out> <ip[:count[:event]]>...\n");
 	exit(EXIT_FAILURE);
 }
 
@@ -50,6 +55,42 @@ static void parse_event(struct perf_data_event *ev, const char *name, unsigned i
 	}
 }
 
+/* Bytes perf_data_pipe_tail() writes at most: with a LOST_SAMPLES record */
+static size_t pipe_tail_bytes(const struct perf_data_info *info)
+{
+	struct perf_data_writer count = { .buf = NULL, .cap = (size_t)-1, .pos = 0 };
+	struct perf_data_stats stats = { .lost = 1 };
+
+	if (perf_data_pipe_tail(&count, info, &stats))
+		return (size_t)-1;
+
+	return count.pos;
+}
+
+/*
+ * Write the head of a pipe-mode stream and lay out the rest of @cap like
+ * perf_data_begin() does: sample records, then room kept for the tail.
+ */
+static int pipe_begin(struct perf_data_writer *w, void *buf, size_t cap,
+		      const struct perf_data_info *info, struct perf_data_layout *lay)
+{
+	size_t tail;
+	int ret;
+
+	ret = perf_data_pipe_head(w, buf, cap, info);
+	if (ret)
+		return ret;
+	tail = pipe_tail_bytes(info);
+	if (tail > w->cap - w->pos ||
+	    w->cap - w->pos - tail < sizeof(struct perf_data_sample))
+		return -ENOSPC;
+	lay->ring_offset = w->pos;
+	lay->trailer_bytes = tail;
+	lay->ring_bytes = w->cap - w->pos - tail;
+
+	return 0;
+}
+
 int main(int argc, char *argv[])
 {
 	struct perf_data_event events[PERF_DATA_MAX_EVENTS];
@@ -67,12 +108,21 @@ int main(int argc, char *argv[])
 	unsigned long long period = 10000, time = 2000;
 	size_t cap = 1 << 20, size;
 	unsigned char *buf;
-	bool written = false;
+	bool written = false, pipe = false, no_tail = false;
 	FILE *out;
 	int opt, ret, i;
 
-	while ((opt = getopt(argc, argv, "b:l:p:c:e:P:L:")) != -1) {
+	while ((opt = getopt(argc, argv, "m:tb:l:p:c:e:P:L:")) != -1) {
 		switch (opt) {
+		case 'm':
+			if (!strcmp(optarg, "pipe"))
+				pipe = true;
+			else if (strcmp(optarg, "file"))
+				usage();
+			break;
+		case 't':
+			no_tail = true;
+			break;
 		case 'b':
 			info.image_start = strtoull(optarg, NULL, 16);
 			break;
@@ -101,7 +151,7 @@ int main(int argc, char *argv[])
 			usage();
 		}
 	}
-	if (argc - optind < 1)
+	if (argc - optind < 1 || (no_tail && !pipe))
 		usage();
 	if (!info.nr_events) {
 		parse_event(&events[0], "cycles", 0);
@@ -115,9 +165,13 @@ int main(int argc, char *argv[])
 	buf = malloc(cap);
 	if (!buf)
 		return EXIT_FAILURE;
-	ret = perf_data_begin(&w, buf, cap, &info, &lay);
+	if (pipe)
+		ret = pipe_begin(&w, buf, cap, &info, &lay);
+	else
+		ret = perf_data_begin(&w, buf, cap, &info, &lay);
 	if (ret) {
-		fprintf(stderr, "perf_data_gen: begin failed (err=%d)\n", ret);
+		fprintf(stderr, "perf_data_gen: %s failed (err=%d)\n",
+			pipe ? "pipe head" : "begin", ret);
 		free(buf);
 		return ret == -ENOSPC ? 2 : EXIT_FAILURE;
 	}
@@ -155,7 +209,14 @@ int main(int argc, char *argv[])
 		}
 	}
 
-	ret = perf_data_finish(&w, &info, &lay, &stats, &size);
+	if (pipe) {
+		/* The records follow the head as they are; the tail follows them */
+		w.pos = lay.ring_offset + stats.records_bytes;
+		ret = no_tail ? 0 : perf_data_pipe_tail(&w, &info, &stats);
+		size = w.pos;
+	} else {
+		ret = perf_data_finish(&w, &info, &lay, &stats, &size);
+	}
 	if (ret) {
 		fprintf(stderr, "perf_data_gen: finish failed (err=%d)\n", ret);
 		free(buf);

@@ -1,14 +1,23 @@
 # SPDX-License-Identifier: GPL-2.0+
 # Copyright (c) 2026 The perfrec authors
-# Parse and check the file-mode perf.data that perfrec writes (standard library only)
+# Parse and check the perf.data that perfrec writes, file or pipe mode (standard library only)
 
-"""Parse and check a file-mode, little-endian perf.data as perfrec writes it.
+"""Parse and check a little-endian perf.data as perfrec writes it, file or pipe mode.
 
 Usage:
     perfrec_data.py [-s] <perf.data>
 
 Prints a summary (events, samples, COMM/MMAP, lost samples, header features);
 -s also lists every sample. Exits 0 if the file is well formed, 1 if not.
+
+Both of perf's layouts are read; the header's size field tells them apart.
+File mode (size 104) is seekable: attrs, data section, feature sections.
+Pipe mode (size 16, what "perf record -o -" and perfrec's streams write) is a
+run of records: PERF_RECORD_HEADER_ATTR per event (perfrec follows each with a
+PERF_RECORD_EVENT_UPDATE naming it), PERF_RECORD_HEADER_FEATURE per feature
+(the payload of file mode's feature section, padded to 8 bytes here), then
+the event records. A pipe-mode stream may stop at any record boundary (a
+board that died): it still parses, with what it holds.
 
 As a module (test/py tests and test/host tests):
     data = perfrec_data.load('perf.data')   # raises PerfDataError if malformed
@@ -19,7 +28,9 @@ The checks are stricter than perf's: perf prints a warning, shows an empty or
 partial report and still exits 0 on a broken file, so every structural fault
 (bad magic or sizes, a record running past the data section, a sample whose
 size does not match its attr's sample_type, an id that no attr declares, a
-feature section outside the file or not used up exactly) raises PerfDataError.
+feature section outside the file or not used up exactly) raises PerfDataError;
+in pipe mode also a record cut off by the end of the stream, an event record
+before the first HEADER_ATTR or a HEADER_ATTR after it, a feature sent twice.
 The layout follows tools/perf/Documentation/perf.data-file-format.txt and
 include/uapi/linux/perf_event.h in Linux.
 """
@@ -32,6 +43,7 @@ import sys
 
 MAGIC = b'PERFILE2'
 HEADER_SIZE = 104
+PIPE_HEADER_SIZE = 16
 ATTR_SIZE_VER0 = 64
 FEAT_BITS = 256
 NAME_ALIGN = 64                 # perf pads header strings to this
@@ -62,6 +74,12 @@ RECORD_COMM = 3
 RECORD_SAMPLE = 9
 RECORD_LOST_SAMPLES = 13
 RECORD_USER_TYPE_START = 64     # synthesised records carry no sample_id trailer
+RECORD_HEADER_ATTR = 64         # pipe mode: attr, then its ids
+RECORD_EVENT_UPDATE = 78        # pipe mode: u64 type, u64 id, then the update
+RECORD_HEADER_FEATURE = 80      # pipe mode: u64 feature bit, then its payload
+
+# PERF_RECORD_EVENT_UPDATE types
+EVENT_UPDATE_NAME = 2
 
 # Feature bits of the file header (tools/perf/util/header.h)
 FEAT_HOSTNAME = 3
@@ -190,17 +208,23 @@ def check_perf_stderr(text, allow_lost=False, allow=()):
 
 
 class PerfData:
-    """A parsed file-mode perf.data
+    """A parsed perf.data, file mode or pipe mode
 
     Attributes:
         size (int): bytes in the file
+        pipe (bool): pipe mode (16-byte header, then records only)
         attrs (list of Attr): the events, in file order
-        attr_size (int): bytes of each attrs-section entry (attr + ids section)
-        data_offset (int): where the data section (the records) starts
-        data_size (int): its size in bytes
-        features (list of int): set feature bits, ascending
-        feature_sections (dict): feature bit -> Section(offset, size)
-        records (list of Record): every record, in file order
+        attr_size (int or None): bytes of each attrs-section entry (attr + ids
+            section); None in pipe mode
+        data_offset (int): where the data section (the records) starts; in
+            pipe mode where the records start, after the header
+        data_size (int): its size in bytes; in pipe mode up to the end
+        features (list of int): set feature bits, ascending; in pipe mode
+            those of the HEADER_FEATURE records
+        feature_sections (dict): feature bit -> Section(offset, size); in
+            pipe mode the payload of its HEADER_FEATURE record, padding included
+        records (list of Record): every record, in file order; in pipe mode
+            HEADER_ATTR, EVENT_UPDATE and HEADER_FEATURE records included
         sample_ids (dict): record offset -> SampleId, for non-sample records
             that carry a sample_id trailer
         samples (list of Sample): PERF_RECORD_SAMPLE records, in file order
@@ -213,12 +237,15 @@ class PerfData:
         cmdline (list of str or None): HEADER_CMDLINE
         event_desc (list or None): (Attr, name, ids) per event
         sample_time (tuple or None): (first, last) sample time in ns
+        update_names (dict): id -> event name, from pipe-mode EVENT_UPDATE records
     """
 
     def __init__(self, data):
         """Parse @data (bytes); raise PerfDataError if it is malformed"""
         self._data = bytes(data)
         self.size = len(self._data)
+        self.pipe = False
+        self.attr_size = self.attrs_section = self.event_types = None
         self.attrs = []
         self.features = []
         self.feature_sections = {}
@@ -231,11 +258,15 @@ class PerfData:
         self.hostname = self.osrelease = self.version = self.arch = self.cpuid = None
         self.nrcpus = self.total_mem_kb = self.cmdline = None
         self.event_desc = self.sample_time = None
+        self.update_names = {}
         self._by_id = {}
         self._parse_header()
-        self._parse_attrs()
-        self._parse_records()
-        self._parse_features()
+        if self.pipe:
+            self._parse_pipe()
+        else:
+            self._parse_attrs()
+            self._parse_records()
+            self._parse_features()
 
     # -- helpers ---------------------------------------------------------------
 
@@ -259,19 +290,26 @@ class PerfData:
     # -- header and attrs ------------------------------------------------------
 
     def _parse_header(self):
-        if self.size < HEADER_SIZE:
+        if self.size < PIPE_HEADER_SIZE:
             raise PerfDataError('file is %d bytes, shorter than the %d-byte header' %
                                 (self.size, HEADER_SIZE))
-        fields = _HEADER.unpack_from(self._data, 0)
-        magic, hsize, self.attr_size = fields[:3]
+        magic, hsize = struct.unpack_from('<8sQ', self._data, 0)
         if magic == MAGIC[::-1]:
             raise PerfDataError('big-endian perf.data is not supported')
         if magic != MAGIC:
             raise PerfDataError('bad magic %r (want %r)' % (magic, MAGIC))
-        if hsize == 16:
-            raise PerfDataError('pipe-mode perf.data (header size 16) is not supported')
+        if hsize == PIPE_HEADER_SIZE:
+            self.pipe = True
+            self.data_offset = PIPE_HEADER_SIZE
+            self.data_size = self.size - PIPE_HEADER_SIZE
+            return
+        if self.size < HEADER_SIZE:
+            raise PerfDataError('file is %d bytes, shorter than the %d-byte header' %
+                                (self.size, HEADER_SIZE))
         if hsize != HEADER_SIZE:
             raise PerfDataError('header size %d, want %d' % (hsize, HEADER_SIZE))
+        fields = _HEADER.unpack_from(self._data, 0)
+        self.attr_size = fields[2]
         self.attrs_section = Section(fields[3], fields[4])
         self.data_offset, self.data_size = fields[5], fields[6]
         self.event_types = Section(fields[7], fields[8])
@@ -318,15 +356,23 @@ class PerfData:
             attr = self._parse_attr(offset, size, what)
             ids_sec = Section(*_SECTION.unpack_from(self._data, offset + size))
             self._check_section(ids_sec, '%s ids' % what, 8)
-            for j in range(ids_sec.size // 8):
-                ident = struct.unpack_from('<Q', self._data, ids_sec.offset + 8 * j)[0]
-                if ident in self._by_id:
-                    raise PerfDataError('%s: id %d is already declared by attr %d' %
-                                        (what, ident, self._by_id[ident]))
-                self._by_id[ident] = i
-                attr.ids.append(ident)
-            self.attrs.append(attr)
+            self._add_attr(attr, ids_sec, what)
+        self._check_attrs()
 
+    def _add_attr(self, attr, ids_sec, what):
+        """Append @attr with the ids in @ids_sec (checked to be in the file)"""
+        index = len(self.attrs)
+        for j in range(ids_sec.size // 8):
+            ident = struct.unpack_from('<Q', self._data, ids_sec.offset + 8 * j)[0]
+            if ident in self._by_id:
+                raise PerfDataError('%s: id %d is already declared by attr %d' %
+                                    (what, ident, self._by_id[ident]))
+            self._by_id[ident] = index
+            attr.ids.append(ident)
+        self.attrs.append(attr)
+
+    def _check_attrs(self):
+        """Check that the events agree on where samples and trailers keep the id"""
         # perf finds the id at one position for all events; so must we
         first = self.attrs[0]
         for i, attr in enumerate(self.attrs[1:], 1):
@@ -350,27 +396,36 @@ class PerfData:
 
     # -- records ---------------------------------------------------------------
 
+    def _next_record(self, pos, end, prefix, end_name):
+        """Return the Record at @pos, which must end by @end; append it to records"""
+        if pos + _EVENT_HEADER.size > end:
+            raise PerfDataError('%srecord header at %#x runs past the %s %#x' %
+                                (prefix, pos, end_name, end))
+        rtype, misc, size = _EVENT_HEADER.unpack_from(self._data, pos)
+        if size < _EVENT_HEADER.size or size % 8:
+            raise PerfDataError('%srecord at %#x (type %d): size %d is not a multiple of 8 '
+                                'of at least 8' % (prefix, pos, rtype, size))
+        if pos + size > end:
+            raise PerfDataError('%srecord at %#x (type %d, size %d) runs past the %s %#x' %
+                                (prefix, pos, rtype, size, end_name, end))
+        rec = Record(rtype, misc, size, pos)
+        self.records.append(rec)
+        return rec
+
+    def _parse_event_record(self, rec):
+        """Parse @rec, a record of the data section (or of a stream after its attrs)"""
+        if rec.type == RECORD_SAMPLE:
+            self.samples.append(self._parse_sample(rec))
+        else:
+            self._parse_other(rec)
+
     def _parse_records(self):
         pos = self.data_offset
         end = self.data_offset + self.data_size
         while pos < end:
-            if pos + _EVENT_HEADER.size > end:
-                raise PerfDataError('record header at %#x runs past the data end %#x' %
-                                    (pos, end))
-            rtype, misc, size = _EVENT_HEADER.unpack_from(self._data, pos)
-            if size < _EVENT_HEADER.size or size % 8:
-                raise PerfDataError('record at %#x (type %d): size %d is not a multiple of 8 '
-                                    'of at least 8' % (pos, rtype, size))
-            if pos + size > end:
-                raise PerfDataError('record at %#x (type %d, size %d) runs past the data end '
-                                    '%#x' % (pos, rtype, size, end))
-            rec = Record(rtype, misc, size, pos)
-            self.records.append(rec)
-            if rtype == RECORD_SAMPLE:
-                self.samples.append(self._parse_sample(rec))
-            else:
-                self._parse_other(rec)
-            pos += size
+            rec = self._next_record(pos, end, '', 'data end')
+            self._parse_event_record(rec)
+            pos += rec.size
         total = sum(rec.size for rec in self.records)
         if total != self.data_size:
             raise PerfDataError('records add up to %d bytes, data size is %d' %
@@ -488,6 +543,79 @@ class PerfData:
         elif rec.type == RECORD_LOST_SAMPLES:
             self.lost_samples += self._unpack('<Q', body, end, what)[0]
 
+    # -- pipe mode -------------------------------------------------------------
+
+    def _parse_pipe(self):
+        """Walk a pipe-mode stream: HEADER_ATTRs first, features, event records"""
+        started = False
+        pos = self.data_offset
+        while pos < self.size:
+            rec = self._next_record(pos, self.size, 'pipe-mode ', 'end of the stream')
+            pos += rec.size
+            if rec.type == RECORD_HEADER_ATTR:
+                if started:
+                    raise PerfDataError('pipe-mode HEADER_ATTR at %#x comes after event '
+                                        'records' % rec.offset)
+                self._parse_header_attr(rec)
+            elif rec.type == RECORD_HEADER_FEATURE:
+                self._parse_header_feature(rec)
+            elif rec.type == RECORD_EVENT_UPDATE:
+                self._parse_event_update(rec)
+            elif rec.type < RECORD_USER_TYPE_START:
+                if not started:
+                    if not self.attrs:
+                        raise PerfDataError('pipe-mode record at %#x (type %d) comes before '
+                                            'any HEADER_ATTR' % (rec.offset, rec.type))
+                    self._check_attrs()
+                    started = True
+                self._parse_event_record(rec)
+        if not self.attrs:
+            raise PerfDataError('pipe-mode stream of %d bytes has no HEADER_ATTR record' %
+                                self.size)
+        if not started:
+            self._check_attrs()
+        self.features = sorted(self.feature_sections)
+        self._decode_features()
+
+    def _parse_header_attr(self, rec):
+        """PERF_RECORD_HEADER_ATTR: the attr (attr.size bytes), then u64 ids"""
+        what = 'pipe-mode HEADER_ATTR at %#x' % rec.offset
+        body = rec.offset + _EVENT_HEADER.size
+        end = rec.offset + rec.size
+        size = self._unpack('<I', body + 4, end, what)[0]
+        if body + size > end:
+            raise PerfDataError('%s: attr.size %d runs past the record (size %d)' %
+                                (what, size, rec.size))
+        if size % 8:
+            raise PerfDataError('%s: attr.size %d is not a multiple of 8' % (what, size))
+        attr = self._parse_attr(body, size, what)
+        self._add_attr(attr, Section(body + size, end - body - size), what)
+
+    def _parse_event_update(self, rec):
+        """PERF_RECORD_EVENT_UPDATE: u64 type, u64 id of an event declared before"""
+        what = 'pipe-mode EVENT_UPDATE at %#x' % rec.offset
+        body = rec.offset + _EVENT_HEADER.size
+        end = rec.offset + rec.size
+        utype, ident = self._unpack('<QQ', body, end, what)
+        if ident not in self._by_id:
+            raise PerfDataError('%s: id %d is declared by no HEADER_ATTR before it (ids: %s)' %
+                                (what, ident, sorted(self._by_id) or 'none'))
+        if utype == EVENT_UPDATE_NAME:
+            self.update_names[ident] = self._string(body + 16, end, what)
+
+    def _parse_header_feature(self, rec):
+        """PERF_RECORD_HEADER_FEATURE: u64 feature bit, then the feature's payload"""
+        what = 'pipe-mode HEADER_FEATURE at %#x' % rec.offset
+        body = rec.offset + _EVENT_HEADER.size
+        bit = self._unpack('<Q', body, rec.offset + rec.size, what)[0]
+        if not 0 < bit < FEAT_BITS:
+            raise PerfDataError('%s: feature bit %d is out of range' % (what, bit))
+        if bit in self.feature_sections:
+            raise PerfDataError('%s: feature %s was already sent at %#x' %
+                                (what, FEAT_NAMES.get(bit, bit),
+                                 self.feature_sections[bit].offset - 16))
+        self.feature_sections[bit] = Section(body + 8, rec.offset + rec.size - body - 8)
+
     # -- features --------------------------------------------------------------
 
     def _parse_features(self):
@@ -497,10 +625,14 @@ class PerfData:
             sec = Section(*self._unpack('<QQ', table + 16 * i, self.size, what))
             self._check_section(sec, 'feature %s' % FEAT_NAMES.get(bit, bit))
             self.feature_sections[bit] = sec
+        self._decode_features()
+
+    def _decode_features(self):
+        """Decode the features perfrec writes from feature_sections"""
         strings = {FEAT_HOSTNAME: 'hostname', FEAT_OSRELEASE: 'osrelease',
                    FEAT_VERSION: 'version', FEAT_ARCH: 'arch', FEAT_CPUID: 'cpuid'}
-        for bit, sec in self.feature_sections.items():
-            reader = _FeatureReader(self, bit, sec)
+        for bit in sorted(self.feature_sections):
+            reader = _FeatureReader(self, bit, self.feature_sections[bit])
             if bit in strings:
                 setattr(self, strings[bit], reader.string())
             elif bit == FEAT_NRCPUS:
@@ -520,9 +652,15 @@ class PerfData:
     def _parse_event_desc(self, reader):
         nr, size = reader.u32(), reader.u32()
         if nr != len(self.attrs):
-            raise PerfDataError('EVENT_DESC: %d events, the attrs section has %d' %
-                                (nr, len(self.attrs)))
-        if size != self.attr_size - _SECTION.size:
+            raise PerfDataError('EVENT_DESC: %d events, the %s %d' %
+                                (nr, 'stream has HEADER_ATTRs for' if self.pipe else
+                                 'attrs section has', len(self.attrs)))
+        if self.pipe:
+            sizes = sorted({attr.size for attr in self.attrs})
+            if sizes != [size]:
+                raise PerfDataError('EVENT_DESC: attr size %d, the HEADER_ATTR records use %s'
+                                    % (size, ', '.join(str(s) for s in sizes)))
+        elif size != self.attr_size - _SECTION.size:
             raise PerfDataError('EVENT_DESC: attr size %d, the attrs section uses %d' %
                                 (size, self.attr_size - _SECTION.size))
         self.event_desc = []
@@ -536,7 +674,13 @@ class PerfData:
     # -- conveniences ----------------------------------------------------------
 
     def event_name(self, ident):
-        """Return the EVENT_DESC name of the event whose samples carry id @ident"""
+        """Return the name perf gives the event whose samples carry id @ident
+
+        That of its EVENT_UPDATE record (pipe mode) if any, as perf lets it
+        override, else that of HEADER_EVENT_DESC.
+        """
+        if ident in self.update_names:
+            return self.update_names[ident]
         for _, name, ids in self.event_desc or ():
             if ident in ids:
                 return name
@@ -544,8 +688,9 @@ class PerfData:
 
     def summary(self, samples=False):
         """Return a human-readable summary (str); with @samples, list each sample"""
-        out = ['perf.data: %d bytes, data [%#x, +%#x), %d records' %
-               (self.size, self.data_offset, self.data_size, len(self.records))]
+        out = ['perf.data%s: %d bytes, data [%#x, +%#x), %d records' %
+               (' (pipe mode)' if self.pipe else '', self.size, self.data_offset,
+                self.data_size, len(self.records))]
         for i, attr in enumerate(self.attrs):
             count = sum(1 for s in self.samples if s.id in attr.ids or
                         (s.id is None and i == 0))
@@ -579,9 +724,12 @@ class _FeatureReader:
 
     def __init__(self, pdata, bit, sec):
         self.pdata = pdata
-        self.what = 'feature %s at %#x' % (FEAT_NAMES.get(bit, bit), sec.offset)
+        mode = 'pipe-mode ' if pdata.pipe else ''
+        self.what = '%sfeature %s at %#x' % (mode, FEAT_NAMES.get(bit, bit), sec.offset)
         self.pos = sec.offset
         self.end = sec.offset + sec.size
+        # A HEADER_FEATURE record pads its payload with zeroes to 8 bytes
+        self.pad = 8 if pdata.pipe else 1
 
     def take(self, size):
         """Skip @size bytes; return their offset"""
@@ -609,10 +757,10 @@ class _FeatureReader:
         return self.pdata._string(start, start + size, self.what)
 
     def done(self):
-        """Check that the whole section was used"""
-        if self.pos != self.end:
-            raise PerfDataError('%s: %d bytes left over after decoding' %
-                                (self.what, self.end - self.pos))
+        """Check that the whole section was used, but for padding in pipe mode"""
+        left = self.end - self.pos
+        if left >= self.pad or any(self.pdata._data[self.pos:self.end]):
+            raise PerfDataError('%s: %d bytes left over after decoding' % (self.what, left))
 
 
 def load(path):
@@ -624,7 +772,7 @@ def load(path):
 def main(argv=None):
     """Print a summary of a perf.data file; return the exit code"""
     parser = argparse.ArgumentParser(
-        description='Check a file-mode perf.data and print a summary of it.')
+        description='Check a perf.data (file or pipe mode) and print a summary of it.')
     parser.add_argument('-s', '--samples', action='store_true', help='list every sample')
     parser.add_argument('file', help='perf.data file')
     args = parser.parse_args(argv)

@@ -233,7 +233,9 @@ def test_perfrec_stream(u_boot_console, tmp_path):
     assert ret == 0, err
     assert len(script_lines(cons, tmp_path, path)) == samples
     with open(path, 'rb') as inf:
-        assert inf.read(16)[8:] == b'\x10' + b'\0' * 7        # pipe header: size 16
+        pd = PerfData(inf.read())
+    assert pd.pipe and len(pd.samples) == samples and pd.sample_time
+    assert [name for _, name, _ in pd.event_desc] == ['cycles']
 
     # A board that dies after the second chunk: what came is still a profile
     cut = log[:log.index('perfrec-end', log.index('perfrec-begin 1 %s 1 ' %
@@ -245,6 +247,9 @@ def test_perfrec_stream(u_boot_console, tmp_path):
     assert ret == 0, err
     got = len(script_lines(cons, tmp_path, part))
     assert 0 < got < samples
+    with open(part, 'rb') as inf:
+        pd = PerfData(inf.read())
+    assert pd.pipe and len(pd.samples) == got and pd.sample_time is None
 
 
 @pytest.mark.boardspec('qemu_arm64')
