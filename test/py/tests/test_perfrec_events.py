@@ -136,8 +136,9 @@ def test_perfrec_stat_wrap(u_boot_console):
             assert 0 <= wrapped[name] - count < 5000 * (1 << icount_shift(cons)), \
                 (name, plain, wrapped)
         else:
-            # Real time: runs differ, but a lost or doubled wrap would be 2^32 off
-            assert abs(wrapped[name] - count) < count / 2, (name, plain, wrapped)
+            # Real time: runs differ (a loaded host may halve QEMU's speed), but
+            # a lost or doubled wrap would be 2^32 off
+            assert abs(wrapped[name] - count) < 1 << 31, (name, plain, wrapped)
     if icount(cons):
         shift = icount_shift(cons)
         assert wrapped['cycles'] == (1 << shift) * wrapped['instructions'], wrapped
