@@ -235,13 +235,15 @@ def test_perfrec_frequency_per_event(u_boot_console, tmp_path):
     record(cons, '-e %s -o %#x -s %#x' % (spec, BUF, BUF_SIZE), LONG_CRC)
     _, data = fetch(cons, tmp_path)
     pd = PerfData(data)
-    # Without icount QEMU's clock is the host's, and a loaded host delays the
-    # interrupts by whole periods: only icount runs can hold 10%
-    tolerance = 0.1 if icount(cons) else 0.5
     for _, name, ids in pd.event_desc:
         times = [s.time for s in pd.samples if s.id == ids[0]]
         rate = (len(times) - 1) * 1e9 / (times[-1] - times[0])
-        assert abs(rate - targets[name]) < targets[name] * tolerance, (name, rate)
+        if icount(cons):
+            assert abs(rate - targets[name]) < targets[name] / 10, (name, rate)
+        else:
+            # QEMU's clock is then the host's: a loaded host delays interrupts
+            # by whole periods, so only the order of magnitude is certain
+            assert targets[name] / 4 < rate < targets[name] * 2, (name, rate)
 
 
 @pytest.mark.boardspec('qemu_arm64')
