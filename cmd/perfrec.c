@@ -192,6 +192,9 @@ static void perfrec_print_arm_error(int err, const struct perfrec_cfg *cfg)
 		printf("Buffer too small: %#lx bytes cannot hold the perf.data header and a sample\n",
 		       cfg->buf_size);
 		break;
+	case -EOPNOTSUPP:
+		printf("Call graphs (-g) need CONFIG_PERFREC_CALLCHAIN\n");
+		break;
 	case -ENOEXEC:
 		printf("The build did not record the image's ELF offset (perfrec_image_pgoff)\n");
 		break;
@@ -240,6 +243,7 @@ static int perfrec_run_workload(int argc, char *const argv[])
  * @stream_rate: -S, wire bytes a second (0: off)
  * @host_path: -H, or NULL
  * @compress: -z
+ * @callchain: -g
  * @cmd_argc: words of the workload
  * @cmd_argv: the workload
  */
@@ -255,6 +259,7 @@ struct perfrec_opts {
 	u64 stream_rate;
 	const char *host_path;
 	bool compress;
+	bool callchain;
 	int cmd_argc;
 	char *const *cmd_argv;
 };
@@ -362,6 +367,10 @@ static int perfrec_parse_opts(int argc, char *const argv[], const char *allowed,
 		}
 		if (opt[1] == 'z') {
 			o->compress = true;
+			continue;
+		}
+		if (opt[1] == 'g') {
+			o->callchain = true;
 			continue;
 		}
 		if (!val || !strcmp(val, "--")) {
@@ -740,6 +749,7 @@ static int perfrec_begin_recording(struct perfrec_opts *o, int argc, char *const
 		}
 	}
 	cfg.jitter_pct = o->jitter;
+	cfg.callchain = o->callchain;
 
 	if (!o->have_addr) {
 		if (perfrec_default_addr(o->size, &o->addr)) {
@@ -822,7 +832,7 @@ static int do_perfrec_record(struct cmd_tbl *cmdtp, int flag, int argc, char *co
 	struct perfrec_opts o;
 	int ret, wret;
 
-	ret = perfrec_parse_opts(argc, argv, "ecFosjH", true, &o);
+	ret = perfrec_parse_opts(argc, argv, "ecFosjHg", true, &o);
 	if (!ret)
 		ret = perfrec_begin_recording(&o, argc, argv);
 	if (ret)
@@ -841,7 +851,7 @@ static int do_perfrec_start(struct cmd_tbl *cmdtp, int flag, int argc, char *con
 	struct perfrec_opts o;
 	int ret;
 
-	ret = perfrec_parse_opts(argc, argv, "ecFosjHSz", false, &o);
+	ret = perfrec_parse_opts(argc, argv, "ecFosjHSzg", false, &o);
 	if (!ret)
 		ret = perfrec_begin_recording(&o, argc, argv);
 	if (ret)
@@ -1017,17 +1027,18 @@ static int do_perfrec_status(struct cmd_tbl *cmdtp, int flag, int argc, char *co
 }
 
 U_BOOT_LONGHELP(perfrec,
-		"record [-e <events>] [-c <period> | -F <hz>] [-j <pct>] [-o <addr>] [-s <size>]\n"
-		"               [-H <hostfile>] -- <command...>\n"
+		"record [-e <events>] [-c <period> | -F <hz>] [-g] [-j <pct>] [-o <addr>]\n"
+		"               [-s <size>] [-H <hostfile>] -- <command...>\n"
 		"    - run <command> while sampling it into a perf.data in memory\n"
 		"      -e: events, comma-separated (default cycles), each optionally\n"
 		"          with /period=<n>/ or /freq=<hz>/; see 'perfrec list'\n"
 		"      -c: events per sample (decimal); -F: samples per second\n"
 		"          (decimal, default 4000, at most 100000)\n"
+		"      -g: record call graphs (frame pointers)\n"
 		"      -j: vary each period randomly by up to <pct> percent (default 0)\n"
 		"      -o, -s: buffer address and size (hex); default: a free region\n"
 		"      -H: also write the perf.data to this host file (semihosting)\n"
-		"perfrec start [-e <events>] [-c <period> | -F <hz>] [-j <pct>] [-o <addr>]\n"
+		"perfrec start [-e <events>] [-c <period> | -F <hz>] [-g] [-j <pct>] [-o <addr>]\n"
 		"              [-s <size>] [-H <hostfile>] [-S <bytes/s> [-z]]\n"
 		"    - record while the shell runs other commands, until 'perfrec stop'\n"
 		"      -S: stream new samples to the console after each command, at most\n"

@@ -48,6 +48,9 @@
 #define PERF_DATA_SAMPLE_PERIOD		BIT_ULL(8)
 #define PERF_DATA_SAMPLE_IDENTIFIER	BIT_ULL(16)
 
+/* First entry of a call chain: the addresses that follow are "user" ones */
+#define PERF_DATA_CONTEXT_USER		0xfffffffffffffe00ULL
+
 /* The sample layout perfrec writes: struct perf_data_sample below */
 #define PERF_DATA_SAMPLE_FLAT		(PERF_DATA_SAMPLE_IDENTIFIER | PERF_DATA_SAMPLE_IP | \
 					 PERF_DATA_SAMPLE_TID | PERF_DATA_SAMPLE_TIME | \
@@ -149,7 +152,10 @@ struct perf_data_sample_id {
 	__u64 id;
 };
 
-/* PERF_RECORD_SAMPLE for PERF_DATA_SAMPLE_FLAT: 48 bytes */
+/*
+ * PERF_RECORD_SAMPLE for PERF_DATA_SAMPLE_FLAT: 48 bytes. With
+ * PERF_DATA_SAMPLE_CALLCHAIN a u64 count and the chain follow.
+ */
 struct perf_data_sample {
 	struct perf_data_event_header header;
 	__u64 id;		/* PERF_SAMPLE_IDENTIFIER */
@@ -172,6 +178,7 @@ struct perf_data_lost_samples {
  * @config: event number within @type
  * @period: sample period, or frequency in Hz if @freq
  * @freq: true for frequency mode (the attr's freq flag)
+ * @callchain: samples carry a call chain (PERF_SAMPLE_CALLCHAIN)
  * @id: the id samples of this event carry (unique, non-zero)
  * @name: name shown by perf (HEADER_EVENT_DESC), e.g. "cycles"
  */
@@ -180,6 +187,7 @@ struct perf_data_event {
 	__u64 config;
 	__u64 period;
 	bool freq;
+	bool callchain;
 	__u64 id;
 	const char *name;
 };

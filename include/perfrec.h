@@ -69,6 +69,7 @@ struct perfrec_event_cfg {
  * @mode: record or stat
  * @nr_events: events in @events
  * @events: the events; each gets its own counter
+ * @callchain: record mode: samples carry their call chain (frame records)
  * @jitter_pct: record mode: vary each period randomly by up to this many
  *	percent either way (0: off)
  * @preload: stat mode: start each counter this many events before it wraps
@@ -83,6 +84,7 @@ struct perfrec_cfg {
 	enum perfrec_mode mode;
 	uint nr_events;
 	struct perfrec_event_cfg events[PERF_DATA_MAX_EVENTS];
+	bool callchain;
 	uint jitter_pct;
 	u64 preload;
 	void *buf;

@@ -39,7 +39,7 @@ SKIP = {'scripts/perfrec-deps.sh', 'scripts/perfrec_get_uboot.py',
 MAINTAINERS_ENTRY = '''PERFREC SAMPLING PROFILER
 M:	perfrec developers <perfrec@localhost>
 S:	Maintained
-F:	cmd/perfrec.c
+F:	cmd/perfrec*.c
 F:	doc/usage/cmd/perfrec.rst
 F:	drivers/perf/
 F:	include/perf_data.h
@@ -57,6 +57,12 @@ SMH_OPEN_NEW = ('\t/* Writing from offset 0 replaces the file, as on other files
                 '\telse\n'
                 '\t\tfd = smh_open(filename, MODE_READ | MODE_BINARY | MODE_PLUS);\n')
 
+FRAME_POINTERS = ('# perfrec: a frame record in every function, for call graphs\n'
+                  'ifdef CONFIG_PERFREC_FRAME_POINTERS\n'
+                  'KBUILD_CFLAGS += -fno-omit-frame-pointer -mno-omit-leaf-frame-pointer \\\n'
+                  '\t\t -fno-optimize-sibling-calls\n'
+                  'endif\n\n')
+
 # The complete list of edits to U-Boot's own files:
 #   (file, why, anchor, text, how)
 # how: 'before' / 'after' inserts text next to the anchor line(s);
@@ -70,6 +76,9 @@ EDITS = [
     ('cmd/Makefile', 'build the perfrec command',
      'obj-$(CONFIG_CMD_PINMUX) += pinmux.o\n',
      'obj-$(CONFIG_CMD_PERFREC) += perfrec.o\n', 'before'),
+    ('cmd/Makefile', 'build the perfrec_test command (test builds only)',
+     'obj-$(CONFIG_CMD_PINMUX) += pinmux.o\n',
+     'obj-$(CONFIG_CMD_PERFREC_TEST) += perfrec_test.o\n', 'before'),
     ('doc/usage/index.rst', 'list the perfrec page',
      '   cmd/pinmux\n', '   cmd/perfrec\n', 'before'),
     ('MAINTAINERS', 'maintainer entry', 'POWER\n', MAINTAINERS_ENTRY, 'before'),
@@ -78,6 +87,8 @@ EDITS = [
     ('common/command.c', 'let perfrec stream at command boundaries (perfrec start -S)',
      '\t\trc = cmd_call(cmdtp, flag, argc, argv, &newrep);\n',
      '\t\tif (IS_ENABLED(CONFIG_CMD_PERFREC))\n\t\t\tperfrec_command_done();\n', 'after'),
+    ('Makefile', 'frame records in every function, for perfrec -g',
+     'KBUILD_CFLAGS += $(KCFLAGS)\n', FRAME_POINTERS, 'before'),
     ('fs/semihostingfs.c', '"save hostfs" creates and truncates the host file',
      SMH_OPEN_OLD, SMH_OPEN_NEW, 'replace-in:smh_fs_write_at'),
 ]

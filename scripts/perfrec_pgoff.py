@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0+
 # Copyright (c) 2026 The perfrec authors
-"""Record the u-boot ELF's image file offset inside the image.
+"""Record the u-boot ELF's image file offset and code size inside the image.
 
 Usage:
     perfrec_pgoff.py <u-boot ELF>
@@ -10,18 +10,24 @@ perf maps a sampled address to a symbol through the MMAP record's pgoff: the
 file offset at which the image's first byte sits in the ELF (the p_offset of
 the PT_LOAD segment that starts at _start). The running image cannot read its
 own ELF, so this post-link step writes that offset into the 64-bit variable
-perfrec_image_pgoff, in place, before objcopy makes u-boot.bin. The variable
-must hold its "unset" marker or the same value already; anything else is an
-error. Standard library only: it runs as part of U-Boot's build.
+perfrec_image_pgoff, in place, before objcopy makes u-boot.bin. It also
+writes perfrec_image_text_bytes, the bytes from _start to the end of the last
+executable section, so that the call-graph walker can tell return addresses
+from anything else. Each variable must hold its "unset" marker or the value
+already; anything else is an error. Standard library only: it runs as part of
+U-Boot's build.
 """
 
 import struct
 import sys
 
 UNSET = 0x5045524652454331
-SYMBOL = b'perfrec_image_pgoff'
+PGOFF = b'perfrec_image_pgoff'
+TEXT_BYTES = b'perfrec_image_text_bytes'
 PT_LOAD = 1
 SHT_SYMTAB = 2
+SHF_ALLOC = 2
+SHF_EXECINSTR = 4
 
 
 def fail(msg):
@@ -58,6 +64,18 @@ def find_symbol(data, secs, name):
     return None
 
 
+def patch(data, secs, name, value):
+    """Set the 64-bit variable @name to @value in @data; return its file offset"""
+    addr, shndx = find_symbol(data, secs, name)
+    sec = secs[shndx]
+    where = sec[4] + addr - sec[3]
+    old = struct.unpack_from('<Q', data, where)[0]
+    if old not in (UNSET, value):
+        fail('%s holds %#x, neither unset nor %#x' % (name.decode(), old, value))
+    struct.pack_into('<Q', data, where, value)
+    return where
+
+
 def main(argv):
     """Patch the ELF named in argv[1]; return the exit code"""
     if len(argv) != 2:
@@ -72,16 +90,13 @@ def main(argv):
         fail('no single PT_LOAD segment holds _start (%#x)' % start)
     pgoff = loads[0][2] - (loads[0][3] - start)
 
-    value, shndx = find_symbol(data, secs, SYMBOL)
-    sec = secs[shndx]
-    where = sec[4] + value - sec[3]
-    old = struct.unpack_from('<Q', data, where)[0]
-    if old not in (UNSET, pgoff):
-        fail('%s holds %#x, neither unset nor %#x' % (SYMBOL.decode(), old, pgoff))
-    struct.pack_into('<Q', data, where, pgoff)
+    code_end = max(sec[3] + sec[5] for sec in secs
+                   if sec[2] & SHF_ALLOC and sec[2] & SHF_EXECINSTR)
+    wheres = [patch(data, secs, PGOFF, pgoff), patch(data, secs, TEXT_BYTES, code_end - start)]
     with open(argv[1], 'r+b') as outf:
-        outf.seek(where)
-        outf.write(data[where:where + 8])
+        for where in wheres:
+            outf.seek(where)
+            outf.write(data[where:where + 8])
     return 0
 
 

@@ -119,6 +119,8 @@ static void perf_data_fill_attr(struct perf_data_attr *attr, const struct perf_d
 	attr->config = ev->config;
 	attr->sample_period = ev->period;
 	attr->sample_type = PERF_DATA_SAMPLE_FLAT;
+	if (ev->callchain)
+		attr->sample_type |= PERF_DATA_SAMPLE_CALLCHAIN;
 	/*
 	 * Samples are "user" samples of one process (the firmware): excluding
 	 * kernel and hypervisor keeps perf from warning about kernel maps.

@@ -69,6 +69,11 @@ struct perfrec_counter {
  * @intid: the PMU interrupt
  * @pid: pid/tid of every sample
  * @ns_mult: generic-timer ticks to ns: ns = ticks * @ns_mult >> 32
+ * @callchain: samples carry a call chain (perf's -g)
+ * @max_depth: most return addresses in a chain
+ * @text_start: run-time address of the image's first instruction
+ * @text_end: and of the first byte after its code
+ * @stack_top: the stack's upper end (U-Boot's initial stack pointer)
  * @stat: counting mode: an overflow adds 2^width to the count, no sample
  * @jitter_pct: vary each period by up to this many percent (0: off)
  * @rng: xorshift64 state for the jitter
@@ -87,6 +92,11 @@ struct perfrec_irq {
 	uint intid;
 	u32 pid;
 	u64 ns_mult;
+	bool callchain;
+	uint max_depth;
+	u64 text_start;
+	u64 text_end;
+	u64 stack_top;
 	bool stat;
 	uint jitter_pct;
 	u64 rng;
@@ -101,6 +111,14 @@ struct perfrec_irq {
 };
 
 extern struct perfrec_irq perfrec_irq;
+
+/* The entry's register frame: x0-x17, then x29 and x30 (perfrec_vectors.S) */
+#define PERFREC_IRQ_FRAME_X29		18
+#define PERFREC_IRQ_FRAME_X30		19
+#define PERFREC_IRQ_FRAME_BYTES		160
+
+/* Longest call chain perf accepts (PERF_MAX_STACK_DEPTH), and ours */
+#define PERFREC_MAX_DEPTH		127
 
 /* The vector tables of perfrec_vectors.S */
 extern char perfrec_vectors_el1[], perfrec_vectors_el2[], perfrec_vectors_el3[];

@@ -50,6 +50,12 @@ DECLARE_GLOBAL_DATA_PTR;
  */
 u64 perfrec_image_pgoff __section(".data") = PERFREC_PGOFF_UNSET;
 
+/*
+ * Bytes from _start to the end of the image's code, written by the same
+ * post-link step: call-graph return addresses must fall in there.
+ */
+u64 perfrec_image_text_bytes __section(".data") = PERFREC_PGOFF_UNSET;
+
 /**
  * struct perfrec_session - The one session U-Boot can have
  * @state: where it is
@@ -284,6 +290,7 @@ static void perfrec_fill_info(struct perfrec_session *s)
 		s->events[i].period = ec->freq_hz ? ec->freq_hz : ec->period;
 		s->events[i].id = i + 1;
 		s->events[i].name = ec->name;
+		s->events[i].callchain = s->cfg.callchain;
 	}
 
 	cpus = ofnode_path("/cpus");
@@ -363,6 +370,11 @@ static int perfrec_init_irq(struct perfrec_session *s)
 	st->pid = PERFREC_PID;
 	st->ns_mult = (PERFREC_NSEC_PER_SEC << 32) / read_cntfrq_el0();
 	st->stat = s->cfg.mode == PERFREC_STAT;
+	st->callchain = s->cfg.callchain;
+	st->max_depth = CONFIG_PERFREC_CALLCHAIN_DEPTH;
+	st->text_start = gd->relocaddr;
+	st->text_end = gd->relocaddr + READ_ONCE(perfrec_image_text_bytes);
+	st->stack_top = gd->start_addr_sp;
 	st->jitter_pct = s->cfg.jitter_pct;
 	st->rng = read_cntpct_el0() | 1;
 	ret = perfrec_assign_counters(s);
@@ -432,8 +444,11 @@ int perfrec_arm(const struct perfrec_cfg *cfg)
 	ret = perfrec_find_hw(&s->hw, &s->gic, &node);
 	if (ret)
 		return log_msg_ret("hw", ret);
-	if (READ_ONCE(perfrec_image_pgoff) == PERFREC_PGOFF_UNSET)
+	if (READ_ONCE(perfrec_image_pgoff) == PERFREC_PGOFF_UNSET ||
+	    READ_ONCE(perfrec_image_text_bytes) == PERFREC_PGOFF_UNSET)
 		return log_msg_ret("pgoff", -ENOEXEC);
+	if (cfg->callchain && !IS_ENABLED(CONFIG_PERFREC_CALLCHAIN))
+		return log_msg_ret("chain", -EOPNOTSUPP);
 	ret = perfrec_probe_device(node);
 	if (ret)
 		return log_msg_ret("dev", ret);

@@ -7,8 +7,8 @@
  * test/host/conftest.py, with -fno-inline so that every function stays. As in
  * U-Boot, _start comes first and the image starts there; the tests read every
  * other address and size with nm, so the bodies only need to be distinct.
- * perfrec_image_pgoff holds the marker that scripts/perfrec_pgoff.py replaces
- * with the image's file offset.
+ * perfrec_image_pgoff and perfrec_image_text_bytes hold the marker that
+ * scripts/perfrec_pgoff.py replaces with the image's file offset and code size.
  */
 
 #define FIXTURE_NOPS(n)	__asm__ volatile(".rept " #n "\n\tnop\n\t.endr")
@@ -18,6 +18,7 @@ static void fixture_warm(void);
 static void fixture_cold(void);
 
 unsigned long long perfrec_image_pgoff = 0x5045524652454331ULL;
+unsigned long long perfrec_image_text_bytes = 0x5045524652454331ULL;
 
 void _start(void)
 {

@@ -23,7 +23,7 @@ import sys
 
 import pytest
 
-from conftest import (EXIT_ENOSPC, GEN_BASE, GEN_FACTS, GEN_FIRST_TIME, GEN_PERIOD, GEN_PID,
+from conftest import (CROSS_COMPILE, EXIT_ENOSPC, GEN_BASE, GEN_FACTS, GEN_FIRST_TIME, GEN_PERIOD, GEN_PID,
                       GEN_START_TIME, GEN_TIME_STEP, LOST_RECORD_BYTES, REPO, SAMPLE_BYTES,
                       parse_report, perfrec_data)
 
@@ -317,9 +317,26 @@ def test_pgoff_from_elf(elf, elf_high, tmp_path):
                         str(copy)], check=True)
         patched = copy.read_bytes()
         marker = struct.pack('<Q', 0x5045524652454331)
-        assert data.count(marker) == 1
-        where = data.index(marker)
-        assert struct.unpack_from('<Q', patched, where)[0] == img.pgoff
+        assert data.count(marker) == 2
+        # Sections: name type addr off size es flags ...
+        sections = [line.split(']', 1)[1].split() for line in
+                    subprocess.run([CROSS_COMPILE + 'readelf', '-SW', img.path], check=True,
+                                   capture_output=True, text=True).stdout.splitlines()
+                    if re.match(r'^\s+\[\s*\d+\]', line)]
+        nm = subprocess.run([CROSS_COMPILE + 'nm', img.path], check=True, capture_output=True,
+                            text=True).stdout
+
+        def value(name, blob):
+            addr = int(re.search(r'^([0-9a-f]+) \w %s$' % name, nm, re.M).group(1), 16)
+            sec = next(f for f in sections if len(f) > 5 and
+                       int(f[2], 16) <= addr < int(f[2], 16) + int(f[4], 16))
+            return struct.unpack_from('<Q', blob, addr - int(sec[2], 16) + int(sec[3], 16))[0]
+
+        assert value('perfrec_image_pgoff', data) == 0x5045524652454331
+        assert value('perfrec_image_pgoff', patched) == img.pgoff
+        # The code's size from _start: every executable section ends within it
+        ends = [int(f[2], 16) + int(f[4], 16) for f in sections if len(f) > 6 and 'X' in f[6]]
+        assert value('perfrec_image_text_bytes', patched) == max(ends) - img.text_base
 
 
 def test_wrong_pgoff_misattributes(gen, elf, perf, tmp_path):

@@ -25,7 +25,9 @@ def test_perfrec_help(u_boot_console):
     """'help perfrec' documents every subcommand and option"""
     cons = u_boot_console
     out = cons.run_command('help perfrec')
-    assert 'perfrec record [-e <events>] [-c <period> | -F <hz>] [-j <pct>] [-o <addr>] [-s <size>]' in out
+    assert 'perfrec record [-e <events>] [-c <period> | -F <hz>] [-g] [-j <pct>] [-o <addr>]' in out
+    assert 'perfrec start [-e <events>] [-c <period> | -F <hz>] [-g] [-j <pct>] [-o <addr>]' in out
+    assert 'perfrec stop' in out and 'perfrec dump [-z] [-i] [-H <hostfile>]' in out
     assert 'perfrec stat [-e <events>] [-w <events>]' in out
     assert 'perfrec list [-a]' in out
     assert 'perfrec status [-v]' in out

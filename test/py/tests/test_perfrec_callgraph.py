@@ -1,0 +1,171 @@
+# SPDX-License-Identifier: GPL-2.0+
+# Copyright (c) 2026 The perfrec authors
+# Tests of call graphs (perfrec record -g) against workloads with known call paths
+
+"""perfrec_test (CONFIG_CMD_PERFREC_TEST) runs nested calls of a known depth
+and a loop with garbage in x29/x30. Every sample's chain is symbolised with
+the ELF's symbol table and checked against the path the code really takes:
+no frame duplicated, none skipped, whatever instruction the sample hit.
+"""
+
+import bisect
+import re
+
+import pytest
+
+from perfrec_data import PerfData
+from perfrec_helpers import (BUF, BUF_SIZE, bdinfo, fetch, icount, perf, record, registers,
+                             symbols)
+
+CONTEXT_USER = 0xfffffffffffffe00
+
+
+class Symboliser:
+    """Run-time address -> function name, from the u-boot ELF"""
+
+    def __init__(self, cons):
+        self.reloc = bdinfo(cons, 'reloc off')
+        syms = sorted((start, end, name) for name, (start, end) in symbols(cons).items()
+                      if end > start)
+        self.starts = [s[0] for s in syms]
+        self.syms = syms
+
+    def __call__(self, addr):
+        link = addr - self.reloc
+        idx = bisect.bisect_right(self.starts, link) - 1
+        if idx >= 0 and link < self.syms[idx][1]:
+            return self.syms[idx][2]
+        return None
+
+
+def chains(pd, sym):
+    """Each sample's call chain as function names, innermost first"""
+    out = []
+    for sample in pd.samples:
+        ips = sample.callchain
+        assert ips and ips[0] == CONTEXT_USER and ips[1] == sample.ip, ips
+        out.append([sym(ip) for ip in ips[1:]])
+    return out
+
+
+def workload_scale(cons):
+    """(period, loop multiplier): without icount QEMU runs the loops in real
+    time, so they must run longer to gather samples, and a coarser period
+    keeps the interrupts from crowding them out on a loaded host"""
+    return (7919, 1) if icount(cons) else (49999, 25)
+
+
+def expected_path(func, depth):
+    """The call path from perfrec_test's command handler down to @func"""
+    levels = ['perfrec_test_chain%d' % n for n in range(1, depth + 1)]
+    if func == 'perfrec_test_spin':
+        path = levels + [func]
+    else:
+        path = levels[:levels.index(func) + 1]
+    return list(reversed(['do_perfrec_test_chain'] + path))
+
+
+@pytest.mark.boardspec('qemu_arm64')
+@pytest.mark.buildconfigspec('cmd_perfrec_test')
+@pytest.mark.buildconfigspec('perfrec_callchain')
+@pytest.mark.requiredtool('perf')
+@pytest.mark.parametrize('depth', [1, 5, 8])
+def test_perfrec_callgraph_known_paths(u_boot_console, tmp_path, depth):
+    """Every sample in the nested calls carries exactly the path it was on"""
+    cons = u_boot_console
+    before = registers(cons)
+    period, scale = workload_scale(cons)
+    res = record(cons, '-g -c %d -o %#x -s %#x' % (period, BUF, BUF_SIZE),
+                 'perfrec_test chain %d %d' % (depth, 200000 * scale))
+    assert registers(cons) == before
+    path, data = fetch(cons, tmp_path)
+    pd = PerfData(data)
+    assert len(pd.samples) == res['samples'] > 100
+    assert all(a.sample_type & (1 << 5) for a in pd.attrs)       # PERF_SAMPLE_CALLCHAIN
+    sym = Symboliser(cons)
+    checked = 0
+    for names in chains(pd, sym):
+        assert None not in names, names
+        if not names[0].startswith('perfrec_test_'):
+            continue
+        want = expected_path(names[0], depth)
+        assert names[:len(want)] == want, (names, want)
+        # And on up through the shell to U-Boot's main loop, each caller once
+        assert 'do_perfrec_record' in names and names[-1] == '_main', names
+        checked += 1
+    # Without icount a loaded host lets more samples land outside the workload
+    assert checked > (0.9 if icount(cons) else 0.5) * len(pd.samples)
+
+    report = perf(cons, tmp_path, ['report', '-i', path, '--symfs=' + cons.config.build_dir,
+                                   '--stdio', '--no-children', '-g', 'caller'])
+    leaf = 'perfrec_test_spin'
+    assert re.search(r'\[\.\] %s' % leaf, report), report
+    order = [line.strip() for line in report.splitlines()
+             if re.match(r'^\s+(---)?\w+$', line)]
+    want = ['do_perfrec_test_chain'] + ['perfrec_test_chain%d' % n
+                                        for n in range(1, depth + 1)] + [leaf]
+    joined = ' '.join(name.lstrip('-') for name in order)
+    assert ' '.join(want) in joined, report
+
+
+@pytest.mark.boardspec('qemu_arm64')
+@pytest.mark.buildconfigspec('cmd_perfrec_test')
+@pytest.mark.buildconfigspec('perfrec_callchain')
+def test_perfrec_callgraph_trashed_frame_pointer(u_boot_console, tmp_path):
+    """Garbage in x29 and x30 ends the chain at the PC, and never faults"""
+    cons = u_boot_console
+    before = registers(cons)
+    period, scale = workload_scale(cons)
+    res = record(cons, '-g -c %d -o %#x -s %#x' % (period, BUF, BUF_SIZE),
+                 'perfrec_test trash %d' % (400000 * scale))
+    assert 'trash: done' in res['out'] and res['rc'] == 0
+    assert registers(cons) == before
+    _, data = fetch(cons, tmp_path)
+    pd = PerfData(data)
+    sym = Symboliser(cons)
+    inside = [names for names in chains(pd, sym) if names[0] == 'perfrec_test_trash']
+    assert len(inside) > (0.8 if icount(cons) else 0.5) * len(pd.samples)
+    # The loop runs with garbage in both: nothing beyond the PC can be trusted
+    assert sum(1 for names in inside if len(names) == 1) > 0.9 * len(inside)
+    assert 'ok' in cons.run_command('echo ok')
+
+
+@pytest.mark.boardspec('qemu_arm64')
+@pytest.mark.buildconfigspec('cmd_perfrec')
+@pytest.mark.requiredtool('perf')
+def test_perfrec_callgraph_flat_unchanged(u_boot_console, tmp_path):
+    """Without -g samples stay 48 bytes and carry no chain"""
+    cons = u_boot_console
+    record(cons, '-c 20000 -o %#x -s %#x' % (BUF, BUF_SIZE), 'crc32 0x40000000 0x100000')
+    _, data = fetch(cons, tmp_path)
+    pd = PerfData(data)
+    assert pd.samples and all(s.callchain is None for s in pd.samples)
+    assert all(r.size == 48 for r in pd.records if r.type == 9)
+
+
+@pytest.mark.boardspec('qemu_arm64')
+@pytest.mark.buildconfigspec('cmd_perfrec_test')
+@pytest.mark.buildconfigspec('perfrec_callchain')
+def test_perfrec_callgraph_prologues(u_boot_console, tmp_path):
+    """Samples in prologues and epilogues get the same exact paths (the LR rule)"""
+    cons = u_boot_console
+    period, scale = workload_scale(cons)
+    record(cons, '-g -c %d -o %#x -s %#x' % (period // 8, BUF, BUF_SIZE),
+           'perfrec_test calls %d' % (30000 * scale))
+    _, data = fetch(cons, tmp_path)
+    pd = PerfData(data)
+    sym = Symboliser(cons)
+    leaf_start = symbols(cons)['perfrec_test_leaf'][0] + sym.reloc
+    edges = 0
+    for sample, names in zip(pd.samples, chains(pd, sym)):
+        if names[0] == 'perfrec_test_leaf':
+            want = ['perfrec_test_leaf', 'perfrec_test_caller', 'do_perfrec_test_calls']
+            # Entry (before x29 is set) and exit (after it is restored)
+            edges += sample.ip - leaf_start in (0, 4, 0x10, 0x14)
+        elif names[0] == 'perfrec_test_caller':
+            want = ['perfrec_test_caller', 'do_perfrec_test_calls']
+        else:
+            continue
+        assert names[:len(want)] == want, (hex(sample.ip), names)
+        assert names.count(names[1]) == 1 or names[1] == names[2] is None, names
+    assert edges > (20 if icount(cons) else 2)
