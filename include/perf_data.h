@@ -15,6 +15,7 @@
 #ifdef USE_HOSTCC
 #include <stdbool.h>
 #include <stddef.h>
+#define BIT(nr)			(1UL << (nr))
 #define BIT_ULL(nr)		(1ULL << (nr))
 #else
 #include <linux/bitops.h>
@@ -72,6 +73,7 @@
 #define PERF_DATA_RECORD_LOST_SAMPLES	13
 /* Pipe mode only: what file mode keeps in its header */
 #define PERF_DATA_RECORD_HEADER_ATTR	64
+#define PERF_DATA_RECORD_HEADER_BUILD_ID	67
 #define PERF_DATA_RECORD_EVENT_UPDATE	78
 #define PERF_DATA_RECORD_HEADER_FEATURE	80
 /* PERF_RECORD_EVENT_UPDATE types */
@@ -79,8 +81,24 @@
 
 /* perf_event_header.misc: firmware samples are "user" samples (see perf-data notes) */
 #define PERF_DATA_MISC_USER		2
+/* Build-id records: the id's length is in struct perf_data_build_id.size */
+#define PERF_DATA_MISC_BUILD_ID_SIZE	BIT(15)
+
+/*
+ * The pid of a build-id record names perf's "machine", not a process: the
+ * host's is HOST_KERNEL_ID, -1. Any other makes perf file the image under a
+ * guest machine, where no sample finds it.
+ */
+#define PERF_DATA_BUILD_ID_HOST		((__u32)-1)
+
+/* Longest build-id: sha1 (perf's BUILD_ID_SIZE) */
+#define PERF_DATA_BUILD_ID_MAX		20
+
+/* perf reads a HEADER_BUILD_ID file name into a PATH_MAX buffer */
+#define PERF_DATA_BUILD_ID_NAME_MAX	4096
 
 /* Feature bits of the file header (tools/perf/util/header.h) */
+#define PERF_DATA_FEAT_BUILD_ID		2
 #define PERF_DATA_FEAT_HOSTNAME		3
 #define PERF_DATA_FEAT_OSRELEASE	4
 #define PERF_DATA_FEAT_VERSION		5
@@ -153,6 +171,21 @@ struct perf_data_sample_id {
 };
 
 /*
+ * struct perf_record_header_build_id: 36 bytes, then the file name, NUL-padded
+ * here so that the record is a multiple of 8 bytes. One such record is the
+ * HEADER_BUILD_ID feature in file mode and a PERF_RECORD_HEADER_BUILD_ID
+ * record in pipe mode.
+ */
+struct perf_data_build_id {
+	struct perf_data_event_header header;
+	__u32 pid;		/* PERF_DATA_BUILD_ID_HOST */
+	__u8 data[PERF_DATA_BUILD_ID_MAX];
+	__u8 size;		/* bytes of @data used (PERF_DATA_MISC_BUILD_ID_SIZE) */
+	__u8 reserved1;
+	__u16 reserved2;
+};
+
+/*
  * PERF_RECORD_SAMPLE for PERF_DATA_SAMPLE_FLAT: 48 bytes. With
  * PERF_DATA_SAMPLE_CALLCHAIN a u64 count and the chain follow.
  */
@@ -204,6 +237,12 @@ struct perf_data_event {
  * @image_pgoff: file offset of the image's first byte in its ELF: p_offset of the
  *	PT_LOAD segment holding it, plus its distance from the segment's start
  * @image_name: file name perf looks up under --symfs ("/u-boot")
+ * @build_id: the build-id of the image's ELF (its NT_GNU_BUILD_ID note), or
+ *	NULL for none. Given, perf finds the ELF by it in its build-id cache
+ *	("perf buildid-cache --add u-boot"), without --symfs; an ELF that does
+ *	not carry this id gives no symbols, under --symfs too
+ * @build_id_len: bytes of @build_id, 1..PERF_DATA_BUILD_ID_MAX (20 for sha1);
+ *	0 if @build_id is NULL
  * @hostname: HEADER_HOSTNAME, the board
  * @osrelease: HEADER_OSRELEASE, the firmware's version
  * @version: HEADER_VERSION, the recorder's version
@@ -226,6 +265,8 @@ struct perf_data_info {
 	__u64 image_len;
 	__u64 image_pgoff;
 	const char *image_name;
+	const __u8 *build_id;
+	unsigned int build_id_len;
 	const char *hostname;
 	const char *osrelease;
 	const char *version;
@@ -295,7 +336,8 @@ int perf_data_put(struct perf_data_writer *w, const void *src, size_t len);
  *
  * Writes the file header (sizes completed by perf_data_finish()), the attrs
  * with their ids, and the COMM and MMAP records, and keeps room at the end of
- * the buffer for the trailer.
+ * the buffer for the trailer (whose features include HEADER_BUILD_ID if
+ * @info has a build-id).
  * Return: 0 on success, -EINVAL if @info is inconsistent, -ENOSPC if the
  * buffer cannot hold the head, the trailer and at least one sample
  */
@@ -328,9 +370,10 @@ int perf_data_finish(struct perf_data_writer *w, const struct perf_data_info *in
  * Pipe mode (perf's streamable variant, read with "perf report -i" or from
  * stdin) starts with a 16-byte header, then HEADER_ATTR records for the
  * events (each followed by an EVENT_UPDATE naming it) and HEADER_FEATURE
- * records for the features; here followed by the
- * COMM and MMAP records. Sample records follow as they are, then
- * perf_data_pipe_tail().
+ * records for the features; here followed by a PERF_RECORD_HEADER_BUILD_ID
+ * (if @info has a build-id: perf 6.1 reads a BUILD_ID feature record from its
+ * standard input, not from the record) and the COMM and MMAP records. Sample
+ * records follow as they are, then perf_data_pipe_tail().
  * Return: 0 on success, -EINVAL if @info is inconsistent, -ENOSPC if @cap is
  * too small
  */

@@ -19,7 +19,7 @@
  *         | PERF_RECORD_LOST_SAMPLES        |  only if the ring filled
  *         +---------------------------------+
  *         | feature table {offset,size} x n |  one per set feature bit
- *         | feature payloads                |  ARCH, HOSTNAME, EVENT_DESC, ...
+ *         | feature payloads                |  BUILD_ID (if given), HOSTNAME, ...
  *         +---------------------------------+
  *
  * The spec is tools/perf/Documentation/perf.data-file-format.txt in Linux;
@@ -52,6 +52,8 @@ static_assert(sizeof(struct perf_data_sample_id) == 24, "sample_id trailer");
 static_assert(sizeof(struct perf_data_sample) == 48, "flat sample");
 static_assert(__builtin_offsetof(struct perf_data_sample, time) == 32, "sample time");
 static_assert(sizeof(struct perf_data_lost_samples) == 40, "lost samples");
+static_assert(sizeof(struct perf_data_build_id) == 36, "build-id record");
+static_assert(__builtin_offsetof(struct perf_data_build_id, size) == 32, "build-id size");
 
 /* Round @len up to a multiple of @align (a power of two) */
 static size_t perf_data_align(size_t len, size_t align)
@@ -203,6 +205,42 @@ static int perf_data_put_mmap(struct perf_data_writer *w, const struct perf_data
 	return ret;
 }
 
+/*
+ * The build-id record (struct perf_record_header_build_id) of the image: the
+ * HEADER_BUILD_ID feature's payload in file mode, a record of its own in pipe
+ * mode; the same bytes in both. perf itself pads the name to 64 bytes, which
+ * makes a 100-byte record; here the padding keeps records a multiple of 8
+ * bytes, as pipe mode wants, and perf reads them the same.
+ */
+static size_t perf_data_build_id_name_bytes(const struct perf_data_info *info)
+{
+	size_t head = sizeof(struct perf_data_build_id);
+
+	return perf_data_align(head + strlen(info->image_name) + 1, 8) - head;
+}
+
+static int perf_data_put_build_id(struct perf_data_writer *w, const struct perf_data_info *info)
+{
+	struct perf_data_build_id rec;
+	size_t padded = perf_data_build_id_name_bytes(info);
+	int ret;
+
+	memset(&rec, 0, sizeof(rec));
+	rec.header.type = PERF_DATA_RECORD_HEADER_BUILD_ID;
+	rec.header.misc = PERF_DATA_MISC_USER | PERF_DATA_MISC_BUILD_ID_SIZE;
+	rec.header.size = sizeof(rec) + padded;
+	rec.pid = PERF_DATA_BUILD_ID_HOST;
+	memcpy(rec.data, info->build_id, info->build_id_len);
+	rec.size = info->build_id_len;
+
+	ret = perf_data_put(w, &rec, sizeof(rec));
+	if (!ret)
+		ret = perf_data_put_padded(w, info->image_name, strlen(info->image_name) + 1,
+					   padded);
+
+	return ret;
+}
+
 static int perf_data_put_event_desc(struct perf_data_writer *w,
 				    const struct perf_data_info *info)
 {
@@ -246,6 +284,8 @@ static int perf_data_put_feature(struct perf_data_writer *w, int feat,
 	int ret;
 
 	switch (feat) {
+	case PERF_DATA_FEAT_BUILD_ID:
+		return perf_data_put_build_id(w, info);
 	case PERF_DATA_FEAT_HOSTNAME:
 		return perf_data_put_string(w, info->hostname);
 	case PERF_DATA_FEAT_OSRELEASE:
@@ -275,13 +315,19 @@ static int perf_data_put_feature(struct perf_data_writer *w, int feat,
 
 /* The features written, in file order (ascending bit number) */
 static const int perf_data_features[] = {
-	PERF_DATA_FEAT_HOSTNAME, PERF_DATA_FEAT_OSRELEASE, PERF_DATA_FEAT_VERSION,
-	PERF_DATA_FEAT_ARCH, PERF_DATA_FEAT_NRCPUS, PERF_DATA_FEAT_CPUID,
-	PERF_DATA_FEAT_TOTAL_MEM, PERF_DATA_FEAT_CMDLINE, PERF_DATA_FEAT_EVENT_DESC,
-	PERF_DATA_FEAT_SAMPLE_TIME,
+	PERF_DATA_FEAT_BUILD_ID, PERF_DATA_FEAT_HOSTNAME, PERF_DATA_FEAT_OSRELEASE,
+	PERF_DATA_FEAT_VERSION, PERF_DATA_FEAT_ARCH, PERF_DATA_FEAT_NRCPUS,
+	PERF_DATA_FEAT_CPUID, PERF_DATA_FEAT_TOTAL_MEM, PERF_DATA_FEAT_CMDLINE,
+	PERF_DATA_FEAT_EVENT_DESC, PERF_DATA_FEAT_SAMPLE_TIME,
 };
 
 #define PERF_DATA_NR_FEATURES	ARRAY_SIZE(perf_data_features)
+
+/* Whether @info states feature @feat: all do but BUILD_ID, which is optional */
+static bool perf_data_has_feature(const struct perf_data_info *info, int feat)
+{
+	return feat != PERF_DATA_FEAT_BUILD_ID || info->build_id;
+}
 
 /* PERF_RECORD_LOST_SAMPLES, if samples were lost */
 static int perf_data_put_lost(struct perf_data_writer *w, const struct perf_data_info *info,
@@ -315,22 +361,27 @@ static int perf_data_put_trailer(struct perf_data_writer *w,
 {
 	struct perf_data_file_section sec[PERF_DATA_NR_FEATURES];
 	size_t table;
-	unsigned int i;
+	unsigned int i, n = 0;
 	int ret = 0;
 
 	ret = perf_data_put_lost(w, info, stats);
 	if (ret)
 		return ret;
 
+	for (i = 0; i < PERF_DATA_NR_FEATURES; i++)
+		n += perf_data_has_feature(info, perf_data_features[i]);
 	table = w->pos;
-	ret = perf_data_put(w, NULL, sizeof(sec));
-	for (i = 0; !ret && i < PERF_DATA_NR_FEATURES; i++) {
-		sec[i].offset = w->pos;
+	ret = perf_data_put(w, NULL, n * sizeof(sec[0]));
+	for (i = 0, n = 0; !ret && i < PERF_DATA_NR_FEATURES; i++) {
+		if (!perf_data_has_feature(info, perf_data_features[i]))
+			continue;
+		sec[n].offset = w->pos;
 		ret = perf_data_put_feature(w, perf_data_features[i], info, stats);
-		sec[i].size = w->pos - sec[i].offset;
+		sec[n].size = w->pos - sec[n].offset;
+		n++;
 	}
 	if (!ret && w->buf)
-		memcpy(w->buf + table, sec, sizeof(sec));
+		memcpy(w->buf + table, sec, n * sizeof(sec[0]));
 
 	return ret;
 }
@@ -365,6 +416,13 @@ static int perf_data_check_info(const struct perf_data_info *info)
 	if (strlen(info->comm) > PERF_DATA_MAX_NAME ||
 	    strlen(info->image_name) > PERF_DATA_MAX_NAME)
 		return -EINVAL;
+	if (info->build_id) {
+		if (!info->build_id_len || info->build_id_len > PERF_DATA_BUILD_ID_MAX ||
+		    perf_data_build_id_name_bytes(info) > PERF_DATA_BUILD_ID_NAME_MAX)
+			return -EINVAL;
+	} else if (info->build_id_len) {
+		return -EINVAL;
+	}
 
 	return 0;
 }
@@ -444,8 +502,11 @@ int perf_data_finish(struct perf_data_writer *w, const struct perf_data_info *in
 	hdr.data.size = lay->ring_offset + stats->records_bytes - data_offset;
 	if (stats->lost)
 		hdr.data.size += sizeof(struct perf_data_lost_samples);
-	for (i = 0; i < PERF_DATA_NR_FEATURES; i++)
-		hdr.features[perf_data_features[i] / 64] |= 1ULL << (perf_data_features[i] % 64);
+	for (i = 0; i < PERF_DATA_NR_FEATURES; i++) {
+		if (perf_data_has_feature(info, perf_data_features[i]))
+			hdr.features[perf_data_features[i] / 64] |=
+				1ULL << (perf_data_features[i] % 64);
+	}
 	memcpy(w->buf, &hdr, sizeof(hdr));
 	*sizep = w->pos;
 
@@ -549,11 +610,20 @@ int perf_data_pipe_head(struct perf_data_writer *w, void *buf, size_t cap,
 		if (!ret)
 			ret = perf_data_put_event_name(w, &info->events[i]);
 	}
-	/* SAMPLE_TIME is known only at the end: perf_data_pipe_tail() sends it */
+	/*
+	 * SAMPLE_TIME is known only at the end: perf_data_pipe_tail() sends it.
+	 * perf 6.1 reads a BUILD_ID feature record's payload from its standard
+	 * input (the stream itself with "-i -"), so the build-id goes as a
+	 * PERF_RECORD_HEADER_BUILD_ID record (as "perf inject -b" sends it),
+	 * before COMM and MMAP so that a stream cut off early has it too.
+	 */
 	for (i = 0; !ret && i < PERF_DATA_NR_FEATURES; i++) {
-		if (perf_data_features[i] != PERF_DATA_FEAT_SAMPLE_TIME)
+		if (perf_data_features[i] != PERF_DATA_FEAT_SAMPLE_TIME &&
+		    perf_data_features[i] != PERF_DATA_FEAT_BUILD_ID)
 			ret = perf_data_put_feature_record(w, perf_data_features[i], info, &none);
 	}
+	if (!ret && info->build_id)
+		ret = perf_data_put_build_id(w, info);
 	if (!ret)
 		ret = perf_data_put_comm(w, info);
 	if (!ret)

@@ -97,7 +97,8 @@ class Gen:
         return words
 
     def run(self, out, samples=(), base=None, length=None, pgoff=None, cap=None,
-            events=(), period=None, lost=None, cwd=None, mode=None, tail=True):
+            events=(), period=None, lost=None, cwd=None, mode=None, tail=True, name=None,
+            build_id=None):
         """Run the driver; return the CompletedProcess (no exit code check)
 
         Args:
@@ -111,6 +112,9 @@ class Gen:
             cwd (str): working directory
             mode (str): 'file' or 'pipe' (-m); None for the driver's default (file)
             tail (bool): False to leave out a pipe-mode stream's tail (-t)
+            name (str): the image's file name (-n); None for the driver's /u-boot
+            build_id (str or bytes): the image's build-id (-B), as hex or bytes;
+                None for none
         """
         args = [self.path]
         if mode is not None:
@@ -120,6 +124,10 @@ class Gen:
         for opt, val in (('-b', base), ('-l', length), ('-p', pgoff)):
             if val is not None:
                 args += [opt, '%#x' % val]
+        if name is not None:
+            args += ['-n', name]
+        if build_id is not None:
+            args += ['-B', build_id.hex() if isinstance(build_id, bytes) else build_id]
         if cap is not None:
             args += ['-c', cap if isinstance(cap, str) else str(cap)]
         for name in events:
@@ -144,12 +152,19 @@ class Gen:
 
 
 class Elf:
-    """An aarch64 fixture image and what readelf and nm say about it"""
+    """An aarch64 fixture image and what readelf and nm say about it
+
+    build_id is the bytes of its NT_GNU_BUILD_ID note, or None if it has none.
+    """
 
     def __init__(self, path, text_base):
         self.path = path
         self.symfs = os.path.dirname(path)
         self.text_base = text_base
+        out = run([tool(CROSS_COMPILE + 'readelf'), '-nW', path]).stdout
+        ids = re.findall(r'\bBuild ID: ([0-9a-f]+)$', out, re.M)
+        assert len(ids) <= 1, out
+        self.build_id = bytes.fromhex(ids[0]) if ids else None
         self.symbols = {}
         out = run([tool(CROSS_COMPILE + 'nm'), '-S', '--defined-only', path]).stdout
         for line in out.splitlines():
@@ -220,15 +235,18 @@ class Perf:
         return proc
 
     def report(self, path, symfs, allow_lost=False, extra=(), data=None):
-        """Return parse_report() of 'perf report' on @path ('-' and @data: stdin)"""
-        proc = self.run(['report', '-i', path, '--stdio', '-n', '--sort', 'comm,dso,sym',
-                         '--symfs', symfs] + list(extra), allow_lost=allow_lost, data=data)
+        """Return parse_report() of 'perf report' on @path ('-' and @data: stdin)
+
+        @symfs None gives no --symfs: perf then finds the image by its build-id.
+        """
+        proc = self.run(['report', '-i', path, '--stdio', '-n', '--sort', 'comm,dso,sym'] +
+                        symfs_args(symfs) + list(extra), allow_lost=allow_lost, data=data)
         return parse_report(proc.stdout)
 
     def script(self, path, symfs, allow_lost=False, data=None):
         """Return parse_script() of 'perf script' on @path ('-' and @data: stdin)"""
-        proc = self.run(['script', '-i', path, '--symfs', symfs, '--ns', '-F',
-                         'comm,pid,tid,time,event,ip,sym,symoff,period'],
+        proc = self.run(['script', '-i', path] + symfs_args(symfs) +
+                        ['--ns', '-F', 'comm,pid,tid,time,event,ip,sym,symoff,period'],
                         allow_lost=allow_lost, data=data)
         return parse_script(proc.stdout)
 
@@ -251,6 +269,11 @@ class Perf:
             if mat:
                 info[mat.group(1)].append(mat.group(2))
         return info
+
+
+def symfs_args(symfs):
+    """perf's --symfs arguments for @symfs, none if it is None"""
+    return [] if symfs is None else ['--symfs', symfs]
 
 
 Report = collections.namedtuple('Report', 'lost events')
@@ -303,13 +326,16 @@ def parse_script(text):
     return lines
 
 
-def build_fixture(outdir, text_base):
-    """Cross-compile perf_fixture.c at @text_base into @outdir/u-boot; return an Elf"""
+def build_fixture(outdir, text_base, build_id='none'):
+    """Cross-compile perf_fixture.c at @text_base into @outdir/u-boot; return an Elf
+
+    @build_id is ld's --build-id style: 'none' (like U-Boot), 'sha1' or 'md5'.
+    """
     os.makedirs(outdir, exist_ok=True)
     path = os.path.join(outdir, 'u-boot')
     run([tool(CROSS_COMPILE + 'gcc'), '-Wall', '-Wextra', '-Werror', '-O1', '-fno-inline',
          '-ffreestanding', '-fno-toplevel-reorder', '-fno-reorder-functions', '-nostdlib',
-         '-static', '-Wl,-Ttext=%#x' % text_base, '-Wl,--build-id=none', '-o', path,
+         '-static', '-Wl,-Ttext=%#x' % text_base, '-Wl,--build-id=%s' % build_id, '-o', path,
          os.path.join(REPO, 'test', 'host', 'perf_fixture.c')])
     return Elf(path, text_base)
 
@@ -336,6 +362,24 @@ def elf(tmp_path_factory):
 def elf_high(tmp_path_factory):
     """The fixture image linked at 0x80000 (its PT_LOAD then starts below the text)"""
     return build_fixture(str(tmp_path_factory.mktemp('symfs80000')), 0x80000)
+
+
+@pytest.fixture(scope='session')
+def elf_sha1(tmp_path_factory):
+    """The fixture image linked at 0 with a sha1 build-id (20 bytes)"""
+    return build_fixture(str(tmp_path_factory.mktemp('sha1')), 0, 'sha1')
+
+
+@pytest.fixture(scope='session')
+def elf_sha1_other(tmp_path_factory):
+    """Another build of it, linked at 0x80000: the same functions, another build-id"""
+    return build_fixture(str(tmp_path_factory.mktemp('sha1-80000')), 0x80000, 'sha1')
+
+
+@pytest.fixture(scope='session')
+def elf_md5(tmp_path_factory):
+    """The fixture image linked at 0 with an md5 build-id (16 bytes)"""
+    return build_fixture(str(tmp_path_factory.mktemp('md5')), 0, 'md5')
 
 
 @pytest.fixture(scope='session')

@@ -10,6 +10,10 @@
  *   -b <hex>      image start (run-time base), default 0x7fef7000
  *   -l <hex>      image length, default 0x100000
  *   -p <hex>      image pgoff (ELF PT_LOAD p_offset), default 0x10000
+ *   -n <name>     image file name of the MMAP record, default /u-boot
+ *   -B <hex>      the image's build-id, e.g. the 40 hex digits of a sha1 one
+ *                 ("readelf -n u-boot"); up to 32 bytes are passed on, so that
+ *                 the writer's refusal of more than 20 (or of "") can be seen
  *   -c <bytes>    buffer capacity, default 1 MiB
  *   -e <name>     add an event (cycles, instructions or rNNNN); default cycles
  *   -P <n>        sample period, default 10000
@@ -20,6 +24,7 @@
  * Exits 0 on success, 2 on -ENOSPC (buffer too small), 1 on other errors.
  */
 
+#include <ctype.h>
 #include <errno.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -31,7 +36,8 @@
 static void usage(void)
 {
 	fprintf(stderr, "Usage: perf_data_gen [-m file|pipe] [-t] [-b base] [-l len] [-p pgoff] "
-		"[-c cap] [-e event]... [-P period] [-L lost] <out> <ip[:count[:event]]>...\n");
+		"[-n name] [-B build-id] [-c cap] [-e event]... [-P period] [-L lost] "
+		"<out> <ip[:count[:event]]>...\n");
 	exit(EXIT_FAILURE);
 }
 
@@ -53,6 +59,24 @@ static void parse_event(struct perf_data_event *ev, const char *name, unsigned i
 		fprintf(stderr, "perf_data_gen: unknown event %s\n", name);
 		exit(EXIT_FAILURE);
 	}
+}
+
+/* Parse the hex string @hex into @buf (@max bytes); return its length in bytes */
+static unsigned int parse_build_id(unsigned char *buf, size_t max, const char *hex)
+{
+	size_t len = strlen(hex), i;
+	char byte[3] = { 0 };
+
+	if (len % 2 || len / 2 > max)
+		usage();
+	for (i = 0; i < len / 2; i++) {
+		memcpy(byte, hex + 2 * i, 2);
+		if (!isxdigit((unsigned char)byte[0]) || !isxdigit((unsigned char)byte[1]))
+			usage();
+		buf[i] = strtoul(byte, NULL, 16);
+	}
+
+	return len / 2;
 }
 
 /* Bytes perf_data_pipe_tail() writes at most: with a LOST_SAMPLES record */
@@ -105,6 +129,7 @@ int main(int argc, char *argv[])
 	struct perf_data_stats stats = { 0 };
 	struct perf_data_layout lay;
 	struct perf_data_writer w;
+	unsigned char build_id[32];
 	unsigned long long period = 10000, time = 2000;
 	size_t cap = 1 << 20, size;
 	unsigned char *buf;
@@ -112,7 +137,7 @@ int main(int argc, char *argv[])
 	FILE *out;
 	int opt, ret, i;
 
-	while ((opt = getopt(argc, argv, "m:tb:l:p:c:e:P:L:")) != -1) {
+	while ((opt = getopt(argc, argv, "m:tb:l:p:n:B:c:e:P:L:")) != -1) {
 		switch (opt) {
 		case 'm':
 			if (!strcmp(optarg, "pipe"))
@@ -131,6 +156,13 @@ int main(int argc, char *argv[])
 			break;
 		case 'p':
 			info.image_pgoff = strtoull(optarg, NULL, 16);
+			break;
+		case 'n':
+			info.image_name = optarg;
+			break;
+		case 'B':
+			info.build_id_len = parse_build_id(build_id, sizeof(build_id), optarg);
+			info.build_id = build_id;
 			break;
 		case 'c':
 			cap = strtoull(optarg, NULL, 0);

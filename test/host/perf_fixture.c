@@ -3,7 +3,8 @@
  * Copyright (c) 2026 The perfrec authors
  * Tiny aarch64 image that the host tests symbolise perf samples against
  *
- * Linked like U-Boot (static, no libc, text at a fixed base, no build-id) by
+ * Linked like U-Boot (static, no libc, text at a fixed base, no build-id but
+ * for the build-id tests, which link it with a sha1 or md5 one) by
  * test/host/conftest.py, with -fno-inline so that every function stays. As in
  * U-Boot, _start comes first and the image starts there; the tests read every
  * other address and size with nm, so the bodies only need to be distinct.

@@ -72,8 +72,9 @@ def pair(gen, elf, tmp_path, plan, tail=True, **kwargs):
 
 
 def event_records(pdata):
-    """The records of @pdata that are not pipe-mode header records"""
-    return [rec for rec in pdata.records if rec.type not in HEADER_RECORDS]
+    """The records of @pdata that are not pipe-mode header (or build-id) records"""
+    return [rec for rec in pdata.records
+            if rec.type not in HEADER_RECORDS + (P.RECORD_HEADER_BUILD_ID,)]
 
 
 def feature_bits(pdata, data):
@@ -87,14 +88,23 @@ def check_pipe(pdata, data, fdata, fbytes, tail=True):
     assert pdata.pipe and not fdata.pipe
     assert (pdata.data_offset, pdata.data_size) == (16, len(data) - 16)
     lost = tail and fdata.lost_samples
+    # A build-id is a record of its own, before COMM: perf would read a feature's from stdin
+    bids = [rec for rec in pdata.records if rec.type == P.RECORD_HEADER_BUILD_ID]
     assert [rec.type for rec in pdata.records] == \
         [P.RECORD_HEADER_ATTR, P.RECORD_EVENT_UPDATE] * len(fdata.attrs) + \
-        [P.RECORD_HEADER_FEATURE] * len(HEAD_FEATURES) + [P.RECORD_COMM, P.RECORD_MMAP] + \
+        [P.RECORD_HEADER_FEATURE] * len(HEAD_FEATURES) + \
+        [P.RECORD_HEADER_BUILD_ID] * len(fdata.build_ids) + [P.RECORD_COMM, P.RECORD_MMAP] + \
         [P.RECORD_SAMPLE] * len(fdata.samples) + [P.RECORD_LOST_SAMPLES] * bool(lost) + \
         [P.RECORD_HEADER_FEATURE] * tail
     assert feature_bits(pdata, data) == HEAD_FEATURES + [P.FEAT_SAMPLE_TIME] * tail
     assert {rec.misc for rec in event_records(pdata)} == {2}      # PERF_RECORD_MISC_USER
     assert {rec.misc for rec in pdata.records if rec.type in HEADER_RECORDS} == {0}
+    assert {rec.misc for rec in bids} <= {P.MISC_USER | P.MISC_BUILD_ID_SIZE}
+    assert pdata.build_ids == fdata.build_ids
+    if bids:        # the file's HEADER_BUILD_ID section, byte for byte
+        sec = fdata.feature_sections[P.FEAT_BUILD_ID]
+        assert b''.join(data[rec.offset:rec.offset + rec.size] for rec in bids) == \
+            fbytes[sec.offset:sec.offset + sec.size]
 
     assert pdata.attrs == fdata.attrs
     assert pdata.event_desc == fdata.event_desc
@@ -106,7 +116,7 @@ def check_pipe(pdata, data, fdata, fbytes, tail=True):
     assert pdata.lost_samples == (fdata.lost_samples if tail else 0)
     assert pdata.sample_time == (fdata.sample_time if tail else None)
     assert pdata.features == [bit for bit in fdata.features
-                              if tail or bit != P.FEAT_SAMPLE_TIME]
+                              if (tail or bit != P.FEAT_SAMPLE_TIME) and bit != P.FEAT_BUILD_ID]
     for name, value in GEN_FACTS.items():
         assert getattr(pdata, name) == value, name
 

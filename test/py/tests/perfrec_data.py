@@ -16,8 +16,11 @@ Pipe mode (size 16, what "perf record -o -" and perfrec's streams write) is a
 run of records: PERF_RECORD_HEADER_ATTR per event (perfrec follows each with a
 PERF_RECORD_EVENT_UPDATE naming it), PERF_RECORD_HEADER_FEATURE per feature
 (the payload of file mode's feature section, padded to 8 bytes here), then
-the event records. A pipe-mode stream may stop at any record boundary (a
-board that died): it still parses, with what it holds.
+the event records. A build-id is file mode's HEADER_BUILD_ID feature and pipe
+mode's PERF_RECORD_HEADER_BUILD_ID record (perf 6.1 reads a BUILD_ID feature
+record from its standard input, so this parser refuses one). A pipe-mode
+stream may stop at any record boundary (a board that died): it still parses,
+with what it holds.
 
 As a module (test/py tests and test/host tests):
     data = perfrec_data.load('perf.data')   # raises PerfDataError if malformed
@@ -30,7 +33,9 @@ partial report and still exits 0 on a broken file, so every structural fault
 size does not match its attr's sample_type, an id that no attr declares, a
 feature section outside the file or not used up exactly) raises PerfDataError;
 in pipe mode also a record cut off by the end of the stream, an event record
-before the first HEADER_ATTR or a HEADER_ATTR after it, a feature sent twice.
+before the first HEADER_ATTR or a HEADER_ATTR after it, a feature sent twice;
+a build-id record that is cut off, unterminated, of a cpumode perf refuses or
+of a length above 20 bytes.
 The layout follows tools/perf/Documentation/perf.data-file-format.txt and
 include/uapi/linux/perf_event.h in Linux.
 """
@@ -75,13 +80,29 @@ RECORD_SAMPLE = 9
 RECORD_LOST_SAMPLES = 13
 RECORD_USER_TYPE_START = 64     # synthesised records carry no sample_id trailer
 RECORD_HEADER_ATTR = 64         # pipe mode: attr, then its ids
+RECORD_HEADER_BUILD_ID = 67     # pipe mode: struct perf_record_header_build_id
 RECORD_EVENT_UPDATE = 78        # pipe mode: u64 type, u64 id, then the update
 RECORD_HEADER_FEATURE = 80      # pipe mode: u64 feature bit, then its payload
 
 # PERF_RECORD_EVENT_UPDATE types
 EVENT_UPDATE_NAME = 2
 
+# perf_event_header.misc
+MISC_CPUMODE_MASK = 7
+MISC_KERNEL = 1
+MISC_USER = 2
+MISC_GUEST_KERNEL = 4
+MISC_GUEST_USER = 5
+MISC_BUILD_ID_SIZE = 1 << 15    # build-id records: the id's length is in the record
+
+# struct perf_record_header_build_id: header, pid, 20-byte id, size byte, padding,
+# then the file name (NUL-terminated, padded)
+BUILD_ID_HEADER_SIZE = 36
+BUILD_ID_MAX = 20
+BUILD_ID_HOST_PID = -1          # perf's HOST_KERNEL_ID: the host machine
+
 # Feature bits of the file header (tools/perf/util/header.h)
+FEAT_BUILD_ID = 2
 FEAT_HOSTNAME = 3
 FEAT_OSRELEASE = 4
 FEAT_VERSION = 5
@@ -121,6 +142,7 @@ Sample = collections.namedtuple('Sample', 'id ip pid tid time period callchain')
 Comm = collections.namedtuple('Comm', 'pid tid comm')
 Mmap = collections.namedtuple('Mmap', 'pid tid start len pgoff filename')
 SampleId = collections.namedtuple('SampleId', 'pid tid time id stream_id cpu')
+BuildId = collections.namedtuple('BuildId', 'pid build_id filename')
 
 
 class PerfDataError(ValueError):
@@ -238,6 +260,9 @@ class PerfData:
         event_desc (list or None): (Attr, name, ids) per event
         sample_time (tuple or None): (first, last) sample time in ns
         update_names (dict): id -> event name, from pipe-mode EVENT_UPDATE records
+        build_ids (list of BuildId): (pid, id bytes, file name) of each build-id
+            record: HEADER_BUILD_ID in file mode, PERF_RECORD_HEADER_BUILD_ID
+            records in pipe mode; pid -1 (BUILD_ID_HOST_PID) is perf's host
     """
 
     def __init__(self, data):
@@ -259,6 +284,7 @@ class PerfData:
         self.nrcpus = self.total_mem_kb = self.cmdline = None
         self.event_desc = self.sample_time = None
         self.update_names = {}
+        self.build_ids = []
         self._by_id = {}
         self._parse_header()
         if self.pipe:
@@ -561,6 +587,9 @@ class PerfData:
                 self._parse_header_feature(rec)
             elif rec.type == RECORD_EVENT_UPDATE:
                 self._parse_event_update(rec)
+            elif rec.type == RECORD_HEADER_BUILD_ID:
+                self._parse_build_id(rec.offset, rec.offset + rec.size,
+                                     'pipe-mode HEADER_BUILD_ID at %#x' % rec.offset)
             elif rec.type < RECORD_USER_TYPE_START:
                 if not started:
                     if not self.attrs:
@@ -614,6 +643,10 @@ class PerfData:
             raise PerfDataError('%s: feature %s was already sent at %#x' %
                                 (what, FEAT_NAMES.get(bit, bit),
                                  self.feature_sections[bit].offset - 16))
+        if bit == FEAT_BUILD_ID:
+            raise PerfDataError('%s: feature BUILD_ID, which perf reads from its standard '
+                                'input, not from the record: send PERF_RECORD_HEADER_BUILD_ID '
+                                'records' % what)
         self.feature_sections[bit] = Section(body + 8, rec.offset + rec.size - body - 8)
 
     # -- features --------------------------------------------------------------
@@ -645,9 +678,33 @@ class PerfData:
                 self._parse_event_desc(reader)
             elif bit == FEAT_SAMPLE_TIME:
                 self.sample_time = (reader.u64(), reader.u64())
+            elif bit == FEAT_BUILD_ID:
+                while reader.pos < reader.end:
+                    size = reader.record_size()
+                    start = reader.take(size)
+                    self._parse_build_id(start, start + size, '%s, record at %#x' %
+                                         (reader.what, start))
             else:
                 continue
             reader.done()
+
+    def _parse_build_id(self, offset, end, what):
+        """Decode the build-id record in [@offset, @end); append it to build_ids"""
+        _, misc, size = self._unpack('<IHH', offset, end, what)
+        if size != end - offset or size <= BUILD_ID_HEADER_SIZE:
+            raise PerfDataError('%s: size %d, want %d and more than the %d-byte header' %
+                                (what, size, end - offset, BUILD_ID_HEADER_SIZE))
+        cpumode = misc & MISC_CPUMODE_MASK
+        if cpumode not in (MISC_KERNEL, MISC_USER, MISC_GUEST_KERNEL, MISC_GUEST_USER):
+            raise PerfDataError('%s: cpumode %d, which perf refuses' % (what, cpumode))
+        pid, data, length = self._unpack('<i%dsB' % BUILD_ID_MAX, offset + 8, end, what)
+        if not misc & MISC_BUILD_ID_SIZE:
+            length = BUILD_ID_MAX
+        elif not 0 < length <= BUILD_ID_MAX:
+            raise PerfDataError('%s: build-id length %d is not 1..%d' %
+                                (what, length, BUILD_ID_MAX))
+        name = self._string(offset + BUILD_ID_HEADER_SIZE, end, what)
+        self.build_ids.append(BuildId(pid, data[:length], name))
 
     def _parse_event_desc(self, reader):
         nr, size = reader.u32(), reader.u32()
@@ -705,6 +762,8 @@ class PerfData:
         for mmap in self.mmaps:
             out.append('mmap: %s [%#x, +%#x) pgoff %#x pid %d' %
                        (mmap.filename, mmap.start, mmap.len, mmap.pgoff, mmap.pid))
+        for bid in self.build_ids:
+            out.append('build-id: %s %s pid %d' % (bid.build_id.hex(), bid.filename, bid.pid))
         out.append('features: %s' % ' '.join(FEAT_NAMES.get(b, str(b)) for b in self.features))
         for name in ('hostname', 'osrelease', 'version', 'arch', 'cpuid', 'nrcpus',
                      'total_mem_kb', 'cmdline', 'sample_time'):
@@ -738,6 +797,13 @@ class _FeatureReader:
                                 (self.what, size, self.pos, self.end))
         self.pos += size
         return self.pos - size
+
+    def record_size(self):
+        """Return the size field of the perf_event_header at the cursor (not consumed)"""
+        if self.end - self.pos < _EVENT_HEADER.size:
+            raise PerfDataError('%s: record header at %#x runs past its end %#x' %
+                                (self.what, self.pos, self.end))
+        return _EVENT_HEADER.unpack_from(self.pdata._data, self.pos)[2]
 
     def u32(self):
         """Return the next u32"""
