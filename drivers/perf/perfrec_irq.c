@@ -28,7 +28,7 @@ struct perfrec_irq perfrec_irq;
  * rounded away from zero on both sides, so small corrections are never
  * ignored in one direction only.
  */
-static notrace u64 perfrec_irq_adjust(const struct perfrec_counter *c, u64 dt_ns)
+static __always_inline notrace u64 perfrec_irq_adjust(const struct perfrec_counter *c, u64 dt_ns)
 {
 	u64 ideal;
 	s64 delta;
@@ -67,7 +67,7 @@ u64 notrace perfrec_irq_settle(struct perfrec_counter *c, u64 since, u64 next)
  * one period long. The write follows the read at once: only the few events
  * between them are lost to the count.
  */
-static notrace void perfrec_irq_reload(struct perfrec_counter *c, u64 next)
+static __always_inline notrace void perfrec_irq_reload(struct perfrec_counter *c, u64 next)
 {
 	u64 since;
 
@@ -108,7 +108,8 @@ static notrace void perfrec_irq_reload(struct perfrec_counter *c, u64 next)
  * return whether it was stored. The ring's fields are read once: stores into
  * the ring may alias anything.
  */
-static notrace bool perfrec_irq_put(struct perfrec_irq *st, const u64 *rec, uint words)
+static __always_inline notrace bool perfrec_irq_put(struct perfrec_irq *st, const u64 *rec,
+						    uint words)
 {
 	struct perfrec_ring *ring = &st->ring;
 	u64 *base = ring->base;
@@ -329,7 +330,11 @@ static notrace u64 perfrec_irq_jitter(struct perfrec_irq *st, u64 period)
 	return period - span + x % (2 * span + 1);
 }
 
-void notrace perfrec_irq_handler(u64 pc, u64 *regs)
+/*
+ * The handler's body, inlined twice so that the flat path's code and stack
+ * frame are what they would be without call chains: @chain is a constant.
+ */
+static __always_inline void perfrec_irq_handle(u64 pc, u64 *regs, bool chain)
 {
 	struct perfrec_irq *st = &perfrec_irq;
 	const struct perfrec_gic_cpuif gic = st->gic;	/* a copy: stores cannot alias it */
@@ -372,7 +377,7 @@ void notrace perfrec_irq_handler(u64 pc, u64 *regs)
 			next = perfrec_irq_jitter(st, next);
 		perfrec_irq_reload(c, next);
 		c->count += c->period;
-		if (st->callchain)
+		if (chain)
 			perfrec_irq_sample_chain(st, c, pc, regs, now);
 		else
 			perfrec_irq_sample(st, c, pc, now);
@@ -380,4 +385,18 @@ void notrace perfrec_irq_handler(u64 pc, u64 *regs)
 	}
 	isb();	/* the overflow flags are clear before the GIC sees the EOI */
 	perfrec_gic_eoi(&gic, iar);
+}
+
+static noinline notrace void perfrec_irq_handler_chain(u64 pc, u64 *regs)
+{
+	perfrec_irq_handle(pc, regs, true);
+}
+
+void notrace perfrec_irq_handler(u64 pc, u64 *regs)
+{
+	if (unlikely(perfrec_irq.callchain)) {
+		perfrec_irq_handler_chain(pc, regs);	/* a tail call */
+		return;
+	}
+	perfrec_irq_handle(pc, regs, false);
 }

@@ -150,7 +150,9 @@ def test_perfrec_callgraph_prologues(u_boot_console, tmp_path):
     """Samples in prologues and epilogues get the same exact paths (the LR rule)"""
     cons = u_boot_console
     period, scale = workload_scale(cons)
-    record(cons, '-g -c %d -o %#x -s %#x' % (period // 8, BUF, BUF_SIZE),
+    # Jitter spreads the samples over every instruction: a fixed period under
+    # icount would hit the same few PCs of the loop, whichever they are
+    record(cons, '-g -j 20 -c %d -o %#x -s %#x' % (period // 8, BUF, BUF_SIZE),
            'perfrec_test calls %d' % (30000 * scale))
     _, data = fetch(cons, tmp_path)
     pd = PerfData(data)
