@@ -18,6 +18,7 @@
 #include <perfrec_compat.h>
 #include <perfrec_frame.h>
 #include <semihosting.h>
+#include <sort.h>
 #include <stdio.h>
 #include <time.h>
 #include <u-boot/crc.h>
@@ -976,6 +977,275 @@ static int do_perfrec_list(struct cmd_tbl *cmdtp, int flag, int argc, char *cons
 	return CMD_RET_SUCCESS;
 }
 
+/*
+ * perfrec report: the hottest functions of the last recording, named with
+ * the symbol table U-Boot embeds with CONFIG_KALLSYMS (common/system_map.c):
+ * "<16 hex digits of link address><name>\0" entries sorted by address.
+ * Addresses are taken in sorted order and merged with the table in one pass.
+ */
+extern const char system_map[] __weak;
+
+#define PERFREC_REPORT_DEPTH	8	/* call-path entries shown with -g */
+#define PERFREC_MAP_ADDR_DIGITS	16
+#define PERFREC_REPORT_MAX_TOP	1000
+#define PERFREC_REPORT_NO_NAME	ULONG_MAX
+
+/* One address to name: a sample's PC (depth 0) or one of its callers */
+struct perfrec_report_ip {
+	ulong addr;
+	u32 sample;
+	u16 depth;
+};
+
+struct perfrec_report {
+	uint nr_samples;
+	uint nr_ips;
+	uint max_samples;
+	uint max_ips;
+	uint depth;
+	struct perfrec_report_ip *ips;
+	u64 *period;
+	u16 *event;
+	const char **names;	/* [sample * depth + d]: caller d's name, or NULL */
+};
+
+static int perfrec_report_count(void *ctx, const struct perfrec_sample_view *v)
+{
+	struct perfrec_report *r = ctx;
+
+	r->max_samples++;
+	r->max_ips += 1 + min_t(uint, v->chain_len, r->depth - 1);
+
+	return 0;
+}
+
+static int perfrec_report_collect(void *ctx, const struct perfrec_sample_view *v)
+{
+	struct perfrec_report *r = ctx;
+	uint i, n = 1 + min_t(uint, v->chain_len, r->depth - 1);
+
+	for (i = 0; i < n; i++) {
+		struct perfrec_report_ip *ip = &r->ips[r->nr_ips++];
+		/* Return addresses point after their call: name the call */
+		ulong addr = i ? v->chain[i - 1] - 4 : v->ip;
+
+		/* Only U-Boot itself has names (as in perf, from its mmap) */
+		if (addr - gd->relocaddr < gd->mon_len)
+			ip->addr = addr - gd->reloc_off;
+		else
+			ip->addr = PERFREC_REPORT_NO_NAME;
+		ip->sample = r->nr_samples;
+		ip->depth = i;
+	}
+	r->period[r->nr_samples] = v->period;
+	r->event[r->nr_samples] = v->event;
+	r->nr_samples++;
+
+	return 0;
+}
+
+static int perfrec_report_cmp_ip(const void *a, const void *b)
+{
+	const struct perfrec_report_ip *x = a, *y = b;
+
+	return x->addr < y->addr ? -1 : x->addr > y->addr;
+}
+
+/* Name every collected address with one pass over the sorted symbol table */
+static void perfrec_report_name(struct perfrec_report *r)
+{
+	const char *entry = system_map, *name = NULL;
+	uint i;
+
+	qsort(r->ips, r->nr_ips, sizeof(*r->ips), perfrec_report_cmp_ip);
+	for (i = 0; i < r->nr_ips; i++) {
+		struct perfrec_report_ip *ip = &r->ips[i];
+
+		if (ip->addr == PERFREC_REPORT_NO_NAME)
+			break;	/* sorted last: these stay NULL */
+		while (*entry) {
+			char digits[PERFREC_MAP_ADDR_DIGITS + 1];
+
+			memcpy(digits, entry, PERFREC_MAP_ADDR_DIGITS);
+			digits[PERFREC_MAP_ADDR_DIGITS] = '\0';
+			if (hextoul(digits, NULL) > ip->addr)
+				break;
+			name = entry + PERFREC_MAP_ADDR_DIGITS;
+			entry = name + strlen(name) + 1;
+		}
+		r->names[ip->sample * r->depth + ip->depth] = name;
+	}
+}
+
+/* Print the @top functions of event @ev by their share of its events */
+static void perfrec_report_event(struct perfrec_report *r, const char *evname, uint ev, uint top)
+{
+	const char **seen = malloc(r->nr_samples * sizeof(*seen));
+	u64 *sum = malloc(r->nr_samples * sizeof(*sum));
+	uint *hits = malloc(r->nr_samples * sizeof(*hits));
+	uint i, j, nr = 0, samples = 0;
+	u64 total = 0;
+
+	if (!seen || !sum || !hits)
+		goto out;
+	for (i = 0; i < r->nr_samples; i++) {
+		const char *name = r->names[i * r->depth];
+
+		if (r->event[i] != ev)
+			continue;
+		for (j = 0; j < nr && seen[j] != name; j++)
+			;
+		if (j == nr) {
+			seen[nr] = name;
+			sum[nr] = 0;
+			hits[nr++] = 0;
+		}
+		sum[j] += r->period[i];
+		hits[j]++;
+		total += r->period[i];
+		samples++;
+	}
+	printf("perfrec report: %u samples of %s, %llu events\n", samples, evname, total);
+	printf("  Overhead  Samples  Symbol\n");
+	for (; top && total; top--) {
+		uint best = nr;
+
+		for (j = 0; j < nr; j++) {
+			if (hits[j] && (best == nr || sum[j] > sum[best]))
+				best = j;
+		}
+		if (best == nr)
+			break;
+		printf("  %5llu.%02llu%% %8u  %s\n", sum[best] * 100 / total,
+		       sum[best] * 10000 / total % 100, hits[best],
+		       seen[best] ? seen[best] : "[unknown]");
+		hits[best] = 0;
+	}
+out:
+	free(seen);
+	free(sum);
+	free(hits);
+}
+
+static int perfrec_report_cmp_path(struct perfrec_report *r, uint a, uint b)
+{
+	uint d;
+
+	for (d = 0; d < r->depth; d++) {
+		const char *x = r->names[a * r->depth + d], *y = r->names[b * r->depth + d];
+
+		if (x != y)
+			return x < y ? -1 : 1;
+	}
+
+	return 0;
+}
+
+/* Print the @top call paths (callee first), by samples */
+static void perfrec_report_paths(struct perfrec_report *r, uint top)
+{
+	uint *best = malloc(top * sizeof(*best));
+	uint *count = malloc(top * sizeof(*count));
+	uint i, j, k, d, nr = 0;
+
+	if (!best || !count)
+		goto out;
+	/* Few distinct paths: count each against the ones seen before */
+	for (i = 0; i < r->nr_samples; i++) {
+		uint n = 0;
+
+		for (j = 0; j < i && perfrec_report_cmp_path(r, i, j); j++)
+			;
+		if (j < i)
+			continue;	/* counted with its first sample */
+		for (k = i; k < r->nr_samples; k++)
+			n += !perfrec_report_cmp_path(r, i, k);
+		for (k = nr; k > 0 && count[k - 1] < n; k--) {
+			if (k < top) {
+				best[k] = best[k - 1];
+				count[k] = count[k - 1];
+			}
+		}
+		if (k < top) {
+			best[k] = i;
+			count[k] = n;
+			nr = min(nr + 1, top);
+		}
+	}
+	printf("  Call paths (callee first)\n");
+	for (i = 0; i < nr; i++) {
+		printf("  %5u.%02u%% ", count[i] * 100 / r->nr_samples,
+		       count[i] * 10000 / r->nr_samples % 100);
+		for (d = 0; d < r->depth; d++) {
+			const char *name = r->names[best[i] * r->depth + d];
+
+			if (!name && d)
+				break;
+			printf("%s%s", d ? " <- " : "", name ? name : "[unknown]");
+		}
+		printf("\n");
+	}
+out:
+	free(best);
+	free(count);
+}
+
+static int do_perfrec_report(struct cmd_tbl *cmdtp, int flag, int argc, char *const argv[])
+{
+	struct perfrec_report r = { .depth = PERFREC_REPORT_DEPTH };
+	struct perfrec_result res;
+	u64 top = 10;
+	uint ev;
+
+	if (argc == 3 && !strcmp(argv[1], "-n")) {
+		if (perfrec_parse_dec(argv[2], &top) || !top || top > PERFREC_REPORT_MAX_TOP) {
+			printf("Invalid count '%s': give 1 to %u\n", argv[2],
+			       PERFREC_REPORT_MAX_TOP);
+			return CMD_RET_FAILURE;
+		}
+	} else if (argc != 1) {
+		return CMD_RET_USAGE;
+	}
+	if (!IS_ENABLED(CONFIG_PERFREC_REPORT) || !system_map) {
+		printf("perfrec report needs CONFIG_PERFREC_REPORT (an embedded symbol table)\n");
+		return CMD_RET_FAILURE;
+	}
+	perfrec_get_result(&res);
+	if (res.state != PERFREC_FINALISED || res.mode != PERFREC_RECORD || res.streamed) {
+		printf("No finished recording to report\n");
+		return CMD_RET_FAILURE;
+	}
+	perfrec_walk_samples(perfrec_report_count, &r);
+	if (!r.max_samples) {
+		printf("perfrec report: no samples\n");
+		return CMD_RET_SUCCESS;
+	}
+	/* Without call chains, each sample has just its PC to name */
+	if (r.max_ips == r.max_samples)
+		r.depth = 1;
+	r.ips = malloc(r.max_ips * sizeof(*r.ips));
+	r.period = malloc(r.max_samples * sizeof(*r.period));
+	r.event = malloc(r.max_samples * sizeof(*r.event));
+	r.names = calloc(r.max_samples * r.depth, sizeof(*r.names));
+	if (!r.ips || !r.period || !r.event || !r.names) {
+		printf("No memory to report %u samples\n", r.max_samples);
+		goto out;
+	}
+	perfrec_walk_samples(perfrec_report_collect, &r);
+	perfrec_report_name(&r);
+	for (ev = 0; ev < res.nr_events; ev++)
+		perfrec_report_event(&r, res.name[ev], ev, top);
+	if (r.nr_ips > r.nr_samples)
+		perfrec_report_paths(&r, top);
+out:
+	free(r.ips);
+	free(r.period);
+	free(r.event);
+	free(r.names);
+
+	return CMD_RET_SUCCESS;
+}
+
 static const char *const perfrec_state_name[] = {
 	[PERFREC_IDLE] = "idle",
 	[PERFREC_ARMED] = "recording",
@@ -1052,6 +1322,8 @@ U_BOOT_LONGHELP(perfrec,
 		"    write it to a host file through semihosting; -i: only what is new,\n"
 		"    as the next chunk of a pipe-mode stream (also while recording)\n"
 		"perfrec list [-a] - list the events this CPU counts (-a: all known)\n"
+		"perfrec report [-n <count>] - the hottest functions (and call paths)\n"
+		"    of the last recording, named on the board (default 10, decimal)\n"
 		"perfrec status [-v] - show the last session (-v: and the registers perfrec borrows)");
 
 U_BOOT_CMD_WITH_SUBCMDS(perfrec, "Sample or count a command with the PMU, for host perf",
@@ -1062,4 +1334,5 @@ U_BOOT_CMD_WITH_SUBCMDS(perfrec, "Sample or count a command with the PMU, for ho
 	U_BOOT_SUBCMD_MKENT(stat, CONFIG_SYS_MAXARGS, 0, do_perfrec_stat),
 	U_BOOT_SUBCMD_MKENT(dump, 4, 0, do_perfrec_dump),
 	U_BOOT_SUBCMD_MKENT(list, 2, 1, do_perfrec_list),
+	U_BOOT_SUBCMD_MKENT(report, 3, 1, do_perfrec_report),
 	U_BOOT_SUBCMD_MKENT(status, 2, 1, do_perfrec_status));

@@ -313,6 +313,34 @@ size_t perfrec_stream_pending(void);
 int perfrec_stream_read(void *buf, size_t size, struct perfrec_chunk *chunk);
 
 /**
+ * struct perfrec_sample_view - One sample of a finished recording, as stored
+ * @event: index of its event in the recording
+ * @ip: the sampled PC
+ * @period: events it stands for
+ * @chain: its call chain (return addresses, innermost first, after the PC), or NULL
+ * @chain_len: entries in @chain
+ */
+struct perfrec_sample_view {
+	uint event;
+	u64 ip;
+	u64 period;
+	const u64 *chain;
+	uint chain_len;
+};
+
+/* Called for each sample by perfrec_walk_samples() */
+typedef int (*perfrec_sample_fn)(void *ctx, const struct perfrec_sample_view *s);
+
+/**
+ * perfrec_walk_samples() - Walk the samples of the finished recording
+ * @fn: called for each sample, in order; a non-zero return stops the walk
+ * @ctx: passed to @fn
+ * Return: 0 when all were walked, -ENODATA if there is no finished,
+ * unstreamed recording, or what @fn returned
+ */
+int perfrec_walk_samples(perfrec_sample_fn fn, void *ctx);
+
+/**
  * perfrec_command_done() - A shell command has just finished
  *
  * Called by cmd_process() after each command: a recording started with a

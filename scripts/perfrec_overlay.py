@@ -63,9 +63,42 @@ FRAME_POINTERS = ('# perfrec: a frame record in every function, for call graphs\
                   '\t\t -fno-optimize-sibling-calls\n'
                   'endif\n\n')
 
+BUILD_ID_LDFLAGS = ('# perfrec: a build-id note, by which perf matches recordings with the ELF\n'
+                    'ifdef CONFIG_PERFREC_BUILD_ID\n'
+                    'LDFLAGS_u-boot += --build-id=sha1\n'
+                    'endif\n')
+BUILD_ID_LDS = ('\t/* perfrec: the build-id note, within the image, found by its bounds */\n'
+                '\t.note.gnu.build-id : {\n'
+                '\t\t__perfrec_build_id_start = .;\n'
+                '\t\tKEEP(*(.note.gnu.build-id))\n'
+                '\t\t__perfrec_build_id_end = .;\n'
+                '\t}\n\n'
+                '\t. = ALIGN(8);\n')
+BUILD_ID_OBJCOPY = ('\n# perfrec: u-boot.bin carries the build-id note too\n'
+                    'ifdef CONFIG_PERFREC_BUILD_ID\n'
+                    'OBJCOPYFLAGS += -j .note.gnu.build-id\n'
+                    'endif\n')
+
+# U-Boot passes its whole symbol table to the compiler as one -D argument,
+# which Linux caps at 128 KiB (MAX_ARG_STRLEN): 2025.01's table is bigger.
+# Write it into a generated C file instead.
+SMAP_OLD = ('cmd_smap = \\\n'
+            '\tsmap=`$(call SYSTEM_MAP,u-boot) | \\\n'
+            '\t\tawk \'$$2 ~ /[tTwW]/ {printf $$1 $$3 "\\\\\\\\000"}\'` ; \\\n'
+            '\t$(CC) $(c_flags) -DSYSTEM_MAP="\\"$${smap}\\"" \\\n'
+            '\t\t-c $(srctree)/common/system_map.c -o common/system_map.o\n')
+SMAP_NEW = ('cmd_smap = \\\n'
+            '\t$(call SYSTEM_MAP,u-boot) | \\\n'
+            '\t\tawk \'BEGIN { print "const char system_map[] =" } \\\n'
+            '\t\t$$2 ~ /[tTwW]/ { print "\\"" $$1 $$3 "\\\\000\\"" } \\\n'
+            '\t\tEND { print ";" }\' > common/system_map_gen.c; \\\n'
+            '\t$(CC) $(c_flags) -c common/system_map_gen.c -o common/system_map.o\n')
+
 # The complete list of edits to U-Boot's own files:
 #   (file, why, anchor, text, how)
 # how: 'before' / 'after' inserts text next to the anchor line(s);
+#      'replace' swaps the anchor line for the text;
+#      'replace-text' swaps the (multi-line) anchor text for the text;
 #      'replace-in:<func>' replaces the anchor inside that function only.
 EDITS = [
     ('drivers/Kconfig', 'source the perfrec Kconfig menu',
@@ -89,6 +122,24 @@ EDITS = [
      '\t\tif (IS_ENABLED(CONFIG_CMD_PERFREC))\n\t\t\tperfrec_command_done();\n', 'after'),
     ('Makefile', 'frame records in every function, for perfrec -g',
      'KBUILD_CFLAGS += $(KCFLAGS)\n', FRAME_POINTERS, 'before'),
+    ('Makefile', 'link with a build-id note (perf matches recordings with the ELF by it)',
+     'LDFLAGS_u-boot += --build-id=none\n', BUILD_ID_LDFLAGS, 'after'),
+    ('arch/arm/cpu/armv8/u-boot.lds', 'place the build-id note in the image, with bounds',
+     '\t.rodata : { *(SORT_BY_ALIGNMENT(SORT_BY_NAME(.rodata*))) }\n', BUILD_ID_LDS,
+     'before'),
+    ('arch/arm/config.mk', 'keep the build-id note in u-boot.bin',
+     'OBJCOPYFLAGS += -j .dtb.init.rodata\n', BUILD_ID_OBJCOPY, 'after'),
+    ('Makefile', 'pass the kallsyms table to the linker, not to the post-link step',
+     '\t\t$(PLATFORM_LIBS) -Map u-boot.map;\t\t\t\t\\\n',
+     '\t\t$(PLATFORM_LIBS) $(2) -Map u-boot.map;\t\t\t\\\n', 'replace'),
+    ('Makefile', 'link the kallsyms table into the second link',
+     '\t$(call cmd,u-boot__) common/system_map.o\n',
+     '\t+$(call cmd,u-boot__,common/system_map.o)\n', 'replace'),
+    ('Makefile', 'build the kallsyms table from a file (a -D string is limited to 128 KiB)',
+     SMAP_OLD, SMAP_NEW, 'replace-text'),
+    ('common/kallsyms.c', 'include what it uses (2025.01 dropped <common.h>)',
+     '/* We need the weak marking as this symbol is provided specially */\n',
+     '#include <vsprintf.h>\n#include <linux/string.h>\n\n', 'before'),
     ('fs/semihostingfs.c', '"save hostfs" creates and truncates the host file',
      SMH_OPEN_OLD, SMH_OPEN_NEW, 'replace-in:smh_fs_write_at'),
 ]
@@ -127,10 +178,17 @@ def apply_edit(text, edit):
         return text[:span[0]] + body + text[span[1]:]
     if new in text:
         return text
+    if how == 'replace-text':
+        if anchor not in text:
+            raise HookMissing('%s: text %r not found (%s)' % (path, anchor.split('\n')[0], why))
+        return text.replace(anchor, new, 1)
     lines = text.splitlines(keepends=True)
     if anchor not in lines:
         raise HookMissing('%s: hook line %r not found (%s)' % (path, anchor.strip(), why))
     idx = lines.index(anchor)
+    if how == 'replace':
+        lines[idx] = new
+        return ''.join(lines)
     if how == 'after':
         idx += 1
     lines.insert(idx, new)
@@ -156,7 +214,8 @@ def plan_copies(tree):
     """Return [(src, dst)] for project files whose tree copy is missing or differs"""
     pairs = []
     for rel in DIRS:
-        for root, _, names in os.walk(os.path.join(TOP, rel)):
+        for root, dirs, names in os.walk(os.path.join(TOP, rel)):
+            dirs[:] = [d for d in dirs if d != 'node_modules']    # npm's, not U-Boot's
             for name in names:
                 if name.endswith('.pyc') or '__pycache__' in root:
                     continue

@@ -274,6 +274,29 @@ static void perfrec_copy_cmdline(struct perfrec_session *s)
 	s->cfg.argv = s->argv;
 }
 
+/* The image's GNU build-id note (placed by the linker script), if any */
+extern const u8 __perfrec_build_id_start[], __perfrec_build_id_end[];
+
+#define PERFREC_NT_GNU_BUILD_ID		3
+
+static void perfrec_find_build_id(struct perf_data_info *info)
+{
+	const u8 *note = __perfrec_build_id_start;
+	u32 namesz, descsz, type;
+
+	if (!IS_ENABLED(CONFIG_PERFREC_BUILD_ID) || __perfrec_build_id_end - note < 16)
+		return;
+	memcpy(&namesz, note, sizeof(namesz));
+	memcpy(&descsz, note + 4, sizeof(descsz));
+	memcpy(&type, note + 8, sizeof(type));
+	if (type != PERFREC_NT_GNU_BUILD_ID || namesz != 4 || memcmp(note + 12, "GNU", 4) ||
+	    !descsz || descsz > PERF_DATA_BUILD_ID_MAX ||
+	    note + 16 + descsz > __perfrec_build_id_end)
+		return;
+	info->build_id = note + 16;
+	info->build_id_len = descsz;
+}
+
 static void perfrec_fill_info(struct perfrec_session *s)
 {
 	struct perf_data_info *info = &s->info;
@@ -324,6 +347,7 @@ static void perfrec_fill_info(struct perfrec_session *s)
 	info->total_mem_kb = gd->ram_size / 1024;
 	info->argv = s->argv;
 	info->argc = s->cfg.argc;
+	perfrec_find_build_id(info);
 }
 
 /* Give each event a counter: cycles the cycle counter if free, others in order */
@@ -715,6 +739,43 @@ int perfrec_stream_read(void *buf, size_t size, struct perfrec_chunk *chunk)
 		s->streamed = true;
 	chunk->len = w.pos;
 	chunk->seq = s->stream_seq++;
+
+	return 0;
+}
+
+int perfrec_walk_samples(perfrec_sample_fn fn, void *ctx)
+{
+	struct perfrec_session *s = &perfrec_session;
+	const u8 *rec = (const u8 *)perfrec_irq.ring.base;
+	const u8 *end = rec + perfrec_irq.ring.head;
+	struct perfrec_sample_view view;
+	struct perf_data_sample sample;
+	u64 nr;
+	int ret;
+
+	if (s->state != PERFREC_FINALISED || s->cfg.mode != PERFREC_RECORD || s->streamed)
+		return -ENODATA;
+	for (; rec < end; rec += sample.header.size) {
+		memcpy(&sample, rec, sizeof(sample));
+		if (sample.header.type != PERF_DATA_RECORD_SAMPLE)
+			continue;
+		view.event = sample.id - 1;
+		view.ip = sample.ip;
+		view.period = sample.period;
+		view.chain = NULL;
+		view.chain_len = 0;
+		if (s->cfg.callchain) {
+			/* nr, then PERF_CONTEXT_USER and the PC, then the callers */
+			memcpy(&nr, rec + sizeof(sample), sizeof(nr));
+			if (nr > 2) {
+				view.chain = (const u64 *)(rec + sizeof(sample) + 3 * sizeof(u64));
+				view.chain_len = nr - 2;
+			}
+		}
+		ret = fn(ctx, &view);
+		if (ret)
+			return ret;
+	}
 
 	return 0;
 }
