@@ -3,7 +3,8 @@
 # Copyright (c) 2026 The perfrec authors
 # perfrec: get U-Boot, overlay perfrec, build, demo, test, benchmark
 #
-#   make demo       build, boot QEMU, record a workload, show perf's report
+#   make demo       build, boot QEMU, record a boot flow with call graphs, show
+#                   perfrec report, perf report and a flame graph (build/demo/)
 #   make check      every test (host, QEMU matrix, checkpatch)
 #   make bench      icount-exact figures for the README
 #   make            just build (build/qemu_arm64_perfrec/u-boot.bin)
@@ -36,7 +37,8 @@ UBOOT_MAKE	:= PATH=/usr/bin:$$PATH $(MAKE) -C $(SRC) O=$(O) \
 		   CROSS_COMPILE=$(CROSS_COMPILE) PYTHON3=$(PYTHON)
 
 .PHONY: all build build-early deps source overlay config demo check check-host check-qemu check-newer \
-	check-qemu-fast checkpatch check-defconfig defconfig bench clean distclean
+	check-qemu-fast checkpatch check-defconfig defconfig bench clean distclean \
+	demo-picture
 
 all: build
 
@@ -96,6 +98,10 @@ check-defconfig: $(O)/.config
 
 demo: deps build
 	$(PYTHON) scripts/perfrec_demo.py --build-dir $(O) --out $(BUILD)/demo
+
+# The README's flame graph picture, from the demo's recording
+demo-picture: demo
+	cp $(BUILD)/demo/flame.png doc/perfrec-flamegraph.png
 
 # --- Tests ------------------------------------------------------------------
 
@@ -160,4 +166,4 @@ clean:
 	rm -rf $(O) $(BUILD)/test-results$(TAG) $(BUILD)/demo
 
 distclean:
-	rm -rf $(BUILD)
+	rm -rf $(BUILD) tools/perfrec/flamegraph/node_modules

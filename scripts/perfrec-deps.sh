@@ -1,7 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0+
 # Copyright (c) 2026 The perfrec authors
-# Install the Debian packages perfrec needs to build, run and test, when missing.
+# Install the Debian packages perfrec needs to build, run and test, when missing,
+# then the npm packages of the flame graph (tools/perfrec/flamegraph) with "npm ci".
 #
 # Usage: scripts/perfrec-deps.sh [--check]
 #   --check  only list what is missing; exit 1 if anything is
@@ -38,7 +39,31 @@ xz-utils		Debian source tarballs
 bzip2			Debian source tarballs
 patch			Debian source patches
 perl			U-Boot's checkpatch.pl
+nodejs			node and npm: the flame graph's npm packages and browser check
+chromium		headless browser: the flame graph's test and picture
+fonts-dejavu-core	text in Chromium's pictures
 "
+
+# The flame graph's npm packages: d3-flame-graph's offline template and
+# playwright-core, exactly as package-lock.json says, into its node_modules/
+NPM_DIR="$(cd "$(dirname "$0")/.." && pwd)/tools/perfrec/flamegraph"
+
+# True when node_modules is missing or older than the package files ("npm ci"
+# writes node_modules/.package-lock.json last)
+npm_stale() {
+	[ ! -f "$NPM_DIR/node_modules/.package-lock.json" ] ||
+		[ -n "$(find "$NPM_DIR/package.json" "$NPM_DIR/package-lock.json" \
+			-newer "$NPM_DIR/node_modules/.package-lock.json")" ]
+}
+
+npm_install() {
+	if npm_stale; then
+		echo "perfrec-deps: npm ci in $NPM_DIR"
+		(cd "$NPM_DIR" && npm ci --no-audit --no-fund --prefer-offline)
+	else
+		echo "perfrec-deps: npm packages present in $NPM_DIR"
+	fi
+}
 
 want=$(printf '%s\n' "$PACKAGES" | awk 'NF { print $1 }')
 missing=
@@ -47,9 +72,22 @@ for pkg in $want; do
 		missing="$missing $pkg"
 	fi
 done
+# NodeSource's nodejs brings npm; Debian's has it in a package of its own
+if dpkg-query -W -f='${Status}' nodejs 2>/dev/null | grep -q "ok installed" &&
+	! command -v npm >/dev/null 2>&1; then
+	missing="$missing npm"
+fi
 
 if [ -z "$missing" ]; then
 	echo "perfrec-deps: all $(echo $want | wc -w) packages present"
+	if [ "${1:-}" = "--check" ]; then
+		if npm_stale; then
+			echo "perfrec-deps: npm packages missing or stale in $NPM_DIR"
+			exit 1
+		fi
+		exit 0
+	fi
+	npm_install
 	exit 0
 fi
 
@@ -64,3 +102,5 @@ export DEBIAN_FRONTEND=noninteractive
 $SUDO apt-get update -q
 # shellcheck disable=SC2086
 $SUDO apt-get install -y -q --no-install-recommends $missing
+command -v npm >/dev/null 2>&1 || $SUDO apt-get install -y -q --no-install-recommends npm
+npm_install

@@ -1,14 +1,18 @@
 #!/usr/bin/python3
 # SPDX-License-Identifier: GPL-2.0+
 # Copyright (c) 2026 The perfrec authors
-"""perfrec's first five minutes: boot QEMU, record a workload, show perf's report.
+"""perfrec's first five minutes: boot QEMU, profile a boot flow, show perf's report.
 
 Usage:
     perfrec_demo.py --build-dir build/qemu_arm64_perfrec --out build/demo
 
-Boots the built U-Boot on QEMU virt, records 'crc32' over 64 MiB at 4 kHz,
-brings the perf.data to the host over semihosting ('save hostfs') and prints
-the top of 'perf report'. Exit code 0 when perf names crc32's inner loop on top.
+Boots the built U-Boot on QEMU virt and records, with call graphs, a small
+verified-boot flow: load an image from the host (semihosting), check its
+CRC-32, hash it with SHA-256. Shows the board's own 'perfrec report', brings
+the perf.data to the host ('save hostfs'), prints the top of 'perf report'
+and writes an offline flame graph (flame.html, and flame.png when Chromium
+is there). Exit code 0 when perf names the CRC-32 loop on top and the flame
+graph holds its call path.
 """
 
 import argparse
@@ -17,45 +21,80 @@ import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from perfrec_qemu import Board  # pylint: disable=wrong-import-position
+# pylint: disable=wrong-import-position
+from perfrec_qemu import Board
 
-RECORD = 'perfrec record -F 4000 -o 0x50000000 -s 0x1000000 -- crc32 0x40000000 0x4000000'
+FLOW = ('load hostfs - $kernel_addr_r {image}; crc32 $kernel_addr_r $filesize; '
+        'hash sha256 $kernel_addr_r $filesize')
+RECORD = 'perfrec record -g -F 20000 -o 0x50000000 -s 0x1000000 -- run verify_boot'
 HOT = 'crc32_no_comp'
+FLAME = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), 'tools', 'perfrec',
+                     'perfrec_flamegraph.py')
+
+
+def perf(args, out):
+    """Run host perf with its HOME in @out; return the CompletedProcess"""
+    return subprocess.run(['perf'] + args, capture_output=True, text=True, check=False,
+                          env=dict(os.environ, HOME=out, PAGER='cat'))
 
 
 def main(argv=None):
     """Run the demo; return the exit code"""
     parser = argparse.ArgumentParser(description=__doc__.split('\n', 1)[0])
     parser.add_argument('--build-dir', required=True, help='U-Boot build directory')
-    parser.add_argument('--out', required=True, help='where perf.data goes')
+    parser.add_argument('--out', required=True, help='where perf.data and the flame graph go')
+    parser.add_argument('--no-browser', action='store_true',
+                        help='write flame.html only (no Chromium check or picture)')
     args = parser.parse_args(argv)
 
     build = os.path.abspath(args.build_dir)
     out = os.path.abspath(args.out)
     os.makedirs(out, exist_ok=True)
     data = os.path.join(out, 'perf.data')
-    if os.path.exists(data):
-        os.remove(data)
+    for name in ('perf.data', 'flame.html', 'flame.png'):
+        if os.path.exists(os.path.join(out, name)):
+            os.remove(os.path.join(out, name))
 
     print('perfrec demo: booting U-Boot on QEMU virt (%s/u-boot.bin)\n' % build)
-    with Board(build) as board:
-        for cmd in (RECORD, 'save hostfs - $fileaddr %s $filesize' % data):
+    flow = FLOW.format(image=os.path.join(build, 'u-boot'))
+    # -icount shift=0: one instruction a cycle, the same profile on every host
+    with Board(build, icount='shift=0') as board:
+        for cmd in ("setenv verify_boot '%s'" % flow, RECORD, 'perfrec report -n 5',
+                    'save hostfs - $fileaddr %s $filesize' % data):
             print('=> ' + cmd)
             print(board.run(cmd))
 
-    report = ['perf', 'report', '-i', data, '--symfs=' + build, '--stdio']
-    print('\n$ ' + ' '.join(report) + ' | head -n 20')
-    proc = subprocess.run(report, capture_output=True, text=True, check=False,
-                          env=dict(os.environ, HOME=out, PAGER='cat'))
+    report = ['report', '-i', data, '--symfs=' + build, '--stdio', '--no-children',
+              '-g', 'none', '--percent-limit', '0.5']
+    print('\n$ perf ' + ' '.join(report))
+    proc = perf(report, out)
     lines = proc.stdout.splitlines()
-    print('\n'.join(lines[:20]))
+    print('\n'.join(line for line in lines if line.strip()))
     top = [line for line in lines if line.strip() and not line.startswith('#')]
     if proc.returncode or not top or HOT not in top[0]:
         print('perfrec demo: perf did not name %s on top\n%s' % (HOT, proc.stderr))
         return 1
-    print('\nperfrec demo: done. Try also:\n'
+
+    html = os.path.join(out, 'flame.html')
+    flame = ['/usr/bin/python3', FLAME, '-i', data, '--symfs', build, '-o', html]
+    if not args.no_browser:
+        flame += ['--png', os.path.join(out, 'flame.png'), '--hover', HOT]
+    print('\n$ ' + ' '.join(flame))
+    proc = subprocess.run(flame, capture_output=True, text=True, check=False)
+    print(proc.stdout.splitlines()[0] if proc.stdout else '', proc.stderr, sep='')
+    with open(html, encoding='utf-8', errors='replace') as inf:
+        page = inf.read() if proc.returncode == 0 else ''
+    if proc.returncode or '"%s"' % HOT not in page or '"do_mem_crc"' not in page:
+        print('perfrec demo: the flame graph does not show %s under do_mem_crc' % HOT)
+        return 1
+
+    if not args.no_browser:
+        print('perfrec_flamegraph: wrote %s' % os.path.join(out, 'flame.png'))
+    print('\nperfrec demo: done. Open %s in a browser (it needs no network). Try also:\n'
+          '  perf report -i %s --symfs=%s --stdio -G\n'
           '  perf annotate -i %s --symfs=%s --stdio %s\n'
-          '  perf script -i %s --symfs=%s | head' % (data, build, HOT, data, build))
+          '  perf script -i %s --symfs=%s | head -n 30'
+          % (html, data, build, data, build, HOT, data, build))
     return 0
 
 

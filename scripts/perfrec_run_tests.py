@@ -51,7 +51,8 @@ def run_cell(name, args):
                PYTHONDONTWRITEBYTECODE='1',
                PERFREC_CELL=name, PERFREC_QEMU_MACHINE=machine,
                PERFREC_QEMU_ICOUNT=icount, PERFREC_QEMU_SMP=str(smp),
-               PERFREC_QEMU_CPU=cpu)
+               PERFREC_QEMU_CPU=cpu,
+               PERFREC_NPM_DIR=os.path.join(TOP, 'tools/perfrec/flamegraph'))
     cmd = ['/usr/bin/python3', os.path.join(args.src, 'test/py/test.py'),
            '--bd', 'qemu_arm64', '--build-dir', os.path.abspath(args.build_dir),
            '--result-dir', result_dir,

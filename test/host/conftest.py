@@ -326,8 +326,8 @@ def parse_script(text):
     return lines
 
 
-def build_fixture(outdir, text_base, build_id='none'):
-    """Cross-compile perf_fixture.c at @text_base into @outdir/u-boot; return an Elf
+def build_fixture(outdir, text_base, build_id='none', source='perf_fixture.c'):
+    """Cross-compile test/host/@source at @text_base into @outdir/u-boot; return an Elf
 
     @build_id is ld's --build-id style: 'none' (like U-Boot), 'sha1' or 'md5'.
     """
@@ -336,7 +336,7 @@ def build_fixture(outdir, text_base, build_id='none'):
     run([tool(CROSS_COMPILE + 'gcc'), '-Wall', '-Wextra', '-Werror', '-O1', '-fno-inline',
          '-ffreestanding', '-fno-toplevel-reorder', '-fno-reorder-functions', '-nostdlib',
          '-static', '-Wl,-Ttext=%#x' % text_base, '-Wl,--build-id=%s' % build_id, '-o', path,
-         os.path.join(REPO, 'test', 'host', 'perf_fixture.c')])
+         os.path.join(REPO, 'test', 'host', source)])
     return Elf(path, text_base)
 
 

@@ -9,7 +9,10 @@ no frame duplicated, none skipped, whatever instruction the sample hit.
 """
 
 import bisect
+import json
+import os
 import re
+import subprocess
 
 import pytest
 
@@ -18,6 +21,10 @@ from perfrec_helpers import (BUF, BUF_SIZE, bdinfo, fetch, icount, perf, record,
                              symbols)
 
 CONTEXT_USER = 0xfffffffffffffe00
+# The offline flame graph maker (perf's flamegraph.py with d3-flame-graph's
+# template); its npm packages stay in the project (PERFREC_NPM_DIR)
+FLAMEGRAPH = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(
+    os.path.abspath(__file__))))), 'tools', 'perfrec', 'perfrec_flamegraph.py')
 
 
 class Symboliser:
@@ -171,3 +178,60 @@ def test_perfrec_callgraph_prologues(u_boot_console, tmp_path):
         assert names[:len(want)] == want, (hex(sample.ip), names)
         assert names.count(names[1]) == 1 or names[1] == names[2] is None, names
     assert edges > (20 if icount(cons) else 2)
+
+
+def flame_stacks(html_path):
+    """perf's stacks in a flame graph page: {name: (self samples, children)} from 'all'"""
+    with open(html_path, encoding='utf-8') as inf:
+        text = inf.read()
+    match = re.search(r'const stacks = \[(.*?)\];\s*const options', text, re.S)
+    assert match, html_path
+
+    def tree(node):
+        return node['n'], (node['v'], dict(tree(child) for child in node['c']))
+    return dict([tree(json.loads(match.group(1)))])
+
+
+@pytest.mark.boardspec('qemu_arm64')
+@pytest.mark.buildconfigspec('cmd_perfrec_test')
+@pytest.mark.buildconfigspec('perfrec_callchain')
+@pytest.mark.requiredtool('perf')
+@pytest.mark.requiredtool('node')
+def test_perfrec_callgraph_flamegraph(u_boot_console, tmp_path):
+    """A -g recording makes a flame graph with the workload's call path on top"""
+    cons = u_boot_console
+    period, scale = workload_scale(cons)
+    record(cons, '-g -c %d -o %#x -s %#x' % (period, BUF, BUF_SIZE),
+           'perfrec_test chain 3 %d' % (200000 * scale))
+    path, data = fetch(cons, tmp_path)
+    total = len(PerfData(data).samples)
+    html_path = str(tmp_path / 'flame.html')
+    proc = subprocess.run(['/usr/bin/python3', FLAMEGRAPH, '-i', path, '--symfs',
+                           cons.config.build_dir, '-o', html_path, '--browser'],
+                          capture_output=True, text=True, check=False,
+                          env=dict(os.environ, HOME=str(tmp_path)))
+    assert proc.returncode == 0 and proc.stderr == '', proc.stderr
+    drawn = proc.stdout.splitlines()[1:]
+    assert 'perfrec_test_spin' in drawn and 'do_perfrec_test_chain' in drawn, proc.stdout
+
+    # Down from the root: the shell, then the workload's levels, each once
+    node = flame_stacks(html_path)['all']
+    assert sum(child[0] for child in node[1].values()) == 0
+    node = node[1]['u-boot (1)']
+    levels = ['do_perfrec_test_chain', 'perfrec_test_chain1', 'perfrec_test_chain2',
+              'perfrec_test_chain3', 'perfrec_test_spin']
+
+    def find(node, name):
+        if name in node[1]:
+            return node[1][name]
+        for child in node[1].values():
+            hit = find(child, name)
+            if hit:
+                return hit
+        return None
+    node = find(node, levels[0])
+    assert node, 'do_perfrec_test_chain not in the graph'
+    for name in levels[1:]:
+        assert list(node[1]) == [name], (name, list(node[1]))
+        node = node[1][name]
+    assert node[0] > (0.9 if icount(cons) else 0.5) * total, (node[0], total)
