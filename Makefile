@@ -37,7 +37,7 @@ UBOOT_MAKE	:= PATH=/usr/bin:$$PATH $(MAKE) -C $(SRC) O=$(O) \
 		   CROSS_COMPILE=$(CROSS_COMPILE) PYTHON3=$(PYTHON)
 
 .PHONY: all build build-early deps source overlay config demo check check-host check-qemu check-newer \
-	check-qemu-fast checkpatch check-defconfig defconfig bench clean distclean \
+	check-qemu-fast checkpatch check-defconfig defconfig bench bench-size clean distclean \
 	demo-picture
 
 all: build
@@ -73,9 +73,14 @@ $(O)/.config: $(FRAGMENTS) $(SRC_STAMP) Kconfig
 	cd $(SRC) && PATH=/usr/bin:$$PATH scripts/kconfig/merge_config.sh -m -O $(O) \
 		$(O)/.config $(FRAGMENTS) >/dev/null
 	$(UBOOT_MAKE) -s olddefconfig
-	@grep -hE '^CONFIG_|^# CONFIG_.* is not set' $(FRAGMENTS) | while IFS= read -r opt; do \
-		grep -qxF "$$opt" $@ || { echo "perfrec: '$$opt' did not stick in $@"; \
-			rm -f $@; exit 1; }; done
+	@grep -hE '^CONFIG_|^# CONFIG_.* is not set' $(FRAGMENTS) | \
+		awk '{ k = $$0; sub(/^# /, "", k); sub(/[= ].*/, "", k); \
+		       if (!(k in v)) o[n++] = k; v[k] = $$0 } \
+		     END { for (i = 0; i < n; i++) print v[o[i]] }' | while IFS= read -r opt; do \
+		case "$$opt" in \
+		"# "*) k=$${opt#\# }; ! grep -q "^$${k%% *}=" $@ ;; \
+		*) grep -qxF "$$opt" $@ ;; \
+		esac || { echo "perfrec: '$$opt' did not stick in $@"; rm -f $@; exit 1; }; done
 
 config: $(O)/.config
 
@@ -159,11 +164,23 @@ checkpatch: source
 
 # --- Benchmarks ---------------------------------------------------------------
 
-bench: deps build
+bench: deps build bench-size
 	$(PYTHON) bench/perfrec_bench.py --build-dir $(O) --readme README.md
 
+# What the optional parts cost: the build without each (bench/variants/)
+SIZE_VARIANTS	:= no-frame-pointers no-report no-build-id no-perfrec
+
+bench-size: build
+	for v in $(SIZE_VARIANTS); do \
+		$(MAKE) CONFIG=$(CONFIG)_$$v \
+			FRAGMENTS="$(FRAGMENTS) $(CURDIR)/bench/variants/$$v.config" build || exit 1; \
+	done
+	$(PYTHON) bench/perfrec_size.py --full $(O) --readme README.md \
+		$(foreach v,$(SIZE_VARIANTS),--variant $(v)=$(BUILD)/$(CONFIG)_$(v)$(TAG))
+
 clean:
-	rm -rf $(O) $(BUILD)/test-results$(TAG) $(BUILD)/demo
+	rm -rf $(O) $(BUILD)/test-results$(TAG) $(BUILD)/demo \
+		$(foreach v,$(SIZE_VARIANTS),$(BUILD)/$(CONFIG)_$(v)$(TAG))
 
 distclean:
 	rm -rf $(BUILD) tools/perfrec/flamegraph/node_modules

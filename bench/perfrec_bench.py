@@ -502,6 +502,44 @@ def measure_wire(args, cell):
     return res
 
 
+def fit_line(points):
+    """Least squares y = a + b * x over [(x, y)]: return (a, b), or (None, None)"""
+    n = len(points)
+    mx = sum(x for x, _ in points) / n
+    my = sum(y for _, y in points) / n
+    sxx = sum((x - mx) ** 2 for x, _ in points)
+    if n < 2 or not sxx:
+        return None, None
+    slope = sum((x - mx) * (y - my) for x, y in points) / sxx
+    return my - slope * mx, slope
+
+
+def measure_callgraph(args, cell):
+    """Counted cycles per sample with and without -g over nested calls of known depth"""
+    res = {'cell': cell, 'period': args.callgraph_period, 'loops': args.callgraph_loops,
+           'runs': []}
+    with Uboot(args, cell) as ub:
+        for depth in args.callgraph_depths:
+            wl = 'perfrec_test chain %d %d' % (depth, args.callgraph_loops)
+            base = ub.record('-c %d' % HUGE_PERIOD, wl)
+            row = {'depth': depth, 'workload': wl}
+            for name, opts in (('flat', ''), ('graph', '-g ')):
+                run = ub.record('%s-c %d' % (opts, args.callgraph_period), wl)
+                if not run['samples']:
+                    raise BenchError('%s: %s took no samples' % (cell, run['opts']))
+                row[name] = (run['counted'] - base['counted']) / run['samples']
+                row[name + '_bytes'] = (run['bytes'] - base['bytes']) / run['samples']
+                row[name + '_run'] = run
+            # A -g sample adds nr and nr entries: the context marker, the PC, the callers
+            row['callers'] = (row['graph_bytes'] - row['flat_bytes']) / 8 - 3
+            row['extra'] = row['graph'] - row['flat']
+            res['runs'].append(row)
+    res['fixed'], res['per_caller'] = fit_line([(r['callers'], r['extra'])
+                                                for r in res['runs']])
+    log(args, '%s: call graph done' % cell)
+    return res
+
+
 def cell_job(args, cell, image, logdir):
     diff = measure_difference(args, cell)
     trace = measure_trace(args, cell, image, diff['reloc_off'], logdir)
@@ -603,12 +641,26 @@ def markdown(result):
                 '40, with CPU and id 56); base64 and framing make it 72.4 on the wire. gzip '
                 'gains most where the samples repeat (a hot loop); a varied boot profile '
                 'compresses less.']
+    cg = result.get('callgraph')
+    if cg:
+        out += ['', 'Call graphs (`-g`), %s, `-c %d` over `perfrec_test chain <depth> %d`: '
+                'counted cycles per sample, flat and with the frame-record walk.' %
+                (label(cg['cell']), cg['period'], cg['loops']), '']
+        rows = [['%d' % r['depth'], fmt(r['callers'], 1), fmt(r['flat']), fmt(r['graph']),
+                 fmt(r['extra']), fmt(r['graph_bytes'], 0)] for r in cg['runs']]
+        out += table(['depth', 'callers/sample', 'flat', '`-g`', '`-g` - flat',
+                      'bytes/sample, `-g`'], rows)
+        if cg['per_caller'] is not None:
+            out += ['', 'Each caller walked costs %s cycles, plus %s per sample: a chain '
+                    'is 8 bytes per caller plus 24. callers/sample counts every caller '
+                    'up to `_main` (the shell adds a dozen to the workload\'s depth).' %
+                    (fmt(cg['per_caller']), fmt(cg['fixed'], 0))]
     return '\n'.join(out) + '\n'
 
 
-def readme_markers(path):
-    """Lines of @path and the indexes of its two marker lines"""
-    start, end = '<!-- bench:start -->', '<!-- bench:end -->'
+def readme_markers(path, name='bench'):
+    """Lines of @path and the indexes of its two marker lines <!-- @name:start/end -->"""
+    start, end = '<!-- %s:start -->' % name, '<!-- %s:end -->' % name
     try:
         with open(path) as fh:
             lines = fh.read().split('\n')
@@ -624,8 +676,9 @@ def readme_markers(path):
     return lines, i, j
 
 
-def update_readme(path, text):
-    lines, i, j = readme_markers(path)
+def update_readme(path, text, name='bench'):
+    """Replace the lines between @path's markers @name with @text"""
+    lines, i, j = readme_markers(path, name)
     new = lines[:i + 1] + text.rstrip('\n').split('\n') + lines[j:]
     tmp = path + '.tmp'
     with open(tmp, 'w') as fh:
@@ -653,6 +706,14 @@ def check(result):
                              fmt(counted), fmt(gap)))
         for run in d['runs'] + [t['run']]:
             problems += flags(cell, run)
+    if result.get('callgraph'):
+        cg = result['callgraph']
+        for row in cg['runs']:
+            problems += flags(cg['cell'], row['flat_run']) + flags(cg['cell'], row['graph_run'])
+            if row['extra'] <= 0 or row['callers'] < row['depth']:
+                problems.append('%s: -g over depth %d: %s callers, %s more cycles' %
+                                (cg['cell'], row['depth'], fmt(row['callers'], 1),
+                                 fmt(row['extra'])))
     if result.get('overhead'):
         for run in result['overhead']['runs']:
             problems += flags(result['overhead']['cell'], run)
@@ -694,6 +755,10 @@ def main(argv=None):
     parser.add_argument('--wire-size', type=lambda s: int(s, 0), default=0x4000000,
                         help='crc32 bytes recorded for the wire figures (0: skip)')
     parser.add_argument('--wire-period', type=int, default=25000)
+    parser.add_argument('--callgraph-depths', type=int, nargs='*', default=[1, 4, 8],
+                        help='perfrec_test chain depths for the -g table (none: skip it)')
+    parser.add_argument('--callgraph-period', type=int, default=20000)
+    parser.add_argument('--callgraph-loops', type=int, default=2000000)
     parser.add_argument('--timeout', type=float, default=300,
                         help='seconds per U-Boot command')
     parser.add_argument('--keep-logs', metavar='DIR',
@@ -743,11 +808,16 @@ def main(argv=None):
             futs = {cell: pool.submit(cell_job, args, cell, image, logdir) for cell in cells}
             for cell in cells:
                 result['cells'][cell] = futs[cell].result()
+            cgf = None
+            if OVERHEAD_CELL in cells and args.callgraph_depths:
+                cgf = pool.submit(measure_callgraph, args, OVERHEAD_CELL)
             wiref = None
             if OVERHEAD_CELL in cells and args.wire_size:
                 wiref = pool.submit(measure_wire, args, OVERHEAD_CELL)
             if wiref:
                 result['wire'] = wiref.result()
+            if cgf:
+                result['callgraph'] = cgf.result()
             if ovf:
                 result['overhead'] = ovf.result()
                 window = result['cells'][OVERHEAD_CELL]['trace']['uncounted_window']
