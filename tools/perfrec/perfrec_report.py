@@ -1,0 +1,157 @@
+#!/usr/bin/python3
+# SPDX-License-Identifier: GPL-2.0+
+# Copyright (c) 2026 The perfrec authors
+# One step from a perfrec recording and its U-Boot build to perf's answers
+
+"""One step from a perfrec recording and its U-Boot build to perf's answers.
+
+Usage:
+    perfrec_report.py PERF_DATA BUILD_DIR [--cache] [--annotate [FUNC] | --folded |
+                      --flame OUT.html] [-- PERF_REPORT_ARGS...]
+
+Checks that PERF_DATA was recorded by the U-Boot in BUILD_DIR (the GNU
+build-id in the recording against the one of BUILD_DIR/u-boot: a mismatch is
+an error, never a report with wrong or missing names), then runs the host perf
+on it:
+  (default)     perf report --stdio --no-children, plus PERF_REPORT_ARGS
+  --annotate    perf annotate --stdio of FUNC, or of the hottest function
+  --folded      folded stacks ("u-boot;outer;...;inner <samples>", one per
+                line) by perf's stackcollapse script, for flame graph tools
+  --flame       an offline flame graph page (perfrec_flamegraph.py)
+Symbols come through --symfs BUILD_DIR, or with --cache through perf's
+build-id cache: the ELF is added to it, and perf then finds it by itself
+(later 'perf report -i PERF_DATA' needs no --symfs either).
+
+Exit status: 0 on success, 1 on a mismatch or a perf failure, 2 on a usage error.
+"""
+
+import argparse
+import os
+import re
+import struct
+import subprocess
+import sys
+
+PERF = os.environ.get('PERF', 'perf')
+STACKCOLLAPSE = '/usr/lib/perf-core/scripts/python/stackcollapse.py'
+FLAMEGRAPH = os.path.join(os.path.dirname(os.path.abspath(__file__)), 'perfrec_flamegraph.py')
+NT_GNU_BUILD_ID = 3
+SHT_NOTE = 7
+
+
+def elf_build_id(path):
+    """The NT_GNU_BUILD_ID of ELF64 little-endian @path as hex, or None"""
+    with open(path, 'rb') as inf:
+        data = inf.read()
+    if data[:4] != b'\x7fELF' or data[4] != 2 or data[5] != 1:
+        raise ValueError('%s: not a 64-bit little-endian ELF' % path)
+    shoff, = struct.unpack_from('<Q', data, 0x28)
+    shentsize, shnum = struct.unpack_from('<HH', data, 0x3a)
+    for i in range(shnum):
+        sh_type, = struct.unpack_from('<I', data, shoff + i * shentsize + 4)
+        if sh_type != SHT_NOTE:
+            continue
+        offset, size = struct.unpack_from('<QQ', data, shoff + i * shentsize + 0x18)
+        pos = offset
+        while pos + 12 <= offset + size:
+            namesz, descsz, ntype = struct.unpack_from('<III', data, pos)
+            name = data[pos + 12:pos + 12 + namesz]
+            desc = pos + 12 + (namesz + 3) // 4 * 4
+            if ntype == NT_GNU_BUILD_ID and name == b'GNU\0':
+                return data[desc:desc + descsz].hex()
+            pos = desc + (descsz + 3) // 4 * 4
+    return None
+
+
+def perf(args, check=True, **kwargs):
+    """Run host perf; return the CompletedProcess (stderr passed through)"""
+    proc = subprocess.run([PERF] + args, stdout=subprocess.PIPE, text=True,
+                          check=False, **kwargs)
+    if check and proc.returncode:
+        raise RuntimeError('perf %s failed (exit %d)' % (args[0], proc.returncode))
+    return proc
+
+
+def recorded_build_id(data):
+    """The build-id perf finds in @data for /u-boot, or None"""
+    out = perf(['buildid-list', '-i', data]).stdout
+    ids = [line.split()[0] for line in out.splitlines()
+           if len(line.split()) == 2 and line.split()[1] == '/u-boot']
+    return ids[0] if ids else None
+
+
+def hottest(data, symfs):
+    """The function with the largest share of the first event"""
+    out = perf(['report', '-i', data, '--stdio', '--no-children', '-g', 'none',
+                '--sort', 'sym', '-F', 'overhead,sym'] + symfs).stdout
+    best = None
+    for line in out.splitlines():
+        mat = re.match(r'^\s+([\d.]+)%\s+\[\.\]\s+(\S+)', line)
+        if mat and not mat.group(2).startswith('0x') and \
+                (best is None or float(mat.group(1)) > best[0]):
+            best = (float(mat.group(1)), mat.group(2))
+        elif best and line.startswith('# Samples:'):
+            break       # the next event's table
+    if not best:
+        raise RuntimeError('perf names no function in %s' % data)
+    return best[1]
+
+
+def main(argv=None):
+    """Check the build, run perf; return the exit code"""
+    parser = argparse.ArgumentParser(description=__doc__.split('\n', 1)[0])
+    parser.add_argument('data', help='the perf.data perfrec wrote')
+    parser.add_argument('build_dir', help='the U-Boot build directory (holding u-boot)')
+    parser.add_argument('--cache', action='store_true',
+                        help="add the ELF to perf's build-id cache and use that, not --symfs")
+    mode = parser.add_mutually_exclusive_group()
+    mode.add_argument('--annotate', nargs='?', const='', metavar='FUNC',
+                      help='annotate FUNC (default: the hottest function)')
+    mode.add_argument('--folded', action='store_true', help='print folded stacks')
+    mode.add_argument('--flame', metavar='OUT.html', help='write an offline flame graph')
+    argv = sys.argv[1:] if argv is None else list(argv)
+    extra = argv[argv.index('--') + 1:] if '--' in argv else []
+    args = parser.parse_args(argv[:len(argv) - len(extra) - (1 if '--' in argv else 0)])
+
+    elf = os.path.join(args.build_dir, 'u-boot')
+    try:
+        for path in (args.data, elf):
+            if not os.path.isfile(path):
+                raise RuntimeError('%s: no such file' % path)
+        want = elf_build_id(elf)
+        got = recorded_build_id(args.data)
+        if got and want and got != want:
+            raise RuntimeError('%s was recorded by the U-Boot with build-id %s, but %s has '
+                               'build-id %s: give the build directory of the U-Boot that '
+                               'made the recording' % (args.data, got, elf, want))
+        if not got:
+            print('perfrec_report: %s carries no build-id: trusting that %s is the build '
+                  'that made it' % (args.data, elf), file=sys.stderr)
+        symfs = ['--symfs', args.build_dir]
+        if args.cache:
+            if not (got and want):
+                raise RuntimeError('--cache needs a build-id in both %s and %s'
+                                   % (args.data, elf))
+            perf(['buildid-cache', '--add', elf])
+            symfs = []
+        if args.flame:
+            proc = subprocess.run(['/usr/bin/python3', FLAMEGRAPH, '-i', args.data,
+                                   '--symfs', args.build_dir, '-o', args.flame], check=False)
+            return 1 if proc.returncode else 0
+        if args.folded:
+            out = perf(['script', '-i', args.data, '-s', STACKCOLLAPSE] + symfs).stdout
+        elif args.annotate is not None:
+            func = args.annotate or hottest(args.data, symfs)
+            out = perf(['annotate', '-i', args.data, '--stdio', func] + symfs).stdout
+        else:
+            out = perf(['report', '-i', args.data, '--stdio', '--no-children'] + symfs +
+                       extra).stdout
+    except (RuntimeError, ValueError, OSError) as err:
+        print('perfrec_report: %s' % err, file=sys.stderr)
+        return 1
+    sys.stdout.write(out)
+    return 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())
