@@ -231,7 +231,10 @@ def test_perfrec_callgraph_flamegraph(u_boot_console, tmp_path):
         return None
     node = find(node, levels[0])
     assert node, 'do_perfrec_test_chain not in the graph'
-    for name in levels[1:]:
+    # The command also prints its result: below it, only the levels
+    assert levels[1] in node[1], list(node[1])
+    node = node[1][levels[1]]
+    for name in levels[2:]:
         assert list(node[1]) == [name], (name, list(node[1]))
         node = node[1][name]
     assert node[0] > (0.9 if icount(cons) else 0.5) * total, (node[0], total)
