@@ -77,8 +77,10 @@ def test_perfrec_report_matches_perf(u_boot_console, tmp_path):
     hosts = perf_report(cons, tmp_path, path)
     assert set(hosts) == set(tables), hosts
     for event, rows in tables.items():
-        assert 1 < len(rows) <= 4, out
-        assert 'perfrec_test_leaf' in [r[2] for r in rows], out
+        assert 1 <= len(rows) <= 4, out
+        if icount(cons):
+            # Without icount QEMU samples only translation-block starts
+            assert 'perfrec_test_leaf' in [r[2] for r in rows], out
         host = hosts[event]
         host_order = sorted(host, key=lambda n: -host[n][0])
         for (share, samples, name), want in zip(rows, host_order):
