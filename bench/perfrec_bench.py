@@ -60,6 +60,8 @@ CELLS = {
     'el1-gicv3': ('virt,gic-version=3', 1, 3),
     'el2-gicv2': ('virt,virtualization=on', 2, 2),
     'el2-gicv3': ('virt,virtualization=on,gic-version=3', 2, 3),
+    'el3-gicv2': ('virt,secure=on,virtualization=on', 3, 2),
+    'el3-gicv3': ('virt,secure=on,virtualization=on,gic-version=3', 3, 3),
 }
 OVERHEAD_CELL = 'el2-gicv3'
 

@@ -30,6 +30,8 @@ CELLS = {
     'el1-gicv3': ('virt,gic-version=3', 'shift=0', 2, 'cortex-a57'),
     'el2-gicv2': ('virt,virtualization=on', 'shift=0', 1, 'cortex-a57'),
     'el2-gicv3': ('virt,virtualization=on,gic-version=3', 'shift=0', 1, 'cortex-a57'),
+    'el3-gicv2': ('virt,secure=on,virtualization=on', 'shift=0', 1, 'cortex-a57'),
+    'el3-gicv3': ('virt,secure=on,virtualization=on,gic-version=3', 'shift=0', 1, 'cortex-a57'),
     'el2-gicv3-noicount': ('virt,virtualization=on,gic-version=3', '', 1, 'cortex-a57'),
     # PMUv3p5 (64-bit event counters); event counters interrupt on time with shift=1
     'el1-gicv3-max': ('virt,gic-version=3', 'shift=1', 1, 'max'),

@@ -162,6 +162,7 @@ int perfrec_gic_from_dt(ofnode node, struct perfrec_gic *gic)
 
 	gic->may_set_group = current_el() == 3 ||
 			     (readl(gic->dist + GICD_CTLR) & PERFREC_GICD_CTLR_DS);
+	gic->group0 = current_el() == 3;
 
 	return perfrec_gicv3_find_rdist(gic_node, gic);
 }
@@ -203,34 +204,55 @@ static void __iomem *perfrec_gic_irq_frame(const struct perfrec_gic *gic)
 	return gic->version == 3 ? gic->sgi : gic->dist;
 }
 
+/* ICC_SRE_ELx of the EL U-Boot runs at: enables the system-register interface */
+static u64 perfrec_icc_sre_read(void)
+{
+	switch (current_el()) {
+	case 3:
+		return read_icc_sre_el3();
+	case 2:
+		return read_icc_sre_el2();
+	default:
+		return read_icc_sre_el1();
+	}
+}
+
+static void perfrec_icc_sre_write(u64 val)
+{
+	switch (current_el()) {
+	case 3:
+		write_icc_sre_el3(val);
+		break;
+	case 2:
+		write_icc_sre_el2(val);
+		break;
+	default:
+		write_icc_sre_el1(val);
+		break;
+	}
+	isb();	/* SRE takes effect before ICC_* are used */
+}
+
 static int perfrec_gicv3_cpu_setup(struct perfrec_gic *gic)
 {
-	u64 sre;
-
-	if (current_el() == 2) {
-		gic->saved.icc_sre = read_icc_sre_el2();
-		if (!(gic->saved.icc_sre & PMUV3_ICC_SRE_SRE)) {
-			write_icc_sre_el2(gic->saved.icc_sre | PMUV3_ICC_SRE_SRE);
-			isb();	/* SRE takes effect before ICC_* are used */
-		}
-		sre = read_icc_sre_el2();
-	} else {
-		gic->saved.icc_sre = read_icc_sre_el1();
-		if (!(gic->saved.icc_sre & PMUV3_ICC_SRE_SRE)) {
-			write_icc_sre_el1(gic->saved.icc_sre | PMUV3_ICC_SRE_SRE);
-			isb();	/* SRE takes effect before ICC_* are used */
-		}
-		sre = read_icc_sre_el1();
+	gic->saved.icc_sre = perfrec_icc_sre_read();
+	if (!(gic->saved.icc_sre & PMUV3_ICC_SRE_SRE)) {
+		perfrec_icc_sre_write(gic->saved.icc_sre | PMUV3_ICC_SRE_SRE);
+		if (!(perfrec_icc_sre_read() & PMUV3_ICC_SRE_SRE))
+			return -ENODEV;
 	}
-	if (!(sre & PMUV3_ICC_SRE_SRE))
-		return -ENODEV;
 
 	gic->saved.icc_pmr = read_icc_pmr_el1();
 	gic->saved.icc_ctlr = read_icc_ctlr_el1();
-	gic->saved.icc_igrpen1 = read_icc_igrpen1_el1();
 	write_icc_pmr_el1(PERFREC_GIC_PMR);
 	write_icc_ctlr_el1(gic->saved.icc_ctlr & ~PMUV3_ICC_CTLR_EOIMODE);
-	write_icc_igrpen1_el1(PMUV3_ICC_IGRPEN1_EN);
+	if (gic->group0) {
+		gic->saved.icc_igrpen0 = read_icc_igrpen0_el1();
+		write_icc_igrpen0_el1(PMUV3_ICC_IGRPEN0_EN);
+	} else {
+		gic->saved.icc_igrpen1 = read_icc_igrpen1_el1();
+		write_icc_igrpen1_el1(PMUV3_ICC_IGRPEN1_EN);
+	}
 	isb();	/* the CPU interface is open before the interrupt is enabled */
 
 	return 0;
@@ -238,15 +260,16 @@ static int perfrec_gicv3_cpu_setup(struct perfrec_gic *gic)
 
 static void perfrec_gicv3_cpu_restore(struct perfrec_gic *gic)
 {
-	write_icc_igrpen1_el1(gic->saved.icc_igrpen1);
-	write_icc_ctlr_el1(gic->saved.icc_ctlr);
-	write_icc_pmr_el1(gic->saved.icc_pmr);
-	isb();	/* the interface is closed before SRE may be turned off */
-	if (current_el() == 2)
-		write_icc_sre_el2(gic->saved.icc_sre);
-	else
-		write_icc_sre_el1(gic->saved.icc_sre);
-	isb();	/* SRE change takes effect */
+	if (perfrec_icc_sre_read() & PMUV3_ICC_SRE_SRE) {
+		if (gic->group0)
+			write_icc_igrpen0_el1(gic->saved.icc_igrpen0);
+		else
+			write_icc_igrpen1_el1(gic->saved.icc_igrpen1);
+		write_icc_ctlr_el1(gic->saved.icc_ctlr);
+		write_icc_pmr_el1(gic->saved.icc_pmr);
+		isb();	/* the interface is closed before SRE may be turned off */
+	}
+	perfrec_icc_sre_write(gic->saved.icc_sre);
 }
 
 static int perfrec_gicv3_wake(struct perfrec_gic *gic)
@@ -313,8 +336,9 @@ int perfrec_gic_setup(struct perfrec_gic *gic)
 
 	writeb(PERFREC_GIC_PRIORITY, frame + GICD_IPRIORITYRn + gic->intid);
 	if (gic->may_set_group && gic->version == 3) {
-		/* Non-secure group 1: signalled as IRQ at EL1/EL2 */
-		writel(gic->saved.group | bit, frame + GICD_IGROUPRn);
+		/* Non-secure group 1: an IRQ at EL1/EL2; group 0: an FIQ at EL3 */
+		writel(gic->group0 ? gic->saved.group & ~bit : gic->saved.group | bit,
+		       frame + GICD_IGROUPRn);
 		writel(gic->saved.grpmod & ~bit, frame + GICR_IGROUPMODRn);
 	}
 	writel(gic->saved.dist_ctlr | PERFREC_GICD_CTLR_ENABLE_G1 |
@@ -383,12 +407,12 @@ void perfrec_gic_snapshot(const struct perfrec_gic *gic, struct perfrec_snapshot
 	}
 	perfrec_snap_add(snap, "GICR_IGRPMODR0", -1, readl(frame + GICR_IGROUPMODRn));
 	perfrec_snap_add(snap, "GICR_WAKER", -1, readl(gic->rdist + GICR_WAKER));
-	perfrec_snap_add(snap, "ICC_SRE", -1,
-			 current_el() == 2 ? read_icc_sre_el2() : read_icc_sre_el1());
-	if (!((current_el() == 2 ? read_icc_sre_el2() : read_icc_sre_el1()) &
-	      PMUV3_ICC_SRE_SRE))
+	perfrec_snap_add(snap, "ICC_SRE", -1, perfrec_icc_sre_read());
+	if (!(perfrec_icc_sre_read() & PMUV3_ICC_SRE_SRE))
 		return;	/* ICC_* other than SRE are not accessible */
 	perfrec_snap_add(snap, "ICC_PMR_EL1", -1, read_icc_pmr_el1());
 	perfrec_snap_add(snap, "ICC_CTLR_EL1", -1, read_icc_ctlr_el1());
 	perfrec_snap_add(snap, "ICC_IGRPEN1_EL1", -1, read_icc_igrpen1_el1());
+	if (gic->group0)
+		perfrec_snap_add(snap, "ICC_IGRPEN0_EL1", -1, read_icc_igrpen0_el1());
 }

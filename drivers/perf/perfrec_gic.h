@@ -32,7 +32,10 @@ struct perfrec_snapshot;
  * @sgi: GICv3 redistributor SGI_base of this CPU (@rdist + 64 KiB)
  * @nr_enable_regs: 32-line enable registers the distributor implements
  * @may_set_group: the interrupt's group is ours to set (no security, or
- *	GICD_CTLR.DS): otherwise it belongs to the secure firmware
+ *	GICD_CTLR.DS, or EL3): otherwise it belongs to the secure firmware
+ * @group0: v3 at EL3: the interrupt is put in group 0 and arrives as an FIQ
+ *	(EL3 takes group 1 as FIQ too, but cannot acknowledge non-secure
+ *	group 1 through ICC_IAR1_EL1)
  * @saved: register values before the session, restored by
  *	perfrec_gic_restore()
  */
@@ -45,6 +48,7 @@ struct perfrec_gic {
 	void __iomem *sgi;
 	uint nr_enable_regs;
 	bool may_set_group;
+	bool group0;
 	struct {
 		u32 enable[PERFREC_GIC_MAX_ENABLE_REGS];
 		u32 dist_ctlr;
@@ -58,6 +62,7 @@ struct perfrec_gic {
 		u64 icc_ctlr;
 		u64 icc_pmr;
 		u64 icc_igrpen1;
+		u64 icc_igrpen0;
 	} saved;
 };
 
@@ -102,17 +107,22 @@ void perfrec_gic_snapshot(const struct perfrec_gic *gic, struct perfrec_snapshot
  * struct perfrec_gic_cpuif - What the IRQ handler needs of the GIC
  * @version: 2 or 3
  * @cpu: GICv2 CPU interface (GICC) base; unused on v3 (system registers)
+ * @group0: v3: acknowledge and end through the group 0 registers (EL3)
  */
 struct perfrec_gic_cpuif {
 	uint version;
 	void __iomem *cpu;
+	bool group0;
 };
 
-/* IRQ context: acknowledge the highest-priority pending interrupt */
-static inline u32 perfrec_gic_ack(const struct perfrec_gic_cpuif *cpuif)
+/*
+ * IRQ context: acknowledge the highest-priority pending interrupt. @general
+ * (a constant) says whether @cpuif may use group 0: the fast path does not.
+ */
+static inline u32 perfrec_gic_ack(const struct perfrec_gic_cpuif *cpuif, bool general)
 {
 	if (cpuif->version == 3)
-		return read_icc_iar1_el1();
+		return general && cpuif->group0 ? read_icc_iar0_el1() : read_icc_iar1_el1();
 
 	return readl(cpuif->cpu + GICC_IAR);
 }
@@ -127,11 +137,15 @@ static inline uint perfrec_gic_intid(const struct perfrec_gic_cpuif *cpuif, u32 
 }
 
 /* IRQ context: end the interrupt @iar from perfrec_gic_ack() */
-static inline void perfrec_gic_eoi(const struct perfrec_gic_cpuif *cpuif, u32 iar)
+static inline void perfrec_gic_eoi(const struct perfrec_gic_cpuif *cpuif, u32 iar,
+				   bool general)
 {
 	dsb();	/* the sample and the PMU's flag clear complete before the EOI */
 	if (cpuif->version == 3) {
-		write_icc_eoir1_el1(iar);
+		if (general && cpuif->group0)
+			write_icc_eoir0_el1(iar);
+		else
+			write_icc_eoir1_el1(iar);
 		isb();	/* the EOI takes effect before interrupts can be taken again */
 		return;
 	}

@@ -292,8 +292,9 @@ static notrace void perfrec_irq_sample_chain(struct perfrec_irq *st, struct perf
 		st->last_ns = now;
 }
 
-static notrace void perfrec_irq_sample(struct perfrec_irq *st, struct perfrec_counter *c,
-				       u64 pc, u64 now)
+static __always_inline notrace void perfrec_irq_sample(struct perfrec_irq *st,
+						       struct perfrec_counter *c,
+						       u64 pc, u64 now)
 {
 	union {
 		struct perf_data_sample s;
@@ -331,14 +332,15 @@ static notrace u64 perfrec_irq_jitter(struct perfrec_irq *st, u64 period)
 }
 
 /*
- * The handler's body, inlined twice so that the flat path's code and stack
- * frame are what they would be without call chains: @chain is a constant.
+ * The handler's body, inlined twice: the fast path (flat samples, GICv2 or
+ * GICv3 group 1) keeps the code and stack frame it has without the rest;
+ * @general (a constant) adds call chains and GICv3 group 0 (EL3).
  */
-static __always_inline void perfrec_irq_handle(u64 pc, u64 *regs, bool chain)
+static __always_inline void perfrec_irq_handle(u64 pc, u64 *regs, bool general)
 {
 	struct perfrec_irq *st = &perfrec_irq;
 	const struct perfrec_gic_cpuif gic = st->gic;	/* a copy: stores cannot alias it */
-	u32 iar = perfrec_gic_ack(&gic);
+	u32 iar = perfrec_gic_ack(&gic, general);
 	uint intid = perfrec_gic_intid(&gic, iar);
 	u64 ovs, now;
 	uint i;
@@ -349,7 +351,7 @@ static __always_inline void perfrec_irq_handle(u64 pc, u64 *regs, bool chain)
 			return;
 		}
 		st->foreign++;
-		perfrec_gic_eoi(&gic, iar);
+		perfrec_gic_eoi(&gic, iar, general);
 		return;
 	}
 
@@ -377,25 +379,25 @@ static __always_inline void perfrec_irq_handle(u64 pc, u64 *regs, bool chain)
 			next = perfrec_irq_jitter(st, next);
 		perfrec_irq_reload(c, next);
 		c->count += c->period;
-		if (chain)
+		if (general && st->callchain)
 			perfrec_irq_sample_chain(st, c, pc, regs, now);
 		else
 			perfrec_irq_sample(st, c, pc, now);
 		c->period = next;
 	}
 	isb();	/* the overflow flags are clear before the GIC sees the EOI */
-	perfrec_gic_eoi(&gic, iar);
+	perfrec_gic_eoi(&gic, iar, general);
 }
 
-static noinline notrace void perfrec_irq_handler_chain(u64 pc, u64 *regs)
+static noinline notrace void perfrec_irq_handler_general(u64 pc, u64 *regs)
 {
 	perfrec_irq_handle(pc, regs, true);
 }
 
 void notrace perfrec_irq_handler(u64 pc, u64 *regs)
 {
-	if (unlikely(perfrec_irq.callchain)) {
-		perfrec_irq_handler_chain(pc, regs);	/* a tail call */
+	if (unlikely(perfrec_irq.general)) {
+		perfrec_irq_handler_general(pc, regs);	/* a tail call */
 		return;
 	}
 	perfrec_irq_handle(pc, regs, false);

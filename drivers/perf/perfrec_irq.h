@@ -70,6 +70,8 @@ struct perfrec_counter {
  * @pid: pid/tid of every sample
  * @ns_mult: generic-timer ticks to ns: ns = ticks * @ns_mult >> 32
  * @callchain: samples carry a call chain (perf's -g)
+ * @general: take the general handler (call chains, GICv3 group 0), not
+ *	the fast one
  * @max_depth: most return addresses in a chain
  * @text_start: run-time address of the image's first instruction
  * @text_end: and of the first byte after its code
@@ -93,6 +95,7 @@ struct perfrec_irq {
 	u32 pid;
 	u64 ns_mult;
 	bool callchain;
+	bool general;
 	uint max_depth;
 	u64 text_start;
 	u64 text_end;

@@ -66,6 +66,8 @@ u64 perfrec_image_text_bytes __section(".data") = PERFREC_PGOFF_UNSET;
  * @vbar: VBAR_ELx before arming
  * @daif: DAIF before arming
  * @hcr: HCR_EL2 before arming (at EL2)
+ * @scr: SCR_EL3 before arming (at EL3)
+ * @mdcr: MDCR_EL3 before arming (at EL3)
  * @before: snapshot before arming
  * @events: the events as the perf.data states them
  * @info: facts for the perf.data
@@ -100,6 +102,8 @@ struct perfrec_session {
 	u64 vbar;
 	u64 daif;
 	u64 hcr;
+	u64 scr;
+	u64 mdcr;
 	struct perfrec_snapshot before;
 	struct perf_data_event events[PERF_DATA_MAX_EVENTS];
 	struct perf_data_info info;
@@ -196,6 +200,9 @@ static void perfrec_cpu_snapshot(struct perfrec_snapshot *snap)
 	if (current_el() == 2) {
 		perfrec_snap_add(snap, "HCR_EL2", -1, read_hcr_el2());
 		perfrec_snap_add(snap, "MDCR_EL2", -1, read_mdcr_el2());
+	} else if (current_el() == 3) {
+		perfrec_snap_add(snap, "SCR_EL3", -1, read_scr_el3());
+		perfrec_snap_add(snap, "MDCR_EL3", -1, read_mdcr_el3());
 	}
 }
 
@@ -391,6 +398,8 @@ static int perfrec_init_irq(struct perfrec_session *s)
 	st->intid = s->gic.intid;
 	st->gic.version = s->gic.version;
 	st->gic.cpu = s->gic.cpu;
+	st->gic.group0 = s->gic.group0;
+	st->general = s->cfg.callchain || s->gic.group0;
 	st->pid = PERFREC_PID;
 	st->ns_mult = (PERFREC_NSEC_PER_SEC << 32) / read_cntfrq_el0();
 	st->stat = s->cfg.mode == PERFREC_STAT;
@@ -507,6 +516,17 @@ int perfrec_arm(const struct perfrec_cfg *cfg)
 		s->hcr = read_hcr_el2();
 		write_hcr_el2(s->hcr | PMUV3_HCR_EL2_IMO);
 		isb();	/* routing in effect before the interrupt can arrive */
+	} else if (current_el() == 3) {
+		/*
+		 * EL3 takes physical interrupts only if they are routed to it
+		 * (GICv2 signals ours as an IRQ, GICv3 as an FIQ), and event
+		 * counters count in Secure state only with MDCR_EL3.SPME
+		 */
+		s->scr = read_scr_el3();
+		s->mdcr = read_mdcr_el3();
+		write_scr_el3(s->scr | PMUV3_SCR_EL3_IRQ | PMUV3_SCR_EL3_FIQ);
+		write_mdcr_el3(s->mdcr | PMUV3_MDCR_EL3_SPME);
+		isb();	/* routing and counting in effect before the counters start */
 	}
 	pmuv3_save(&s->hw, &s->pmu);
 	for (i = 0; i < st->nr_counters; i++)
@@ -522,7 +542,10 @@ int perfrec_arm(const struct perfrec_cfg *cfg)
 	s->stream_seq = 0;
 	s->stream_done = false;
 	s->first_ns = 0;
-	asm volatile("msr daifclr, #2" : : : "memory");	/* unmask IRQ */
+	if (s->gic.group0)
+		asm volatile("msr daifclr, #3" : : : "memory");	/* unmask IRQ, FIQ */
+	else
+		asm volatile("msr daifclr, #2" : : : "memory");	/* unmask IRQ */
 
 	return 0;
 }
@@ -603,7 +626,7 @@ int perfrec_disarm(void)
 	if (s->state != PERFREC_ARMED)
 		return -EALREADY;
 
-	asm volatile("msr daifset, #2" : : : "memory");	/* mask IRQ */
+	asm volatile("msr daifset, #3" : : : "memory");	/* mask IRQ, FIQ */
 	pmuv3_stop(st->ovf_mask);
 	s->end_ns = perfrec_irq_now_ns(st);
 	for (i = 0; i < st->nr_counters; i++)
@@ -611,6 +634,10 @@ int perfrec_disarm(void)
 	pmuv3_restore(&s->pmu);
 	if (current_el() == 2) {
 		write_hcr_el2(s->hcr);
+		isb();	/* routing restored before the vectors change */
+	} else if (current_el() == 3) {
+		write_mdcr_el3(s->mdcr);
+		write_scr_el3(s->scr);
 		isb();	/* routing restored before the vectors change */
 	}
 	perfrec_write_vbar(s->vbar);

@@ -70,6 +70,13 @@
 #define PMUV3_HCR_EL2_FMO		BIT(3)
 #define PMUV3_HCR_EL2_IMO		BIT(4)
 
+/* SCR_EL3: physical IRQs and FIQs taken to EL3 */
+#define PMUV3_SCR_EL3_IRQ		BIT(1)
+#define PMUV3_SCR_EL3_FIQ		BIT(2)
+
+/* MDCR_EL3: event counters count in Secure state */
+#define PMUV3_MDCR_EL3_SPME		BIT(17)
+
 /* MPIDR_EL1 affinity fields */
 #define PMUV3_MPIDR_AFF0		GENMASK(7, 0)
 #define PMUV3_MPIDR_AFF1		GENMASK(15, 8)
@@ -80,6 +87,7 @@
 #define PMUV3_ICC_SRE_SRE		BIT(0)
 #define PMUV3_ICC_CTLR_EOIMODE		BIT(1)
 #define PMUV3_ICC_IGRPEN1_EN		BIT(0)
+#define PMUV3_ICC_IGRPEN0_EN		BIT(0)
 #define PMUV3_ICC_IAR_INTID		GENMASK(23, 0)
 
 #define PMUV3_SYSREG_RO(name, reg)					\
@@ -119,11 +127,17 @@ PMUV3_SYSREG_RW(vbar_el1, vbar_el1)
 PMUV3_SYSREG_RW(vbar_el2, vbar_el2)
 PMUV3_SYSREG_RW(vbar_el3, vbar_el3)
 PMUV3_SYSREG_RW(hcr_el2, hcr_el2)
+PMUV3_SYSREG_RW(scr_el3, scr_el3)
+PMUV3_SYSREG_RW(mdcr_el3, mdcr_el3)
 PMUV3_SYSREG_RW(mdcr_el2, mdcr_el2)
 PMUV3_SYSREG_RW(daif, daif)
 
 PMUV3_SYSREG_RW(icc_sre_el1, ICC_SRE_EL1)
 PMUV3_SYSREG_RW(icc_sre_el2, ICC_SRE_EL2)
+PMUV3_SYSREG_RW(icc_sre_el3, ICC_SRE_EL3)
+PMUV3_SYSREG_RW(icc_igrpen0_el1, ICC_IGRPEN0_EL1)
+PMUV3_SYSREG_RO(icc_iar0_el1, ICC_IAR0_EL1)
+PMUV3_SYSREG_RW(icc_eoir0_el1, ICC_EOIR0_EL1)
 PMUV3_SYSREG_RW(icc_pmr_el1, ICC_PMR_EL1)
 PMUV3_SYSREG_RW(icc_ctlr_el1, ICC_CTLR_EL1)
 PMUV3_SYSREG_RW(icc_igrpen1_el1, ICC_IGRPEN1_EL1)
