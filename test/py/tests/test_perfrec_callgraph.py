@@ -177,7 +177,10 @@ def test_perfrec_callgraph_prologues(u_boot_console, tmp_path):
             continue
         assert names[:len(want)] == want, (hex(sample.ip), names)
         assert names.count(names[1]) == 1 or names[1] == names[2] is None, names
-    assert edges > (20 if icount(cons) else 2)
+    # Without icount QEMU takes interrupts at translation-block starts only:
+    # whether a sample lands in an epilogue is then luck
+    if icount(cons):
+        assert edges > 20
 
 
 def flame_stacks(html_path):
