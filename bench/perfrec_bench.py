@@ -542,6 +542,23 @@ def measure_callgraph(args, cell):
     return res
 
 
+def measure_clock(args, cell):
+    """cpu-clock: what a timer sample costs, from the time it adds (1 ns per instruction)"""
+    wl = workload(args.size)
+    res = {'cell': cell, 'workload': wl, 'runs': []}
+    with Uboot(args, cell) as ub:
+        base = ub.record('-c %d' % HUGE_PERIOD, wl)
+        for period in args.clock_periods:
+            run = ub.record('-e cpu-clock -c %d' % period, wl)
+            if not run['samples']:
+                raise BenchError('%s: cpu-clock -c %d took no samples' % (cell, period))
+            run['period'] = period
+            run['cost'] = (run['counted'] - base['counted']) / run['samples']
+            res['runs'].append(run)
+    log(args, '%s: cpu-clock done' % cell)
+    return res
+
+
 def cell_job(args, cell, image, logdir):
     diff = measure_difference(args, cell)
     trace = measure_trace(args, cell, image, diff['reloc_off'], logdir)
@@ -643,6 +660,14 @@ def markdown(result):
                 '40, with CPU and id 56); base64 and framing make it 72.4 on the wire. gzip '
                 'gains most where the samples repeat (a hot loop); a varied boot profile '
                 'compresses less.']
+    clk = result.get('clock')
+    if clk:
+        out += ['', 'cpu-clock (the generic timer\'s interrupt instead of the PMU\'s), %s, '
+                'over `%s`: instructions a sample adds to the run, from the time cpu-clock '
+                'counts against the cycles the same run takes unsampled (one instruction a '
+                'nanosecond).' % (label(clk['cell']), clk['workload']), '']
+        rows = [['%d' % r['period'], '%d' % r['samples'], fmt(r['cost'])] for r in clk['runs']]
+        out += table(['`-c` (ns)', 'samples', 'instructions/sample'], rows)
     cg = result.get('callgraph')
     if cg:
         out += ['', 'Call graphs (`-g`), %s, `-c %d` over `perfrec_test chain <depth> %d`: '
@@ -716,6 +741,9 @@ def check(result):
                 problems.append('%s: -g over depth %d: %s callers, %s more cycles' %
                                 (cg['cell'], row['depth'], fmt(row['callers'], 1),
                                  fmt(row['extra'])))
+    if result.get('clock'):
+        for run in result['clock']['runs']:
+            problems += flags(result['clock']['cell'], run)
     if result.get('overhead'):
         for run in result['overhead']['runs']:
             problems += flags(result['overhead']['cell'], run)
@@ -760,6 +788,8 @@ def main(argv=None):
     parser.add_argument('--callgraph-depths', type=int, nargs='*', default=[1, 4, 8],
                         help='perfrec_test chain depths for the -g table (none: skip it)')
     parser.add_argument('--callgraph-period', type=int, default=20000)
+    parser.add_argument('--clock-periods', type=int, nargs='*', default=[20000, 100000],
+                        help='cpu-clock periods in ns for its table (none: skip it)')
     parser.add_argument('--callgraph-loops', type=int, default=2000000)
     parser.add_argument('--timeout', type=float, default=300,
                         help='seconds per U-Boot command')
@@ -810,6 +840,9 @@ def main(argv=None):
             futs = {cell: pool.submit(cell_job, args, cell, image, logdir) for cell in cells}
             for cell in cells:
                 result['cells'][cell] = futs[cell].result()
+            clkf = None
+            if OVERHEAD_CELL in cells and args.clock_periods:
+                clkf = pool.submit(measure_clock, args, OVERHEAD_CELL)
             cgf = None
             if OVERHEAD_CELL in cells and args.callgraph_depths:
                 cgf = pool.submit(measure_callgraph, args, OVERHEAD_CELL)
@@ -820,6 +853,8 @@ def main(argv=None):
                 result['wire'] = wiref.result()
             if cgf:
                 result['callgraph'] = cgf.result()
+            if clkf:
+                result['clock'] = clkf.result()
             if ovf:
                 result['overhead'] = ovf.result()
                 window = result['cells'][OVERHEAD_CELL]['trace']['uncounted_window']

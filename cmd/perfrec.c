@@ -24,6 +24,7 @@
 #include <u-boot/crc.h>
 #include <vsprintf.h>
 #include <asm/global_data.h>
+#include <asm/system.h>
 #include <linux/kernel.h>
 #include <linux/sizes.h>
 #include <linux/string.h>
@@ -164,6 +165,45 @@ static int perfrec_check_buffer(ulong addr, ulong size)
 	return 0;
 }
 
+/* Why the session's interrupt cannot be used, as a phrase naming the device-tree node */
+static void perfrec_irq_reason(const struct perfrec_irq_report *irq, char *buf, size_t size)
+{
+	bool timer = irq->source == PERFREC_SRC_TIMER;
+
+	switch (irq->fault) {
+	case PERFREC_IRQ_NO_NODE:
+		snprintf(buf, size, timer ?
+			 "no timer node (compatible \"arm,armv8-timer\") in the device tree" :
+			 "no PMU node (compatible \"arm,armv8-pmuv3\" or a Cortex PMU's) in the device tree");
+		break;
+	case PERFREC_IRQ_NO_PROP:
+		snprintf(buf, size, timer ? "%s has no \"interrupts\" entry for the EL%u timer" :
+			 "%s has no \"interrupts\" property", irq->node, current_el());
+		break;
+	case PERFREC_IRQ_NO_CPU:
+		snprintf(buf, size,
+			 "%s: its \"interrupts\" have none for this CPU (see \"interrupt-affinity\")",
+			 irq->node);
+		break;
+	case PERFREC_IRQ_BAD_SPEC:
+		snprintf(buf, size, "%s: its \"interrupts\" entry is not a PPI or SPI of this GIC",
+			 irq->node);
+		break;
+	case PERFREC_IRQ_NO_GIC:
+		snprintf(buf, size, "%s: its interrupt parent is not a GICv2/v3 this CPU can use",
+			 irq->node);
+		break;
+	case PERFREC_IRQ_SILENT:
+		snprintf(buf, size,
+			 "%s: interrupt %u (its \"interrupts\") never reached the GIC when raised",
+			 irq->node, irq->intid);
+		break;
+	default:
+		snprintf(buf, size, "its interrupt cannot be used");
+		break;
+	}
+}
+
 static void perfrec_print_arm_error(int err, const struct perfrec_cfg *cfg)
 {
 	struct perfrec_result res;
@@ -173,6 +213,16 @@ static void perfrec_print_arm_error(int err, const struct perfrec_cfg *cfg)
 	perfrec_get_result(&res);
 	if (res.failed_event >= 0)
 		event = cfg->events[res.failed_event].name;
+	if (res.irq.fault != PERFREC_IRQ_OK) {
+		char why[160];
+
+		perfrec_irq_reason(&res.irq, why, sizeof(why));
+		if (res.irq.source == PERFREC_SRC_TIMER)
+			printf("perfrec: cpu-clock cannot sample: %s\n", why);
+		else
+			printf("perfrec: %s: fix the device tree, or sample -e cpu-clock\n", why);
+		return;
+	}
 	switch (err) {
 	case -EBUSY:
 		printf("perfrec is already recording\n");
@@ -233,7 +283,8 @@ static int perfrec_run_workload(int argc, char *const argv[])
 
 /**
  * struct perfrec_opts - Options of 'perfrec record' and 'perfrec stat'
- * @events: the -e list
+ * @events: the -e list (default: cycles)
+ * @events_given: -e was given: no fallback to cpu-clock
  * @period: -c, or 0
  * @freq: -F, or 0
  * @have_addr: -o given
@@ -245,11 +296,13 @@ static int perfrec_run_workload(int argc, char *const argv[])
  * @host_path: -H, or NULL
  * @compress: -z
  * @callchain: -g
+ * @no_probe: -N: arm even if the interrupt did not show when raised
  * @cmd_argc: words of the workload
  * @cmd_argv: the workload
  */
 struct perfrec_opts {
 	const char *events;
+	bool events_given;
 	u64 period;
 	u64 freq;
 	bool have_addr;
@@ -261,17 +314,22 @@ struct perfrec_opts {
 	const char *host_path;
 	bool compress;
 	bool callchain;
+	bool no_probe;
 	int cmd_argc;
 	char *const *cmd_argv;
 };
 
-/* Largest -j: periods vary by at most half */
 /* Longest -H file name */
 #define PERFREC_HOST_PATH_LEN	256
 
 /* The host file 'perfrec start -H' names, written by 'perfrec stop' */
 static char perfrec_host_path[PERFREC_HOST_PATH_LEN];
+
+/* Largest -j: periods vary by at most half */
 #define PERFREC_MAX_JITTER_PCT	50
+
+/* Shortest cpu-clock period: 10 us, the 100 kHz of -F's limit */
+#define PERFREC_MIN_CLOCK_NS	10000
 
 /* Parse the value of option -@opt into @o; print the reason if it is bad */
 static int perfrec_parse_value(char opt, const char *val, struct perfrec_opts *o)
@@ -279,6 +337,7 @@ static int perfrec_parse_value(char opt, const char *val, struct perfrec_opts *o
 	switch (opt) {
 	case 'e':
 		o->events = val;
+		o->events_given = true;
 		break;
 	case 'c':
 		if (perfrec_parse_dec(val, &o->period) || !o->period || o->period > S64_MAX) {
@@ -372,6 +431,10 @@ static int perfrec_parse_opts(int argc, char *const argv[], const char *allowed,
 		}
 		if (opt[1] == 'g') {
 			o->callchain = true;
+			continue;
+		}
+		if (opt[1] == 'N') {
+			o->no_probe = true;
 			continue;
 		}
 		if (!val || !strcmp(val, "--")) {
@@ -718,6 +781,39 @@ void perfrec_command_done(void)
 	perfrec_stream_budget -= wire;
 }
 
+/*
+ * cpu-clock samples on the generic timer alone (no PMU event beside it), at
+ * a steady period of at least PERFREC_MIN_CLOCK_NS; choose the session's
+ * interrupt accordingly
+ */
+static int perfrec_check_clock(struct perfrec_cfg *cfg)
+{
+	const struct perfrec_event_cfg *ev = &cfg->events[0];
+	uint i;
+
+	cfg->source = PERFREC_SRC_PMU;
+	for (i = 0; i < cfg->nr_events; i++) {
+		if (cfg->events[i].timer && cfg->nr_events > 1) {
+			printf("cpu-clock samples on the timer's interrupt: record it alone, not with PMU events\n");
+			return CMD_RET_FAILURE;
+		}
+	}
+	if (!ev->timer)
+		return CMD_RET_SUCCESS;
+	if (cfg->jitter_pct) {
+		printf("-j does not apply to cpu-clock: its period is the timer's\n");
+		return CMD_RET_FAILURE;
+	}
+	if (ev->period && ev->period < PERFREC_MIN_CLOCK_NS) {
+		printf("Period %llu ns of cpu-clock is below its %u ns minimum\n", ev->period,
+		       PERFREC_MIN_CLOCK_NS);
+		return CMD_RET_FAILURE;
+	}
+	cfg->source = PERFREC_SRC_TIMER;
+
+	return CMD_RET_SUCCESS;
+}
+
 /* Set up and arm a recording from 'record' or 'start' options; print why not */
 static int perfrec_begin_recording(struct perfrec_opts *o, int argc, char *const argv[])
 {
@@ -751,6 +847,10 @@ static int perfrec_begin_recording(struct perfrec_opts *o, int argc, char *const
 	}
 	cfg.jitter_pct = o->jitter;
 	cfg.callchain = o->callchain;
+	cfg.no_probe = o->no_probe;
+	ret = perfrec_check_clock(&cfg);
+	if (ret)
+		return ret;
 
 	if (!o->have_addr) {
 		if (perfrec_default_addr(o->size, &o->addr)) {
@@ -768,6 +868,22 @@ static int perfrec_begin_recording(struct perfrec_opts *o, int argc, char *const
 	cfg.argc = argc + 1;
 	cfg.argv = (const char *const *)argv - 1;	/* from "perfrec" on */
 	ret = perfrec_arm(&cfg);
+	perfrec_get_result(&res);
+	if (ret && !o->events_given && res.irq.fault != PERFREC_IRQ_OK &&
+	    res.irq.source == PERFREC_SRC_PMU) {
+		/* The default event needs the PMU interrupt: the timer always works */
+		char why[160];
+
+		perfrec_irq_reason(&res.irq, why, sizeof(why));
+		perfrec_event_lookup(PERFREC_CPU_CLOCK, &cfg.events[0]);
+		cfg.events[0].period = 0;
+		cfg.events[0].freq_hz = o->freq ? min_t(u64, o->freq, PERFREC_MAX_FREQ_HZ) :
+					PERFREC_DEFAULT_FREQ_HZ;
+		cfg.source = PERFREC_SRC_TIMER;
+		printf("perfrec: %s; sampling cpu-clock at %u Hz instead\n", why,
+		       cfg.events[0].freq_hz);
+		ret = perfrec_arm(&cfg);
+	}
 	if (ret) {
 		unmap_sysmem(cfg.buf);
 		perfrec_print_arm_error(ret, &cfg);
@@ -833,7 +949,7 @@ static int do_perfrec_record(struct cmd_tbl *cmdtp, int flag, int argc, char *co
 	struct perfrec_opts o;
 	int ret, wret;
 
-	ret = perfrec_parse_opts(argc, argv, "ecFosjHg", true, &o);
+	ret = perfrec_parse_opts(argc, argv, "ecFosjHgN", true, &o);
 	if (!ret)
 		ret = perfrec_begin_recording(&o, argc, argv);
 	if (ret)
@@ -852,7 +968,7 @@ static int do_perfrec_start(struct cmd_tbl *cmdtp, int flag, int argc, char *con
 	struct perfrec_opts o;
 	int ret;
 
-	ret = perfrec_parse_opts(argc, argv, "ecFosjHSzg", false, &o);
+	ret = perfrec_parse_opts(argc, argv, "ecFosjHSzgN", false, &o);
 	if (!ret)
 		ret = perfrec_begin_recording(&o, argc, argv);
 	if (ret)
@@ -879,6 +995,41 @@ static int do_perfrec_stop(struct cmd_tbl *cmdtp, int flag, int argc, char *cons
 	return perfrec_end_recording(-1);
 }
 
+/*
+ * Arm a count. The PMU interrupt extends 32-bit counts to 64 bits; without
+ * it, the timer checks the overflow flags every 10 ms instead; without
+ * that either, a 32-bit event counter that wraps twice loses 2^32. Say so.
+ */
+static int perfrec_arm_stat(struct perfrec_cfg *cfg)
+{
+	struct perfrec_result res;
+	char why[160];
+	int ret;
+
+	cfg->source = PERFREC_SRC_PMU;
+	ret = perfrec_arm(cfg);
+	perfrec_get_result(&res);
+	if (ret && res.irq.fault != PERFREC_IRQ_OK) {
+		perfrec_irq_reason(&res.irq, why, sizeof(why));
+		printf("perfrec: %s; the timer extends the counts instead\n", why);
+		cfg->source = PERFREC_SRC_TIMER;
+		ret = perfrec_arm(cfg);
+		perfrec_get_result(&res);
+	}
+	if (ret && res.irq.fault != PERFREC_IRQ_OK) {
+		perfrec_irq_reason(&res.irq, why, sizeof(why));
+		printf("perfrec: and %s: 32-bit counts may wrap\n", why);
+		cfg->source = PERFREC_SRC_NONE;
+		ret = perfrec_arm(cfg);
+	}
+	if (ret) {
+		perfrec_print_arm_error(ret, cfg);
+		return CMD_RET_FAILURE;
+	}
+
+	return CMD_RET_SUCCESS;
+}
+
 static int do_perfrec_stat(struct cmd_tbl *cmdtp, int flag, int argc, char *const argv[])
 {
 	struct perfrec_cfg cfg = { .mode = PERFREC_STAT };
@@ -887,7 +1038,7 @@ static int do_perfrec_stat(struct cmd_tbl *cmdtp, int flag, int argc, char *cons
 	int ret, wret, i;
 	u64 cycles = 0, insns = 0;
 
-	ret = perfrec_parse_opts(argc, argv, "ew", true, &o);
+	ret = perfrec_parse_opts(argc, argv, "ewN", true, &o);
 	if (ret)
 		return ret;
 	perfrec_get_result(&res);
@@ -899,11 +1050,10 @@ static int do_perfrec_stat(struct cmd_tbl *cmdtp, int flag, int argc, char *cons
 	if (ret)
 		return ret;
 	cfg.preload = o.preload;
-	ret = perfrec_arm(&cfg);
-	if (ret) {
-		perfrec_print_arm_error(ret, &cfg);
-		return CMD_RET_FAILURE;
-	}
+	cfg.no_probe = o.no_probe;
+	ret = perfrec_arm_stat(&cfg);
+	if (ret)
+		return ret;
 
 	wret = perfrec_run_workload(o.cmd_argc, o.cmd_argv);
 
@@ -927,7 +1077,11 @@ static int do_perfrec_stat(struct cmd_tbl *cmdtp, int flag, int argc, char *cons
 		if (ev->type == PERF_DATA_TYPE_HARDWARE &&
 		    ev->config == PERF_DATA_COUNT_HW_INSTRUCTIONS && !insns)
 			insns = res.count[i];
-		printf("%20llu      %s\n", res.count[i], res.name[i]);
+		if (ev->timer)	/* like perf stat: milliseconds */
+			printf("%16llu.%03llu msec %s\n", res.count[i] / 1000000,
+			       res.count[i] / 1000 % 1000, res.name[i]);
+		else
+			printf("%20llu      %s\n", res.count[i], res.name[i]);
 	}
 	if (cycles && insns)
 		printf("%20s      (%llu.%02llu insn per cycle)\n", "",
@@ -973,6 +1127,8 @@ static int do_perfrec_list(struct cmd_tbl *cmdtp, int flag, int argc, char *cons
 		       ev.number, ev.desc, ev.implemented ? "" : " (not implemented)");
 	}
 	printf("\n  r<hex>                   [raw]     any event number, e.g. r11\n");
+	printf("  %-24s %-9s         %s\n", PERFREC_CPU_CLOCK, "[software]",
+	       "the generic timer: samples without the PMU interrupt, counts in ns");
 
 	return CMD_RET_SUCCESS;
 }
@@ -1273,6 +1429,13 @@ static int do_perfrec_status(struct cmd_tbl *cmdtp, int flag, int argc, char *co
 			       res.ring_used * 100 / res.ring_size);
 		printf("samples: %llu, lost: %llu, spurious: %llu, foreign: %llu, late: %llu\n",
 		       res.samples, res.lost, res.spurious, res.foreign, res.late);
+		if (res.source == PERFREC_SRC_NONE)
+			printf("interrupt: none\n");
+		else
+			printf("interrupt: %s, INTID %u from %s\n",
+			       res.source == PERFREC_SRC_TIMER ? "timer" : "PMU", res.irq.intid,
+			       res.irq.node);
+		/* Counter 31 is the cycle counter, 32 the generic timer (cpu-clock) */
 		for (i = 0; i < res.nr_events; i++)
 			printf("event %s: %llu counted, period %llu, late %llu, counter %u\n",
 			       res.name[i], res.count[i], res.period[i], res.event_late[i],
@@ -1298,23 +1461,26 @@ static int do_perfrec_status(struct cmd_tbl *cmdtp, int flag, int argc, char *co
 
 U_BOOT_LONGHELP(perfrec,
 		"record [-e <events>] [-c <period> | -F <hz>] [-g] [-j <pct>] [-o <addr>]\n"
-		"               [-s <size>] [-H <hostfile>] -- <command...>\n"
+		"               [-s <size>] [-H <hostfile>] [-N] -- <command...>\n"
 		"    - run <command> while sampling it into a perf.data in memory\n"
 		"      -e: events, comma-separated (default cycles), each optionally\n"
-		"          with /period=<n>/ or /freq=<hz>/; see 'perfrec list'\n"
-		"      -c: events per sample (decimal); -F: samples per second\n"
-		"          (decimal, default 4000, at most 100000)\n"
+		"          with /period=<n>/ or /freq=<hz>/; see 'perfrec list';\n"
+		"          cpu-clock samples on the timer (when the PMU interrupt\n"
+		"          is missing, the default falls back to it)\n"
+		"      -c: events (cpu-clock: ns) per sample (decimal); -F: samples\n"
+		"          per second (decimal, default 4000, at most 100000)\n"
 		"      -g: record call graphs (frame pointers)\n"
 		"      -j: vary each period randomly by up to <pct> percent (default 0)\n"
 		"      -o, -s: buffer address and size (hex); default: a free region\n"
 		"      -H: also write the perf.data to this host file (semihosting)\n"
+		"      -N: do not check that the interrupt reaches the GIC\n"
 		"perfrec start [-e <events>] [-c <period> | -F <hz>] [-g] [-j <pct>] [-o <addr>]\n"
-		"              [-s <size>] [-H <hostfile>] [-S <bytes/s> [-z]]\n"
+		"              [-s <size>] [-H <hostfile>] [-N] [-S <bytes/s> [-z]]\n"
 		"    - record while the shell runs other commands, until 'perfrec stop'\n"
 		"      -S: stream new samples to the console after each command, at most\n"
 		"          <bytes/s> on the wire (e.g. 11520 at 115200 baud); -z: gzip it\n"
 		"perfrec stop - end the recording 'perfrec start' began\n"
-		"perfrec stat [-e <events>] [-w <events>] -- <command...>\n"
+		"perfrec stat [-e <events>] [-w <events>] [-N] -- <command...>\n"
 		"    - run <command> and count events (-w: start the counters that many\n"
 		"      events before they wrap)\n"
 		"perfrec dump [-z] [-i] [-H <hostfile>] - print the last recording as framed\n"

@@ -28,6 +28,8 @@
 /* perf_event_attr.type and .config */
 #define PERF_DATA_TYPE_HARDWARE		0
 #define PERF_DATA_TYPE_SOFTWARE		1
+/* PERF_TYPE_SOFTWARE config: cpu-clock (a timer, counted in nanoseconds) */
+#define PERF_DATA_COUNT_SW_CPU_CLOCK	0
 #define PERF_DATA_TYPE_RAW		4
 #define PERF_DATA_COUNT_HW_CPU_CYCLES		0
 #define PERF_DATA_COUNT_HW_INSTRUCTIONS		1

@@ -31,6 +31,9 @@ enum perfrec_state {
 #define PERFREC_CMDLINE_BYTES		512
 #define PERFREC_CMDLINE_WORDS		64
 
+/* perf's name of the timer event, which needs no PMU interrupt */
+#define PERFREC_CPU_CLOCK		"cpu-clock"
+
 /* Longest event name, with any /terms/ stripped */
 #define PERFREC_EVENT_NAME_LEN		32
 
@@ -51,7 +54,10 @@ enum perfrec_mode {
  * @config: event number within @type
  * @pmu_event: the PMUv3 event number to count (PMEVTYPER<n>_EL0.evtCount)
  * @cycle_counter: may use the dedicated cycle counter PMCCNTR_EL0
- * @period: events per sample; 0 with @freq_hz (and in stat mode)
+ * @timer: cpu-clock: sampled on the generic timer's interrupt, counted in
+ *	nanoseconds; no PMU counter
+ * @period: events (nanoseconds for @timer) per sample; 0 with @freq_hz
+ *	(and in stat mode)
  * @freq_hz: frequency mode: wanted samples per second; 0 with @period
  */
 struct perfrec_event_cfg {
@@ -60,8 +66,58 @@ struct perfrec_event_cfg {
 	u64 config;
 	u32 pmu_event;
 	bool cycle_counter;
+	bool timer;
 	u64 period;
 	u32 freq_hz;
+};
+
+/**
+ * enum perfrec_source - The interrupt that drives a session
+ * @PERFREC_SRC_PMU: the PMU's overflow interrupt (PMU events)
+ * @PERFREC_SRC_TIMER: the generic timer of U-Boot's EL: cpu-clock samples,
+ *	or, counting, a periodic check that extends 32-bit counts to 64 bits
+ * @PERFREC_SRC_NONE: counting only, with no interrupt: an event counter of
+ *	32 bits that wraps twice loses 2^32
+ */
+enum perfrec_source {
+	PERFREC_SRC_PMU,
+	PERFREC_SRC_TIMER,
+	PERFREC_SRC_NONE,
+};
+
+/**
+ * enum perfrec_irq_fault - Why a session's interrupt cannot be used
+ * @PERFREC_IRQ_OK: it can
+ * @PERFREC_IRQ_NO_NODE: no enabled PMU (or timer) node in the device tree
+ * @PERFREC_IRQ_NO_PROP: the node has no "interrupts" entry for it
+ * @PERFREC_IRQ_NO_CPU: its SPIs (one per CPU) have none for this CPU
+ * @PERFREC_IRQ_BAD_SPEC: the entry is not a PPI, or an SPI this GIC has
+ * @PERFREC_IRQ_NO_GIC: the node's interrupt parent is not a GICv2/v3
+ * @PERFREC_IRQ_SILENT: raised on purpose, it never showed as pending at
+ *	the GIC: the device tree names the wrong interrupt, or it is not wired
+ */
+enum perfrec_irq_fault {
+	PERFREC_IRQ_OK,
+	PERFREC_IRQ_NO_NODE,
+	PERFREC_IRQ_NO_PROP,
+	PERFREC_IRQ_NO_CPU,
+	PERFREC_IRQ_BAD_SPEC,
+	PERFREC_IRQ_NO_GIC,
+	PERFREC_IRQ_SILENT,
+};
+
+/**
+ * struct perfrec_irq_report - What the last perfrec_arm() found of its interrupt
+ * @fault: whether and why it cannot be used
+ * @source: the source it was about
+ * @node: the device-tree node it came from (path), or ""
+ * @intid: the INTID the node names (0 if none)
+ */
+struct perfrec_irq_report {
+	enum perfrec_irq_fault fault;
+	enum perfrec_source source;
+	char node[64];
+	uint intid;
 };
 
 /**
@@ -74,6 +130,8 @@ struct perfrec_event_cfg {
  *	percent either way (0: off)
  * @preload: stat mode: start each counter this many events before it wraps
  *	(0: from zero); exercises the 64-bit extension of the counts
+ * @source: the interrupt that drives the session
+ * @no_probe: arm without checking that the interrupt reaches the GIC
  * @buf: output buffer (already mapped); record mode only
  * @buf_addr: its bus address, as shown to the user
  * @buf_size: its size in bytes
@@ -87,6 +145,8 @@ struct perfrec_cfg {
 	bool callchain;
 	uint jitter_pct;
 	u64 preload;
+	enum perfrec_source source;
+	bool no_probe;
 	void *buf;
 	ulong buf_addr;
 	ulong buf_size;
@@ -155,6 +215,8 @@ struct perfrec_event_info {
  * @mismatch: the first register that differed, e.g. "VBAR_EL2"
  * @before: its value before the recording
  * @after: its value after the restore
+ * @source: the interrupt that drove the session
+ * @irq: what the last perfrec_arm() found of its interrupt (also when it failed)
  */
 struct perfrec_result {
 	enum perfrec_state state;
@@ -182,6 +244,8 @@ struct perfrec_result {
 	char mismatch[24];
 	u64 before;
 	u64 after;
+	enum perfrec_source source;
+	struct perfrec_irq_report irq;
 };
 
 /* Most registers a snapshot holds */

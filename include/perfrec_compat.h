@@ -43,6 +43,12 @@ struct bd_info;
  */
 #ifdef LMB_ALIST_INITIAL_SIZE
 
+/* The global lmb is set up after driver model (initr_lmb) */
+static inline bool perfrec_lmb_ready(void)
+{
+	return lmb_get()->free_mem.count;
+}
+
 static inline bool perfrec_lmb_range_free(struct bd_info *bd, void *fdt, phys_addr_t addr,
 					  phys_size_t size)
 {
@@ -66,6 +72,11 @@ static inline phys_addr_t perfrec_lmb_alloc_below(struct bd_info *bd, void *fdt,
 }
 
 #else
+
+static inline bool perfrec_lmb_ready(void)
+{
+	return true;
+}
 
 static inline bool perfrec_lmb_range_free(struct bd_info *bd, void *fdt, phys_addr_t addr,
 					  phys_size_t size)

@@ -39,8 +39,12 @@ static int perfrec_early_start(void *ctx, struct event *event)
 	int argc = 2, repeatable;
 	char *word, *rest = options;
 
-	/* Before relocation driver model is up too; that is too early */
-	if (!(gd->flags & GD_FLG_RELOC) || perfrec_early_tried)
+	/*
+	 * Before relocation driver model is up too; that is too early. So is
+	 * the time before lmb can place the buffer: from 2024.10 lmb is set up
+	 * after driver model, and the first device probed after it starts us.
+	 */
+	if (!(gd->flags & GD_FLG_RELOC) || perfrec_early_tried || !perfrec_lmb_ready())
 		return 0;
 	perfrec_early_tried = true;
 	while ((word = strsep(&rest, " ")) && argc < PERFREC_EARLY_WORDS - 1) {
@@ -55,6 +59,7 @@ static int perfrec_early_start(void *ctx, struct event *event)
 }
 
 PERFREC_EVENT_SPY(PERFREC_EVT_DM_POST_INIT_R, perfrec_early_start);
+PERFREC_EVENT_SPY(EVT_DM_POST_PROBE, perfrec_early_start);
 
 static int perfrec_early_prompt(void *ctx, struct event *event)
 {

@@ -3,7 +3,8 @@
  * Copyright (c) 2026 The perfrec authors
  * perfrec events: perf's names for what the PMU counts, checked against this CPU
  *
- * Three kinds of name: perf's generic hardware events (cycles, instructions,
+ * Besides perf's software cpu-clock (the generic timer: see perfrec_timer.c),
+ * three kinds of name: perf's generic hardware events (cycles, instructions,
  * ...: PERF_TYPE_HARDWARE in the perf.data, so perf prints them as it does
  * on Linux), the PMUv3 common events by their Arm ARM mnemonic
  * (l1d_cache_refill: PERF_TYPE_RAW with the event number) and raw numbers
@@ -73,12 +74,22 @@ int perfrec_event_lookup(const char *name, struct perfrec_event_cfg *ev)
 	struct pmuv3_hw hw;
 	uint i, number;
 
-	if (pmuv3_detect(&hw))
-		return -ENODEV;
 	if (strlen(name) >= sizeof(ev->name))
 		return -ENOENT;
-
 	ev->cycle_counter = false;
+	ev->timer = false;
+	/* perf's software cpu-clock: the generic timer, which every CPU has */
+	if (!strcmp(name, PERFREC_CPU_CLOCK)) {
+		ev->type = PERF_DATA_TYPE_SOFTWARE;
+		ev->config = PERF_DATA_COUNT_SW_CPU_CLOCK;
+		ev->pmu_event = 0;
+		ev->timer = true;
+		strlcpy(ev->name, name, sizeof(ev->name));
+		return 0;
+	}
+	if (pmuv3_detect(&hw))
+		return -ENODEV;
+
 	for (i = 0; i < ARRAY_SIZE(perfrec_generic_events); i++) {
 		if (!strcmp(name, perfrec_generic_events[i].name))
 			break;

@@ -26,7 +26,8 @@
 #include <stdio.h>
 #include <string.h>
 #else
-#include <vsprintf.h>
+#include <stdio.h>	/* snprintf() from 2025.01 */
+#include <vsprintf.h>	/* snprintf() in 2023.01 */
 #include <linux/string.h>
 #endif
 #include <perfrec_frame.h>

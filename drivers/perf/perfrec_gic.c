@@ -55,6 +55,14 @@
 
 #define PERFREC_GIC_TIMEOUT_US		10000
 
+/* SPIs: INTIDs from 32; GICD_ICFGR has two bits per interrupt, the upper one "edge" */
+#define PERFREC_GIC_SPI_BASE		32
+
+static u32 perfrec_gic_cfg_bit(const struct perfrec_gic *gic)
+{
+	return BIT(2 * (gic->intid % 16) + 1);
+}
+
 static const char *const perfrec_gicv2_compat[] = {
 	"arm,gic-400", "arm,cortex-a15-gic", "arm,cortex-a9-gic", "arm,cortex-a7-gic",
 	"arm,arm11mp-gic", "arm,eb11mp-gic", "arm,pl390", "arm,tc11mp-gic",
@@ -122,6 +130,12 @@ static int perfrec_gicv3_find_rdist(ofnode gic_node, struct perfrec_gic *gic)
 	return -ENODEV;
 }
 
+int perfrec_gic_check_intid(const struct perfrec_gic *gic, uint intid)
+{
+	return intid < 32 * gic->nr_enable_regs && intid < PERFREC_GIC_INTID_SPECIAL ? 0 :
+	       -EPROTONOSUPPORT;
+}
+
 int perfrec_gic_from_dt(ofnode node, struct perfrec_gic *gic)
 {
 	ofnode gic_node = perfrec_gic_parent(node);
@@ -179,7 +193,11 @@ static int perfrec_gic_wait_clear(void __iomem *reg, u32 mask)
 	return 0;
 }
 
-/* The enable register @i: the redistributor's for SGIs/PPIs on v3 */
+/*
+ * Register @i of a 32-interrupts-per-register bank (enable, pending) at
+ * @set_off: the redistributor's for SGIs/PPIs on v3 (GICR_ISPENDR0 and
+ * friends sit at the same offsets in SGI_base as GICD_* in the distributor)
+ */
 static void __iomem *perfrec_gic_enable_reg(const struct perfrec_gic *gic, uint set_off,
 					    uint i)
 {
@@ -198,10 +216,40 @@ static void perfrec_gic_sync(const struct perfrec_gic *gic)
 	perfrec_gic_wait_clear(gic->rdist + GICR_CTLR, PERFREC_GICR_CTLR_RWP);
 }
 
-/* The banked (per-CPU) frame that holds the interrupt's group and priority */
+/*
+ * The frame that holds the interrupt's group, priority and configuration:
+ * a GICv3 redistributor's for a PPI, else the distributor (banked per CPU
+ * for PPIs on a GICv2)
+ */
 static void __iomem *perfrec_gic_irq_frame(const struct perfrec_gic *gic)
 {
-	return gic->version == 3 ? gic->sgi : gic->dist;
+	return gic->version == 3 && gic->intid < PERFREC_GIC_SPI_BASE ? gic->sgi : gic->dist;
+}
+
+/* An SPI's route to this CPU: GICv2 CPU-interface mask, GICv3 affinity */
+static void perfrec_gic_route(struct perfrec_gic *gic)
+{
+	u64 aff;
+
+	if (gic->version == 2) {
+		/* GICD_ITARGETSR0 reads back this CPU's own interface bit */
+		gic->saved.target = readb(gic->dist + GICD_ITARGETSRn + gic->intid);
+		writeb(readb(gic->dist + GICD_ITARGETSRn),
+		       gic->dist + GICD_ITARGETSRn + gic->intid);
+		return;
+	}
+	aff = read_mpidr_el1() & (PMUV3_MPIDR_AFF3 | PMUV3_MPIDR_AFF2 | PMUV3_MPIDR_AFF1 |
+				  PMUV3_MPIDR_AFF0);
+	gic->saved.target = readq(gic->dist + GICD_IROUTERn + 8 * gic->intid);
+	writeq(aff, gic->dist + GICD_IROUTERn + 8 * gic->intid);
+}
+
+static void perfrec_gic_unroute(struct perfrec_gic *gic)
+{
+	if (gic->version == 2)
+		writeb(gic->saved.target, gic->dist + GICD_ITARGETSRn + gic->intid);
+	else
+		writeq(gic->saved.target, gic->dist + GICD_IROUTERn + 8 * gic->intid);
 }
 
 /* ICC_SRE_ELx of the EL U-Boot runs at: enables the system-register interface */
@@ -332,14 +380,22 @@ int perfrec_gic_setup(struct perfrec_gic *gic)
 	gic->saved.dist_ctlr = readl(gic->dist + GICD_CTLR);
 	gic->saved.priority = readl(frame + GICD_IPRIORITYRn + (gic->intid & ~3));
 	gic->saved.group = readl(frame + GICD_IGROUPRn + 4 * reg);
-	gic->saved.grpmod = gic->version == 3 ? readl(frame + GICR_IGROUPMODRn) : 0;
+	gic->saved.grpmod = gic->version == 3 ? readl(frame + GICR_IGROUPMODRn + 4 * reg) : 0;
 
 	writeb(PERFREC_GIC_PRIORITY, frame + GICD_IPRIORITYRn + gic->intid);
 	if (gic->may_set_group && gic->version == 3) {
 		/* Non-secure group 1: an IRQ at EL1/EL2; group 0: an FIQ at EL3 */
 		writel(gic->group0 ? gic->saved.group & ~bit : gic->saved.group | bit,
-		       frame + GICD_IGROUPRn);
-		writel(gic->saved.grpmod & ~bit, frame + GICR_IGROUPMODRn);
+		       frame + GICD_IGROUPRn + 4 * reg);
+		writel(gic->saved.grpmod & ~bit, frame + GICR_IGROUPMODRn + 4 * reg);
+	}
+	if (gic->intid >= PERFREC_GIC_SPI_BASE) {
+		/* An SPI: to this CPU, level or edge as the device tree says */
+		perfrec_gic_route(gic);
+		gic->saved.cfg = readl(gic->dist + GICD_ICFGR + 4 * (gic->intid / 16));
+		writel((gic->saved.cfg & ~perfrec_gic_cfg_bit(gic)) |
+		       (gic->edge ? perfrec_gic_cfg_bit(gic) : 0),
+		       gic->dist + GICD_ICFGR + 4 * (gic->intid / 16));
 	}
 	writel(gic->saved.dist_ctlr | PERFREC_GICD_CTLR_ENABLE_G1 |
 	       (gic->may_set_group ? PERFREC_GICD_CTLR_ENABLE_G0 : 0), gic->dist + GICD_CTLR);
@@ -374,8 +430,12 @@ void perfrec_gic_restore(struct perfrec_gic *gic)
 	writel(gic->saved.dist_ctlr, gic->dist + GICD_CTLR);
 	perfrec_gic_sync(gic);
 	if (gic->may_set_group && gic->version == 3) {
-		writel(gic->saved.grpmod, frame + GICR_IGROUPMODRn);
+		writel(gic->saved.grpmod, frame + GICR_IGROUPMODRn + 4 * reg);
 		writel(gic->saved.group, frame + GICD_IGROUPRn + 4 * reg);
+	}
+	if (gic->intid >= PERFREC_GIC_SPI_BASE) {
+		writel(gic->saved.cfg, gic->dist + GICD_ICFGR + 4 * (gic->intid / 16));
+		perfrec_gic_unroute(gic);
 	}
 	writel(gic->saved.priority, frame + GICD_IPRIORITYRn + (gic->intid & ~3));
 	for (i = 0; i < gic->nr_enable_regs; i++)
@@ -385,6 +445,18 @@ void perfrec_gic_restore(struct perfrec_gic *gic)
 		perfrec_gicv3_cpu_restore(gic);
 		perfrec_gicv3_sleep(gic);
 	}
+}
+
+bool perfrec_gic_pending(const struct perfrec_gic *gic)
+{
+	return readl(perfrec_gic_enable_reg(gic, GICD_ISPENDRn, gic->intid / 32)) &
+	       BIT(gic->intid % 32);
+}
+
+void perfrec_gic_clear_pending(const struct perfrec_gic *gic)
+{
+	writel(BIT(gic->intid % 32), perfrec_gic_enable_reg(gic, GICD_ICPENDRn, gic->intid / 32));
+	perfrec_gic_sync(gic);
 }
 
 void perfrec_gic_snapshot(const struct perfrec_gic *gic, struct perfrec_snapshot *snap)
@@ -400,12 +472,24 @@ void perfrec_gic_snapshot(const struct perfrec_gic *gic, struct perfrec_snapshot
 			 readl(frame + GICD_IPRIORITYRn + (gic->intid & ~3)));
 	perfrec_snap_add(snap, "GICD_IGROUPR%d", gic->intid / 32,
 			 readl(frame + GICD_IGROUPRn + 4 * (gic->intid / 32)));
+	if (gic->intid >= PERFREC_GIC_SPI_BASE) {
+		perfrec_snap_add(snap, "GICD_ICFGR%d", gic->intid / 16,
+				 readl(gic->dist + GICD_ICFGR + 4 * (gic->intid / 16)));
+		if (gic->version == 2)
+			perfrec_snap_add(snap, "GICD_ITARGETSR%d", gic->intid / 4,
+					 readl(gic->dist + GICD_ITARGETSRn + (gic->intid & ~3)));
+		else
+			perfrec_snap_add(snap, "GICD_IROUTER%d", gic->intid,
+					 readq(gic->dist + GICD_IROUTERn + 8 * gic->intid));
+	}
 	if (gic->version == 2) {
 		perfrec_snap_add(snap, "GICC_CTLR", -1, readl(gic->cpu + GICC_CTLR));
 		perfrec_snap_add(snap, "GICC_PMR", -1, readl(gic->cpu + GICC_PMR));
 		return;
 	}
-	perfrec_snap_add(snap, "GICR_IGRPMODR0", -1, readl(frame + GICR_IGROUPMODRn));
+	perfrec_snap_add(snap, gic->intid < PERFREC_GIC_SPI_BASE ? "GICR_IGRPMODR%d" :
+			 "GICD_IGRPMODR%d", gic->intid / 32,
+			 readl(frame + GICR_IGROUPMODRn + 4 * (gic->intid / 32)));
 	perfrec_snap_add(snap, "GICR_WAKER", -1, readl(gic->rdist + GICR_WAKER));
 	perfrec_snap_add(snap, "ICC_SRE", -1, perfrec_icc_sre_read());
 	if (!(perfrec_icc_sre_read() & PMUV3_ICC_SRE_SRE))

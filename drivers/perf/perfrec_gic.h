@@ -33,6 +33,7 @@ struct perfrec_snapshot;
  * @nr_enable_regs: 32-line enable registers the distributor implements
  * @may_set_group: the interrupt's group is ours to set (no security, or
  *	GICD_CTLR.DS, or EL3): otherwise it belongs to the secure firmware
+ * @edge: the interrupt is edge-triggered (set up so for an SPI)
  * @group0: v3 at EL3: the interrupt is put in group 0 and arrives as an FIQ
  *	(EL3 takes group 1 as FIQ too, but cannot acknowledge non-secure
  *	group 1 through ICC_IAR1_EL1)
@@ -48,6 +49,7 @@ struct perfrec_gic {
 	void __iomem *sgi;
 	uint nr_enable_regs;
 	bool may_set_group;
+	bool edge;
 	bool group0;
 	struct {
 		u32 enable[PERFREC_GIC_MAX_ENABLE_REGS];
@@ -55,6 +57,8 @@ struct perfrec_gic {
 		u32 priority;
 		u32 group;
 		u32 grpmod;
+		u32 cfg;
+		u64 target;
 		u32 cpu_ctlr;
 		u32 pmr;
 		u32 waker;
@@ -77,13 +81,22 @@ struct perfrec_gic {
 int perfrec_gic_from_dt(ofnode node, struct perfrec_gic *gic);
 
 /**
+ * perfrec_gic_check_intid() - Does this GIC have interrupt @intid?
+ * @gic: GIC from perfrec_gic_from_dt()
+ * @intid: an INTID from the device tree
+ * Return: 0 if it has, -EPROTONOSUPPORT if not
+ */
+int perfrec_gic_check_intid(const struct perfrec_gic *gic, uint intid);
+
+/**
  * perfrec_gic_setup() - Take @gic->intid for the session
  * @gic: GIC from perfrec_gic_from_dt(), with @intid set
  *
  * Saves what it changes, then: wakes the redistributor (v3), disables every
  * other enabled interrupt (so nothing another firmware left enabled can
  * storm the session), gives the interrupt the highest priority and (where
- * allowed) non-secure group 1, opens the CPU interface and enables it.
+ * allowed) non-secure group 1, routes an SPI to this CPU with its trigger
+ * type, opens the CPU interface and enables it.
  * Return: 0 on success, -ENODEV if the GICv3 system-register interface is
  * off, -ETIMEDOUT if the redistributor does not wake; nothing is changed on
  * error
@@ -95,6 +108,19 @@ int perfrec_gic_setup(struct perfrec_gic *gic);
  * @gic: GIC given to perfrec_gic_setup()
  */
 void perfrec_gic_restore(struct perfrec_gic *gic);
+
+/**
+ * perfrec_gic_pending() - Is @gic->intid pending at the GIC?
+ * @gic: GIC from perfrec_gic_from_dt(), with @intid set
+ * Return: its pending bit (whether or not it is enabled)
+ */
+bool perfrec_gic_pending(const struct perfrec_gic *gic);
+
+/**
+ * perfrec_gic_clear_pending() - Clear @gic->intid's pending state
+ * @gic: GIC from perfrec_gic_from_dt(), with @intid set
+ */
+void perfrec_gic_clear_pending(const struct perfrec_gic *gic);
 
 /**
  * perfrec_gic_snapshot() - Record every GIC register perfrec may change

@@ -15,6 +15,7 @@
 #include <linux/types.h>
 #include "perfrec_gic.h"
 #include "perfrec_irq.h"
+#include "perfrec_timer.h"
 #include "pmuv3_regs.h"
 
 struct perfrec_irq perfrec_irq;
@@ -315,6 +316,50 @@ static __always_inline notrace void perfrec_irq_sample(struct perfrec_irq *st,
 		st->last_ns = now;
 }
 
+/*
+ * The generic timer's interrupt: its deadline has passed. Move it a period
+ * on (whole periods more if the interrupt came that late: they count as
+ * late, and the phase is kept), then take a cpu-clock sample or, counting,
+ * fold the PMU's overflows into the counts.
+ */
+static notrace void perfrec_irq_timer(struct perfrec_irq *st, u64 pc, const u64 *regs)
+{
+	struct perfrec_counter *c = &st->counter[0];
+	u64 ticks = read_cntpct_el0();
+	u64 next = st->timer_cval + st->timer_ticks;
+	uint i;
+
+	if (unlikely(next <= ticks)) {
+		u64 missed = (ticks - next) / st->timer_ticks + 1;
+
+		if (!st->stat) {
+			c->late += missed;
+			c->count += missed * c->period;
+		}
+		next += missed * st->timer_ticks;
+	}
+	st->timer_cval = next;
+	perfrec_timer_set(st->timer_el, next);
+	isb();	/* the timer's output drops before the GIC sees the EOI */
+	if (st->stat) {
+		u64 ovs = read_pmovsclr_el0() & st->ovf_mask;
+
+		write_pmovsclr_el0(ovs);
+		for (i = 0; i < st->nr_counters; i++) {
+			struct perfrec_counter *ctr = &st->counter[i];
+
+			if (ctr->idx != PERFREC_TIMER_IDX && (ovs & BIT(ctr->idx)))
+				ctr->count += ctr->max_period + 1;
+		}
+		return;
+	}
+	c->count += c->period;
+	if (st->callchain)
+		perfrec_irq_sample_chain(st, c, pc, regs, perfrec_irq_now_ns(st));
+	else
+		perfrec_irq_sample(st, c, pc, perfrec_irq_now_ns(st));
+}
+
 /* A period up to jitter_pct percent away from @period, either way */
 static notrace u64 perfrec_irq_jitter(struct perfrec_irq *st, u64 period)
 {
@@ -351,6 +396,11 @@ static __always_inline void perfrec_irq_handle(u64 pc, u64 *regs, bool general)
 			return;
 		}
 		st->foreign++;
+		perfrec_gic_eoi(&gic, iar, general);
+		return;
+	}
+	if (general && st->timer) {
+		perfrec_irq_timer(st, pc, regs);
 		perfrec_gic_eoi(&gic, iar, general);
 		return;
 	}

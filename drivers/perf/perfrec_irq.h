@@ -37,7 +37,8 @@ struct perfrec_ring {
 /**
  * struct perfrec_counter - One sampling counter of a session
  *
- * @idx: PMU counter index (PMUV3_CYCLE_IDX for PMCCNTR_EL0)
+ * @idx: PMU counter index (PMUV3_CYCLE_IDX for PMCCNTR_EL0), or
+ *	PERFREC_TIMER_IDX for cpu-clock (the generic timer, no PMU counter)
  * @id: the perf sample id of its event
  * @period: events per sample for the current interval
  * @base_period: fixed-period mode: the period asked for (@period differs
@@ -49,6 +50,9 @@ struct perfrec_ring {
  * @late: periods that passed without a sample because the interrupt came
  *	more than a period after the overflow
  */
+/* The counter index of cpu-clock: outside the PMU's 0-31 */
+#define PERFREC_TIMER_IDX		32
+
 struct perfrec_counter {
 	uint idx;
 	u64 id;
@@ -70,8 +74,13 @@ struct perfrec_counter {
  * @pid: pid/tid of every sample
  * @ns_mult: generic-timer ticks to ns: ns = ticks * @ns_mult >> 32
  * @callchain: samples carry a call chain (perf's -g)
- * @general: take the general handler (call chains, GICv3 group 0), not
- *	the fast one
+ * @general: take the general handler (call chains, GICv3 group 0, the
+ *	timer), not the fast one
+ * @timer: the interrupt is the generic timer's: cpu-clock samples (counter
+ *	0), or counting, a periodic check of the PMU's overflow flags
+ * @timer_el: the EL whose timer it is
+ * @timer_ticks: its period in counter ticks
+ * @timer_cval: its next deadline
  * @max_depth: most return addresses in a chain
  * @text_start: run-time address of the image's first instruction
  * @text_end: and of the first byte after its code
@@ -96,6 +105,10 @@ struct perfrec_irq {
 	u64 ns_mult;
 	bool callchain;
 	bool general;
+	bool timer;
+	uint timer_el;
+	u64 timer_ticks;
+	u64 timer_cval;
 	uint max_depth;
 	u64 text_start;
 	u64 text_end;

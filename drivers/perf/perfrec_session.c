@@ -18,6 +18,7 @@
 #include <perf_data.h>
 #include <perfrec.h>
 #include <stdio.h>
+#include <time.h>
 #include <version.h>
 #include <asm/global_data.h>
 #include <asm/system.h>
@@ -29,6 +30,7 @@
 #include <linux/string.h>
 #include "perfrec_gic.h"
 #include "perfrec_irq.h"
+#include "perfrec_timer.h"
 #include "pmuv3.h"
 #include "pmuv3_regs.h"
 
@@ -37,6 +39,11 @@ DECLARE_GLOBAL_DATA_PTR;
 #define PERFREC_VERSION		"perfrec 0.1"
 #define PERFREC_PID		1
 #define PERFREC_NSEC_PER_SEC	1000000000ULL
+
+/* Counting with the timer: how often it folds the PMU's overflows in (10 ms) */
+#define PERFREC_STAT_POLL_NS	10000000ULL
+/* How long a raised interrupt may take to show as pending at the GIC */
+#define PERFREC_PROBE_US	1000
 
 /* Marks perfrec_image_pgoff as not yet set by the build */
 #define PERFREC_PGOFF_UNSET	0x5045524652454331ULL	/* "1CERFREP" */
@@ -65,6 +72,11 @@ u64 perfrec_image_text_bytes __section(".data") = PERFREC_PGOFF_UNSET;
  * @pmu: PMU registers before arming
  * @vbar: VBAR_ELx before arming
  * @daif: DAIF before arming
+ * @have_pmu: the CPU has a PMUv3 (@hw is valid)
+ * @timer: the generic timer, when it drives the session
+ * @irq: what the last perfrec_arm() found of its interrupt
+ * @start_ticks: the counter (CNTPCT_EL0) when the timer was started
+ * @end_ticks: and when the session was disarmed
  * @hcr: HCR_EL2 before arming (at EL2)
  * @scr: SCR_EL3 before arming (at EL3)
  * @mdcr: MDCR_EL3 before arming (at EL3)
@@ -101,6 +113,11 @@ struct perfrec_session {
 	struct pmuv3_saved pmu;
 	u64 vbar;
 	u64 daif;
+	bool have_pmu;
+	struct perfrec_timer timer;
+	struct perfrec_irq_report irq;
+	u64 start_ticks;
+	u64 end_ticks;
 	u64 hcr;
 	u64 scr;
 	u64 mdcr;
@@ -207,46 +224,106 @@ static void perfrec_cpu_snapshot(struct perfrec_snapshot *snap)
 }
 
 /* Find the PMU's interrupt and GIC in the control device tree, as it is now */
-static int perfrec_find_hw(struct pmuv3_hw *hw, struct perfrec_gic *gic, ofnode *nodep)
+/* The path of @node, for messages */
+static void perfrec_node_path(ofnode node, char *buf, size_t size)
 {
-	uint intid;
+	if (ofnode_get_path(node, buf, size))
+		strlcpy(buf, ofnode_get_name(node), size);
+}
+
+/* The PMU's interrupt and its GIC, from the PMU node; say why not in @irq */
+static int perfrec_find_pmu_irq(struct perfrec_gic *gic, ofnode *nodep,
+				struct perfrec_irq_report *irq)
+{
+	uint intid, flags;
 	int ret;
 
-	ret = pmuv3_detect(hw);
-	if (ret)
-		return ret;
 	ret = pmuv3_find_node(nodep);
-	if (ret)
+	if (ret) {
+		irq->fault = PERFREC_IRQ_NO_NODE;
 		return ret;
-	ret = pmuv3_read_intid(*nodep, &intid);
-	if (ret)
-		return ret;
+	}
+	perfrec_node_path(*nodep, irq->node, sizeof(irq->node));
+	ret = pmuv3_read_irq(*nodep, &intid, &flags);
+	if (ret) {
+		irq->fault = ret == -EPROTONOSUPPORT ? PERFREC_IRQ_BAD_SPEC :
+			     ret == -ENODEV ? PERFREC_IRQ_NO_CPU : PERFREC_IRQ_NO_PROP;
+		return ret == -EPROTONOSUPPORT ? ret : -ENXIO;
+	}
+	irq->intid = intid;
 	ret = perfrec_gic_from_dt(*nodep, gic);
-	if (ret == -ENOENT || ret == -EINVAL)
+	if (ret) {
+		irq->fault = PERFREC_IRQ_NO_GIC;
 		return -ENXIO;
-	if (ret)
-		return ret;
+	}
+	if (perfrec_gic_check_intid(gic, intid)) {
+		irq->fault = PERFREC_IRQ_BAD_SPEC;
+		return -EPROTONOSUPPORT;
+	}
 	gic->intid = intid;
+	/* Device-tree trigger types: 1 and 2 are edges, 4 and 8 levels */
+	gic->edge = flags & (BIT(0) | BIT(1));
 
 	return 0;
 }
 
-void perfrec_snapshot(struct perfrec_snapshot *snap)
+/* The generic timer's interrupt for U-Boot's EL, and its GIC */
+static int perfrec_find_timer_irq(struct perfrec_timer *timer, struct perfrec_gic *gic,
+				  struct perfrec_irq_report *irq)
 {
-	struct perfrec_gic gic;
+	int ret = perfrec_timer_from_dt(timer, gic);
+
+	if (ret == -ENOENT) {
+		irq->fault = PERFREC_IRQ_NO_NODE;
+		return ret;
+	}
+	perfrec_node_path(timer->node, irq->node, sizeof(irq->node));
+	irq->intid = gic->intid;
+	if (ret == -ENXIO)
+		irq->fault = PERFREC_IRQ_NO_PROP;
+	else if (ret == -EPROTONOSUPPORT)
+		irq->fault = PERFREC_IRQ_BAD_SPEC;
+	else if (ret == -ENOLINK)
+		irq->fault = PERFREC_IRQ_NO_GIC;
+
+	return ret == -ENOLINK ? -ENXIO : ret;
+}
+
+/* What a snapshot holds: the CPU's, the PMU's and the timer's registers, and the GIC's */
+static void perfrec_snapshot_gic(struct perfrec_snapshot *snap, const struct perfrec_gic *gic)
+{
 	struct pmuv3_hw hw;
-	ofnode node;
 
 	snap->count = 0;
 	perfrec_cpu_snapshot(snap);
-	if (pmuv3_detect(&hw))
-		return;
-	pmuv3_snapshot(&hw, snap);
-	if (!perfrec_find_hw(&hw, &gic, &node))
-		perfrec_gic_snapshot(&gic, snap);
+	perfrec_timer_snapshot(snap);
+	if (!pmuv3_detect(&hw))
+		pmuv3_snapshot(&hw, snap);
+	if (gic)
+		perfrec_gic_snapshot(gic, snap);
 }
 
-/* Probe the PMU device, so that its removal before an OS boots disarms */
+void perfrec_snapshot(struct perfrec_snapshot *snap)
+{
+	struct perfrec_irq_report irq = { 0 };
+	struct perfrec_gic gic;
+	ofnode node;
+
+	perfrec_snapshot_gic(snap, perfrec_find_pmu_irq(&gic, &node, &irq) ? NULL : &gic);
+}
+
+/* The session's snapshot: the GIC registers of its own interrupt */
+static void perfrec_session_snapshot(const struct perfrec_session *s,
+				     struct perfrec_snapshot *snap)
+{
+	perfrec_snapshot_gic(snap, s->cfg.source == PERFREC_SRC_NONE ? NULL : &s->gic);
+}
+
+/*
+ * Probe the PMU device, so that its removal before an OS boots disarms. A
+ * PMU node added after boot is bound now; without one (cpu-clock on a board
+ * whose device tree lacks it) the device is bound with no node.
+ */
 static int perfrec_probe_device(ofnode node)
 {
 	struct udevice *dev;
@@ -255,8 +332,11 @@ static int perfrec_probe_device(ofnode node)
 	ret = uclass_get_device_by_driver(UCLASS_NOP, DM_DRIVER_GET(pmuv3), &dev);
 	if (ret != -ENODEV)
 		return ret;
-	/* The PMU node was added after boot: bind it now */
-	ret = device_bind_driver_to_node(dm_root(), "pmuv3", ofnode_get_name(node), node, &dev);
+	if (ofnode_valid(node))
+		ret = device_bind_driver_to_node(dm_root(), "pmuv3", ofnode_get_name(node), node,
+						 &dev);
+	else
+		ret = device_bind_driver(dm_root(), "pmuv3", "perfrec", &dev);
 	if (ret)
 		return ret;
 
@@ -368,6 +448,12 @@ static int perfrec_assign_counters(struct perfrec_session *s)
 		struct perfrec_counter *c = &st->counter[i];
 
 		s->failed_event = i;
+		if (ec->timer) {
+			/* cpu-clock: the generic timer, in nanoseconds */
+			c->idx = PERFREC_TIMER_IDX;
+			c->max_period = U64_MAX;
+			continue;
+		}
 		if (ec->cycle_counter && !(st->ovf_mask & BIT(PMUV3_CYCLE_IDX))) {
 			c->idx = PMUV3_CYCLE_IDX;
 		} else {
@@ -388,6 +474,20 @@ static int perfrec_assign_counters(struct perfrec_session *s)
 	return 0;
 }
 
+/* Generic-timer ticks in @ns nanoseconds (at least one), and back */
+static u64 perfrec_ns_to_ticks(u64 ns, u64 freq)
+{
+	u64 ticks = ns / PERFREC_NSEC_PER_SEC * freq +
+		    ns % PERFREC_NSEC_PER_SEC * freq / PERFREC_NSEC_PER_SEC;
+
+	return max(ticks, 1ULL);
+}
+
+static u64 perfrec_ticks_to_ns(u64 ticks, u64 freq)
+{
+	return ticks / freq * PERFREC_NSEC_PER_SEC + ticks % freq * PERFREC_NSEC_PER_SEC / freq;
+}
+
 static int perfrec_init_irq(struct perfrec_session *s)
 {
 	struct perfrec_irq *st = &perfrec_irq;
@@ -399,7 +499,9 @@ static int perfrec_init_irq(struct perfrec_session *s)
 	st->gic.version = s->gic.version;
 	st->gic.cpu = s->gic.cpu;
 	st->gic.group0 = s->gic.group0;
-	st->general = s->cfg.callchain || s->gic.group0;
+	st->timer = s->cfg.source == PERFREC_SRC_TIMER;
+	st->timer_el = s->timer.el;
+	st->general = s->cfg.callchain || s->gic.group0 || st->timer;
 	st->pid = PERFREC_PID;
 	st->ns_mult = (PERFREC_NSEC_PER_SEC << 32) / read_cntfrq_el0();
 	st->stat = s->cfg.mode == PERFREC_STAT;
@@ -413,6 +515,8 @@ static int perfrec_init_irq(struct perfrec_session *s)
 	ret = perfrec_assign_counters(s);
 	if (ret)
 		return ret;
+	if (st->timer && st->stat)
+		st->timer_ticks = perfrec_ns_to_ticks(PERFREC_STAT_POLL_NS, read_cntfrq_el0());
 
 	for (i = 0; i < st->nr_counters; i++) {
 		const struct perfrec_event_cfg *ec = &s->cfg.events[i];
@@ -423,6 +527,15 @@ static int perfrec_init_irq(struct perfrec_session *s)
 			/* Count from 0, or from just before the wrap */
 			s->start[i] = s->cfg.preload ? (c->max_period - s->cfg.preload + 1) &
 				      c->max_period : 0;
+			continue;
+		}
+		if (ec->timer) {
+			/* The period the timer can keep: whole ticks, in ns */
+			st->timer_ticks = perfrec_ns_to_ticks(ec->freq_hz ?
+							      PERFREC_NSEC_PER_SEC / ec->freq_hz :
+							      ec->period, read_cntfrq_el0());
+			c->period = perfrec_ticks_to_ns(st->timer_ticks, read_cntfrq_el0());
+			c->base_period = c->period;
 			continue;
 		}
 		if (ec->freq_hz) {
@@ -450,6 +563,12 @@ static int perfrec_check_cfg(const struct perfrec_cfg *cfg)
 
 		if (cfg->mode == PERFREC_STAT)
 			continue;
+		/* cpu-clock samples on the timer alone, at a steady period */
+		if (ec->timer && (cfg->source != PERFREC_SRC_TIMER || cfg->nr_events != 1 ||
+				  cfg->jitter_pct))
+			return -EINVAL;
+		if (!ec->timer && cfg->source == PERFREC_SRC_TIMER)
+			return -EINVAL;
 		if (!ec->period == !ec->freq_hz || ec->freq_hz > PERFREC_MAX_FREQ_HZ ||
 		    ec->period > (u64)S64_MAX)
 			return -EINVAL;
@@ -460,10 +579,67 @@ static int perfrec_check_cfg(const struct perfrec_cfg *cfg)
 	return 0;
 }
 
+/*
+ * Raise the session's interrupt on purpose (a PMU overflow flag, or a timer
+ * deadline long past) with the CPU's interrupts masked: it must show as
+ * pending at the GIC, or the device tree names the wrong interrupt.
+ */
+static int perfrec_probe_irq(struct perfrec_session *s)
+{
+	struct pmuv3_saved pmu;
+	bool seen = false;
+	ulong start;
+
+	if (s->cfg.source == PERFREC_SRC_PMU) {
+		pmuv3_save(&s->hw, &pmu);
+		pmuv3_raise_irq();
+	} else {
+		perfrec_timer_start(&s->timer, 0);
+	}
+	start = timer_get_us();
+	do {
+		seen = perfrec_gic_pending(&s->gic);
+	} while (!seen && timer_get_us() - start < PERFREC_PROBE_US);
+	if (s->cfg.source == PERFREC_SRC_PMU)
+		pmuv3_restore(&pmu);
+	else
+		perfrec_timer_restore(&s->timer);
+	/* A level interrupt drops with its source; an edge one stays pending */
+	start = timer_get_us();
+	while (perfrec_gic_pending(&s->gic) && timer_get_us() - start < PERFREC_PROBE_US)
+		;
+	if (perfrec_gic_pending(&s->gic))
+		perfrec_gic_clear_pending(&s->gic);
+	if (!seen) {
+		s->irq.fault = PERFREC_IRQ_SILENT;
+		return -ETIMEDOUT;
+	}
+
+	return 0;
+}
+
+/* Find the session's interrupt (none for counting without one) */
+static int perfrec_find_irq(struct perfrec_session *s, const struct perfrec_cfg *cfg,
+			    ofnode *nodep)
+{
+	*nodep = ofnode_null();
+	switch (cfg->source) {
+	case PERFREC_SRC_PMU:
+		if (!s->have_pmu)
+			return -ENODEV;
+		return perfrec_find_pmu_irq(&s->gic, nodep, &s->irq);
+	case PERFREC_SRC_TIMER:
+		return perfrec_find_timer_irq(&s->timer, &s->gic, &s->irq);
+	default:
+		return 0;
+	}
+}
+
 int perfrec_arm(const struct perfrec_cfg *cfg)
 {
 	struct perfrec_session *s = &perfrec_session;
 	struct perfrec_irq *st = &perfrec_irq;
+	bool irq = cfg->source != PERFREC_SRC_NONE;
 	ofnode node;
 	uint i;
 	int ret;
@@ -471,12 +647,19 @@ int perfrec_arm(const struct perfrec_cfg *cfg)
 	if (s->state == PERFREC_ARMED)
 		return -EBUSY;
 	s->failed_event = -1;
+	memset(&s->irq, 0, sizeof(s->irq));
+	s->irq.source = cfg->source;
 	ret = perfrec_check_cfg(cfg);
 	if (ret)
 		return log_msg_ret("cfg", ret);
-	ret = perfrec_find_hw(&s->hw, &s->gic, &node);
+	s->have_pmu = !pmuv3_detect(&s->hw);
+	for (i = 0; i < cfg->nr_events; i++) {
+		if (!cfg->events[i].timer && !s->have_pmu)
+			return log_msg_ret("pmu", -ENODEV);
+	}
+	ret = perfrec_find_irq(s, cfg, &node);
 	if (ret)
-		return log_msg_ret("hw", ret);
+		return log_msg_ret("irq", ret);
 	if (READ_ONCE(perfrec_image_pgoff) == PERFREC_PGOFF_UNSET ||
 	    READ_ONCE(perfrec_image_text_bytes) == PERFREC_PGOFF_UNSET)
 		return log_msg_ret("pgoff", -ENOEXEC);
@@ -501,14 +684,24 @@ int perfrec_arm(const struct perfrec_cfg *cfg)
 		st->ring.size = ALIGN_DOWN(s->layout.ring_bytes, sizeof(u64));
 	}
 
-	perfrec_snapshot(&s->before);
-	ret = perfrec_gic_setup(&s->gic);
-	if (ret)
-		return log_msg_ret("gic", ret);
+	perfrec_session_snapshot(s, &s->before);
+	if (irq) {
+		ret = perfrec_gic_setup(&s->gic);
+		if (ret)
+			return log_msg_ret("gic", ret);
+	}
 
 	/* Interrupts are masked at the prompt; keep them so until all is ready */
 	s->daif = read_daif();
 	write_daif(s->daif | PMUV3_DAIF_I | PMUV3_DAIF_F);
+	if (irq && !cfg->no_probe) {
+		ret = perfrec_probe_irq(s);
+		if (ret) {
+			perfrec_gic_restore(&s->gic);
+			write_daif(s->daif);
+			return log_msg_ret("probe", ret);
+		}
+	}
 	s->vbar = perfrec_read_vbar();
 	perfrec_write_vbar((ulong)perfrec_vectors_for_el());
 	if (current_el() == 2) {
@@ -528,23 +721,35 @@ int perfrec_arm(const struct perfrec_cfg *cfg)
 		write_mdcr_el3(s->mdcr | PMUV3_MDCR_EL3_SPME);
 		isb();	/* routing and counting in effect before the counters start */
 	}
-	pmuv3_save(&s->hw, &s->pmu);
-	for (i = 0; i < st->nr_counters; i++)
-		pmuv3_program(st->counter[i].idx, s->cfg.events[i].pmu_event, s->start[i]);
+	if (s->have_pmu) {
+		pmuv3_save(&s->hw, &s->pmu);
+		for (i = 0; i < st->nr_counters; i++) {
+			if (st->counter[i].idx != PERFREC_TIMER_IDX)
+				pmuv3_program(st->counter[i].idx, s->cfg.events[i].pmu_event,
+					      s->start[i]);
+		}
+	}
 	s->start_ns = perfrec_irq_now_ns(st);
 	s->id = (u32)(s->start_ns ^ s->start_ns >> 32);
 	for (i = 0; i < st->nr_counters; i++)
 		st->counter[i].last_ns = s->start_ns;
-	pmuv3_start(&s->hw, st->ovf_mask);
+	if (s->have_pmu && st->ovf_mask)
+		pmuv3_start(&s->hw, st->ovf_mask,
+			    cfg->source == PERFREC_SRC_PMU ? st->ovf_mask : 0);
+	if (st->timer) {
+		s->start_ticks = read_cntpct_el0();
+		st->timer_cval = s->start_ticks + st->timer_ticks;
+		perfrec_timer_start(&s->timer, st->timer_cval);
+	}
 	s->state = PERFREC_ARMED;
 	s->restore_err = 0;
 	s->streamed = false;
 	s->stream_seq = 0;
 	s->stream_done = false;
 	s->first_ns = 0;
-	if (s->gic.group0)
+	if (s->gic.group0 && irq)
 		asm volatile("msr daifclr, #3" : : : "memory");	/* unmask IRQ, FIQ */
-	else
+	else if (irq)
 		asm volatile("msr daifclr, #2" : : : "memory");	/* unmask IRQ */
 
 	return 0;
@@ -559,8 +764,20 @@ int perfrec_arm(const struct perfrec_cfg *cfg)
 static u64 perfrec_total(struct perfrec_session *s, uint i)
 {
 	struct perfrec_counter *c = &perfrec_irq.counter[i];
-	u64 val = pmuv3_read_counter(c->idx) & c->max_period;
-	bool pending = pmuv3_overflowed(c->idx);
+	u64 val, ticks, passed;
+	bool pending;
+
+	if (c->idx == PERFREC_TIMER_IDX) {
+		if (perfrec_irq.stat)
+			return s->end_ns - s->start_ns;
+		/* Every deadline that passed was sampled or late; one not taken is late */
+		ticks = s->end_ticks - s->start_ticks;
+		passed = ticks / perfrec_irq.timer_ticks;
+		c->late += passed - c->count / c->period;
+		return perfrec_ticks_to_ns(ticks, read_cntfrq_el0());
+	}
+	val = pmuv3_read_counter(c->idx) & c->max_period;
+	pending = pmuv3_overflowed(c->idx);
 
 	if (perfrec_irq.stat) {
 		if (pending)
@@ -627,11 +844,16 @@ int perfrec_disarm(void)
 		return -EALREADY;
 
 	asm volatile("msr daifset, #3" : : : "memory");	/* mask IRQ, FIQ */
-	pmuv3_stop(st->ovf_mask);
+	if (s->have_pmu)
+		pmuv3_stop(st->ovf_mask);
+	s->end_ticks = read_cntpct_el0();
+	if (st->timer)
+		perfrec_timer_restore(&s->timer);
 	s->end_ns = perfrec_irq_now_ns(st);
 	for (i = 0; i < st->nr_counters; i++)
 		s->count[i] = perfrec_total(s, i);
-	pmuv3_restore(&s->pmu);
+	if (s->have_pmu)
+		pmuv3_restore(&s->pmu);
 	if (current_el() == 2) {
 		write_hcr_el2(s->hcr);
 		isb();	/* routing restored before the vectors change */
@@ -641,10 +863,11 @@ int perfrec_disarm(void)
 		isb();	/* routing restored before the vectors change */
 	}
 	perfrec_write_vbar(s->vbar);
-	perfrec_gic_restore(&s->gic);
+	if (s->cfg.source != PERFREC_SRC_NONE)
+		perfrec_gic_restore(&s->gic);
 	write_daif(s->daif);
 
-	perfrec_snapshot(&after);
+	perfrec_session_snapshot(s, &after);
 	s->restore_err = perfrec_compare(s, &after);
 	s->state = PERFREC_FINALISED;
 	/* Streamed samples are gone from the ring: only the stream has them all */
@@ -816,6 +1039,8 @@ void perfrec_get_result(struct perfrec_result *res)
 	memset(res, 0, sizeof(*res));
 	res->state = s->state;
 	res->failed_event = s->failed_event;
+	res->irq = s->irq;
+	res->source = s->cfg.source;
 	if (s->state == PERFREC_IDLE)
 		return;
 	res->addr = s->cfg.buf_addr;

@@ -24,9 +24,13 @@
 #include "pmuv3_regs.h"
 
 /* Device-tree interrupt specifier of a GIC: <type number flags> */
+#define PMUV3_DT_IRQ_CELLS	3
+#define PMUV3_DT_IRQ_TYPE_SPI	0
 #define PMUV3_DT_IRQ_TYPE_PPI	1
 #define PMUV3_GIC_PPI_BASE	16
 #define PMUV3_GIC_NR_PPI	16
+#define PMUV3_GIC_SPI_BASE	32
+#define PMUV3_GIC_NR_SPI	988	/* INTIDs 32-1019 */
 
 static const struct udevice_id pmuv3_ids[] = {
 	{ .compatible = "arm,armv8-pmuv3" },
@@ -95,16 +99,84 @@ int pmuv3_find_node(ofnode *nodep)
 	return -ENOENT;
 }
 
-int pmuv3_read_intid(ofnode node, uint *intidp)
+/* Is @cpu (a /cpus node) this CPU? Its "reg" holds the MPIDR affinity */
+static bool pmuv3_cpu_is_me(ofnode cpu)
 {
-	u32 type, num;
+	u64 me = read_mpidr_el1() & (PMUV3_MPIDR_AFF3 | PMUV3_MPIDR_AFF2 |
+				     PMUV3_MPIDR_AFF1 | PMUV3_MPIDR_AFF0);
+	const fdt32_t *reg;
+	int len;
 
-	if (ofnode_read_u32_index(node, "interrupts", 0, &type) ||
-	    ofnode_read_u32_index(node, "interrupts", 1, &num))
+	reg = ofnode_get_property(cpu, "reg", &len);
+	if (reg && len == sizeof(u32))
+		return fdt32_to_cpu(reg[0]) == me;
+	if (reg && len == 2 * sizeof(u32))
+		return ((u64)fdt32_to_cpu(reg[0]) << 32 | fdt32_to_cpu(reg[1])) == me;
+
+	return false;
+}
+
+/*
+ * Which of the PMU node's @nr interrupts is this CPU's: the one
+ * "interrupt-affinity" gives, else the one in this CPU's place among the
+ * /cpus nodes (the binding's default order), else the only one
+ */
+static int pmuv3_my_irq_index(ofnode node, uint nr)
+{
+	ofnode cpus, cpu;
+	uint i, phandle;
+	int idx = 0;
+
+	for (i = 0; !ofnode_read_u32_index(node, "interrupt-affinity", i, &phandle); i++) {
+		if (pmuv3_cpu_is_me(ofnode_get_by_phandle(phandle)))
+			return i < nr ? i : -ENODEV;
+	}
+	if (i)
+		return -ENODEV;
+	if (nr == 1)
+		return 0;
+	cpus = ofnode_path("/cpus");
+	ofnode_for_each_subnode(cpu, cpus) {
+		const char *type = ofnode_read_string(cpu, "device_type");
+
+		if (!type || strcmp(type, "cpu"))
+			continue;
+		if (pmuv3_cpu_is_me(cpu))
+			return idx < nr ? idx : -ENODEV;
+		idx++;
+	}
+
+	return -ENODEV;
+}
+
+int pmuv3_read_irq(ofnode node, uint *intidp, uint *flagsp)
+{
+	int size = ofnode_read_size(node, "interrupts");
+	u32 type, num, flags;
+	int idx;
+
+	if (size < (int)(PMUV3_DT_IRQ_CELLS * sizeof(u32)))
 		return -ENXIO;
-	if (type != PMUV3_DT_IRQ_TYPE_PPI || num >= PMUV3_GIC_NR_PPI)
+	/* A PPI is every CPU's own; SPIs come one per CPU */
+	idx = pmuv3_my_irq_index(node, size / (PMUV3_DT_IRQ_CELLS * sizeof(u32)));
+	if (ofnode_read_u32_index(node, "interrupts", 0, &type))
+		return -ENXIO;
+	if (type == PMUV3_DT_IRQ_TYPE_PPI)
+		idx = 0;
+	else if (idx < 0)
+		return idx;
+	idx *= PMUV3_DT_IRQ_CELLS;
+	if (ofnode_read_u32_index(node, "interrupts", idx, &type) ||
+	    ofnode_read_u32_index(node, "interrupts", idx + 1, &num) ||
+	    ofnode_read_u32_index(node, "interrupts", idx + 2, &flags))
+		return -ENXIO;
+	if (type == PMUV3_DT_IRQ_TYPE_PPI && num < PMUV3_GIC_NR_PPI)
+		*intidp = PMUV3_GIC_PPI_BASE + num;
+	else if (type == PMUV3_DT_IRQ_TYPE_SPI && num < PMUV3_GIC_NR_SPI)
+		*intidp = PMUV3_GIC_SPI_BASE + num;
+	else
 		return -EPROTONOSUPPORT;
-	*intidp = PMUV3_GIC_PPI_BASE + num;
+	*flagsp = flags;
 
 	return 0;
 }
@@ -177,7 +249,7 @@ void pmuv3_program(uint idx, uint event, u64 start)
 	}
 }
 
-void pmuv3_start(const struct pmuv3_hw *hw, u32 mask)
+void pmuv3_start(const struct pmuv3_hw *hw, u32 mask, u32 irq_mask)
 {
 	u64 pmcr = (read_pmcr_el0() & ~(PMUV3_PMCR_D | PMUV3_PMCR_DP | PMUV3_PMCR_LP)) |
 		   PMUV3_PMCR_E | PMUV3_PMCR_LC;
@@ -188,10 +260,20 @@ void pmuv3_start(const struct pmuv3_hw *hw, u32 mask)
 	write_pmintenclr_el1(~0U);
 	pmuv3_getreset_flags();
 	pmuv3_pmcr_write(pmcr);
-	write_pmintenset_el1(mask);
+	write_pmintenset_el1(irq_mask);
 	isb();	/* configured before the counters start */
 	write_pmcntenset_el0(mask);
 	isb();	/* counting from here */
+}
+
+void pmuv3_raise_irq(void)
+{
+	/* Enabled first: an emulator may only look at the request on a flag write */
+	pmuv3_pmcr_write(read_pmcr_el0() | PMUV3_PMCR_E);
+	write_pmintenset_el1(BIT(PMUV3_CYCLE_IDX));
+	isb();	/* enabled before the flag is set */
+	write_pmovsset_el0(BIT(PMUV3_CYCLE_IDX));
+	isb();	/* the overflow interrupt request is asserted */
 }
 
 void pmuv3_stop(u32 mask)

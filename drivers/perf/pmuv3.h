@@ -70,13 +70,17 @@ int pmuv3_detect(struct pmuv3_hw *hw);
 int pmuv3_find_node(ofnode *nodep);
 
 /**
- * pmuv3_read_intid() - The GIC INTID of a PMU node's interrupt
+ * pmuv3_read_irq() - This CPU's PMU interrupt, from the PMU node
  * @node: PMU node
- * @intidp: returns the INTID
+ * @intidp: returns its GIC INTID: a PPI's (any number, any flags), or of the
+ *	SPIs the node lists one per CPU, this CPU's (by "interrupt-affinity",
+ *	else by the order of the /cpus nodes)
+ * @flagsp: returns the specifier's flags (trigger type, low 4 bits)
  * Return: 0 on success, -ENXIO if there is no "interrupts" property,
- * -EPROTONOSUPPORT if the interrupt is not a PPI
+ * -EPROTONOSUPPORT if the interrupt is neither a PPI nor an SPI, -ENODEV if
+ * no SPI is this CPU's
  */
-int pmuv3_read_intid(ofnode node, uint *intidp);
+int pmuv3_read_irq(ofnode node, uint *intidp, uint *flagsp);
 
 /**
  * pmuv3_save() - Save the PMU registers a session changes
@@ -100,15 +104,25 @@ void pmuv3_restore(const struct pmuv3_saved *saved);
 void pmuv3_program(uint idx, uint event, u64 start);
 
 /**
- * pmuv3_start() - Start counters with their overflow interrupt
+ * pmuv3_raise_irq() - Assert the PMU's overflow interrupt request, counting nothing
+ *
+ * Sets the cycle counter's overflow flag with its interrupt enabled, as an
+ * overflow would: the interrupt must then show as pending at the GIC.
+ * pmuv3_restore() undoes it.
+ */
+void pmuv3_raise_irq(void);
+
+/**
+ * pmuv3_start() - Start counters, with the overflow interrupt of some
  * @hw: the PMU
  * @mask: counters to start (bit 31: the cycle counter)
+ * @irq_mask: counters whose overflow raises the interrupt
  *
  * The cycle counter is 64 bits wide (PMCR_EL0.LC), event counters too where
- * the PMU allows (PMCR_EL0.LP). Only the counters in @mask may raise the
+ * the PMU allows (PMCR_EL0.LP). Only the counters in @irq_mask may raise the
  * interrupt during the session.
  */
-void pmuv3_start(const struct pmuv3_hw *hw, u32 mask);
+void pmuv3_start(const struct pmuv3_hw *hw, u32 mask, u32 irq_mask);
 
 /**
  * pmuv3_stop() - Stop counters at once, so that their counts cover the same time

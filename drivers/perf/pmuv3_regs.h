@@ -70,6 +70,11 @@
 #define PMUV3_HCR_EL2_FMO		BIT(3)
 #define PMUV3_HCR_EL2_IMO		BIT(4)
 
+/* CNT*_CTL: the timer's enable, interrupt mask and (read-only) status */
+#define PMUV3_CNT_CTL_ENABLE		BIT(0)
+#define PMUV3_CNT_CTL_IMASK		BIT(1)
+#define PMUV3_CNT_CTL_ISTATUS		BIT(2)
+
 /* SCR_EL3: physical IRQs and FIQs taken to EL3 */
 #define PMUV3_SCR_EL3_IRQ		BIT(1)
 #define PMUV3_SCR_EL3_FIQ		BIT(2)
@@ -131,6 +136,14 @@ PMUV3_SYSREG_RW(scr_el3, scr_el3)
 PMUV3_SYSREG_RW(mdcr_el3, mdcr_el3)
 PMUV3_SYSREG_RW(mdcr_el2, mdcr_el2)
 PMUV3_SYSREG_RW(daif, daif)
+
+/* The generic timer of each EL: EL1 physical, EL2 physical, EL3 secure physical */
+PMUV3_SYSREG_RW(cntp_ctl_el0, cntp_ctl_el0)
+PMUV3_SYSREG_RW(cntp_cval_el0, cntp_cval_el0)
+PMUV3_SYSREG_RW(cnthp_ctl_el2, cnthp_ctl_el2)
+PMUV3_SYSREG_RW(cnthp_cval_el2, cnthp_cval_el2)
+PMUV3_SYSREG_RW(cntps_ctl_el1, cntps_ctl_el1)
+PMUV3_SYSREG_RW(cntps_cval_el1, cntps_cval_el1)
 
 PMUV3_SYSREG_RW(icc_sre_el1, ICC_SRE_EL1)
 PMUV3_SYSREG_RW(icc_sre_el2, ICC_SRE_EL2)

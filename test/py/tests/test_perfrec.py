@@ -287,32 +287,3 @@ def test_perfrec_bad_input(u_boot_console, args, message, usage):
     assert status(cons)[0] != 'recording'
     assert registers(cons) == before
     assert 'ok' in cons.run_command('echo ok')
-
-
-@pytest.mark.boardspec('qemu_arm64')
-@pytest.mark.buildconfigspec('cmd_perfrec')
-def test_perfrec_device_tree_edits(u_boot_console):
-    """The PMU node is read from the control DT at each recording"""
-    cons = u_boot_console
-    cons.run_command('fdt addr $fdtcontroladdr')
-    irqs = cons.run_command('fdt print /pmu interrupts')
-    cells = re.search(r'interrupts = (<[^>]*>)', irqs).group(1)
-    args = '-c 100000 -o %#x -s %#x -- true' % (BUF, BUF_SIZE)
-    try:
-        cons.run_command('fdt set /pmu compatible "arm,xxxxx-pmuv3"')
-        out, ret = run_rc(cons, 'perfrec record ' + args)
-        assert ret == 1 and 'No PMU node (compatible "arm,armv8-pmuv3")' in out, out
-        cons.run_command('fdt set /pmu compatible "arm,armv8-pmuv3"')
-
-        cons.run_command('fdt rm /pmu interrupts')
-        out, ret = run_rc(cons, 'perfrec record ' + args)
-        assert ret == 1 and 'has no usable "interrupts" property' in out, out
-        cons.run_command('fdt set /pmu interrupts %s' % cells)
-
-        cons.run_command('fdt set /pmu interrupts <0 7 4>')
-        out, ret = run_rc(cons, 'perfrec record ' + args)
-        assert ret == 1 and 'is not a PPI' in out, out
-    finally:
-        cons.run_command('fdt set /pmu compatible "arm,armv8-pmuv3"')
-        cons.run_command('fdt set /pmu interrupts %s' % cells)
-    assert record(cons, args.split(' -- ')[0], 'true')['rc'] == 0

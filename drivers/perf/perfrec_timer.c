@@ -1,0 +1,143 @@
+// SPDX-License-Identifier: GPL-2.0+
+/*
+ * Copyright (c) 2026 The perfrec authors
+ * perfrec's use of the Arm generic timer: the cpu-clock event's interrupt
+ *
+ * Every Armv8 CPU has the generic timer, and its device-tree node names its
+ * interrupts: so cpu-clock samples where the PMU's interrupt is missing or
+ * mis-wired. Each EL has its own physical timer: EL1 CNTP_*_EL0, EL2
+ * CNTHP_*_EL2, EL3 (Secure) CNTPS_*_EL1. U-Boot only reads the counter, so
+ * the timer is free; its registers are saved and restored all the same.
+ */
+
+#include <errno.h>
+#include <log.h>
+#include <perfrec.h>
+#include <asm/system.h>
+#include <dm/ofnode.h>
+#include "perfrec_gic.h"
+#include "perfrec_timer.h"
+
+/* The node's "interrupts" entries: Secure physical, physical, virtual, hypervisor */
+#define PERFREC_TIMER_IRQ_SECURE	0
+#define PERFREC_TIMER_IRQ_PHYS		1
+#define PERFREC_TIMER_IRQ_HYP		3
+
+/* The GIC binding: <type number flags>; type 1 is a PPI, numbered from INTID 16 */
+#define PERFREC_DT_IRQ_CELLS		3
+#define PERFREC_DT_IRQ_TYPE_PPI		1
+#define PERFREC_GIC_PPI_BASE		16
+#define PERFREC_GIC_NR_PPI		16
+
+static const char *const perfrec_timer_compat[] = {
+	"arm,armv8-timer",
+	"arm,armv7-timer",
+};
+
+static uint perfrec_timer_irq_index(uint el)
+{
+	switch (el) {
+	case 3:
+		return PERFREC_TIMER_IRQ_SECURE;
+	case 2:
+		return PERFREC_TIMER_IRQ_HYP;
+	default:
+		return PERFREC_TIMER_IRQ_PHYS;
+	}
+}
+
+int perfrec_timer_from_dt(struct perfrec_timer *timer, struct perfrec_gic *gic)
+{
+	uint i, idx;
+	u32 type, num;
+	ofnode node = ofnode_null();
+	int ret;
+
+	for (i = 0; i < ARRAY_SIZE(perfrec_timer_compat) && !ofnode_valid(node); i++)
+		node = ofnode_by_compatible(ofnode_null(), perfrec_timer_compat[i]);
+	if (!ofnode_valid(node))
+		return log_msg_ret("node", -ENOENT);
+	timer->node = node;
+	timer->el = current_el();
+	idx = perfrec_timer_irq_index(timer->el) * PERFREC_DT_IRQ_CELLS;
+	if (ofnode_read_u32_index(node, "interrupts", idx, &type) ||
+	    ofnode_read_u32_index(node, "interrupts", idx + 1, &num))
+		return log_msg_ret("irq", -ENXIO);
+	if (type != PERFREC_DT_IRQ_TYPE_PPI || num >= PERFREC_GIC_NR_PPI)
+		return log_msg_ret("ppi", -EPROTONOSUPPORT);
+	ret = perfrec_gic_from_dt(node, gic);
+	gic->intid = PERFREC_GIC_PPI_BASE + num;
+	if (ret)
+		return log_msg_ret("gic", -ENOLINK);
+
+	return 0;
+}
+
+static u64 perfrec_timer_read_ctl(uint el)
+{
+	switch (el) {
+	case 3:
+		return read_cntps_ctl_el1();
+	case 2:
+		return read_cnthp_ctl_el2();
+	default:
+		return read_cntp_ctl_el0();
+	}
+}
+
+static void perfrec_timer_write_ctl(uint el, u64 val)
+{
+	switch (el) {
+	case 3:
+		write_cntps_ctl_el1(val);
+		break;
+	case 2:
+		write_cnthp_ctl_el2(val);
+		break;
+	default:
+		write_cntp_ctl_el0(val);
+		break;
+	}
+	isb();	/* the timer's state changes before what follows */
+}
+
+static u64 perfrec_timer_read_cval(uint el)
+{
+	switch (el) {
+	case 3:
+		return read_cntps_cval_el1();
+	case 2:
+		return read_cnthp_cval_el2();
+	default:
+		return read_cntp_cval_el0();
+	}
+}
+
+void perfrec_timer_start(struct perfrec_timer *timer, u64 cval)
+{
+	timer->ctl = perfrec_timer_read_ctl(timer->el);
+	timer->cval = perfrec_timer_read_cval(timer->el);
+	perfrec_timer_write_ctl(timer->el, 0);
+	perfrec_timer_set(timer->el, cval);
+	perfrec_timer_write_ctl(timer->el, PMUV3_CNT_CTL_ENABLE);
+}
+
+void perfrec_timer_restore(const struct perfrec_timer *timer)
+{
+	perfrec_timer_write_ctl(timer->el, 0);
+	perfrec_timer_set(timer->el, timer->cval);
+	perfrec_timer_write_ctl(timer->el, timer->ctl & ~PMUV3_CNT_CTL_ISTATUS);
+}
+
+void perfrec_timer_snapshot(struct perfrec_snapshot *snap)
+{
+	static const char *const ctl_name[] = { "CNTP_CTL_EL0", "CNTP_CTL_EL0",
+						"CNTHP_CTL_EL2", "CNTPS_CTL_EL1" };
+	static const char *const cval_name[] = { "CNTP_CVAL_EL0", "CNTP_CVAL_EL0",
+						 "CNTHP_CVAL_EL2", "CNTPS_CVAL_EL1" };
+	uint el = current_el();
+
+	perfrec_snap_add(snap, ctl_name[el], -1,
+			 perfrec_timer_read_ctl(el) & ~PMUV3_CNT_CTL_ISTATUS);
+	perfrec_snap_add(snap, cval_name[el], -1, perfrec_timer_read_cval(el));
+}

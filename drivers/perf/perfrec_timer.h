@@ -1,0 +1,76 @@
+/* SPDX-License-Identifier: GPL-2.0+ */
+/*
+ * Copyright (c) 2026 The perfrec authors
+ * perfrec's use of the Arm generic timer: the cpu-clock event's interrupt
+ */
+
+#ifndef __PERFREC_TIMER_H
+#define __PERFREC_TIMER_H
+
+#include <dm/ofnode.h>
+#include <linux/types.h>
+#include "pmuv3_regs.h"
+
+struct perfrec_gic;
+struct perfrec_snapshot;
+
+/**
+ * struct perfrec_timer - The timer of U-Boot's EL, as a session borrows it
+ * @el: the EL whose timer it is (1: CNTP, 2: CNTHP, 3: CNTPS)
+ * @node: the timer's device-tree node
+ * @ctl: its CNT*_CTL before the session
+ * @cval: its CNT*_CVAL before the session
+ */
+struct perfrec_timer {
+	uint el;
+	ofnode node;
+	u64 ctl;
+	u64 cval;
+};
+
+/**
+ * perfrec_timer_from_dt() - Find the timer of the current EL and its interrupt
+ * @timer: returns the EL and node
+ * @gic: returns the timer's interrupt controller, with @intid set
+ * Return: 0 if found; -ENOENT without an arm,armv8-timer node, -ENXIO if
+ * it has no interrupt for this EL, -EPROTONOSUPPORT if that is not a PPI,
+ * -ENOLINK if its interrupt parent is not a GICv2/v3 this CPU can use
+ */
+int perfrec_timer_from_dt(struct perfrec_timer *timer, struct perfrec_gic *gic);
+
+/**
+ * perfrec_timer_start() - Save the timer and make it fire at @cval
+ * @timer: from perfrec_timer_from_dt()
+ * @cval: the first deadline, in counter ticks (CNTPCT_EL0)
+ */
+void perfrec_timer_start(struct perfrec_timer *timer, u64 cval);
+
+/**
+ * perfrec_timer_restore() - Put the timer back as perfrec_timer_start() found it
+ * @timer: given to perfrec_timer_start()
+ */
+void perfrec_timer_restore(const struct perfrec_timer *timer);
+
+/**
+ * perfrec_timer_snapshot() - Record the current EL's timer registers
+ * @snap: snapshot to add to (CTL without its read-only status bit)
+ */
+void perfrec_timer_snapshot(struct perfrec_snapshot *snap);
+
+/* IRQ context: the next deadline of the timer of EL @el */
+static inline notrace void perfrec_timer_set(uint el, u64 cval)
+{
+	switch (el) {
+	case 3:
+		write_cntps_cval_el1(cval);
+		break;
+	case 2:
+		write_cnthp_cval_el2(cval);
+		break;
+	default:
+		write_cntp_cval_el0(cval);
+		break;
+	}
+}
+
+#endif /* __PERFREC_TIMER_H */

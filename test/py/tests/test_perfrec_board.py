@@ -1,0 +1,242 @@
+# SPDX-License-Identifier: GPL-2.0+
+# Copyright (c) 2026 The perfrec authors
+# Tests of what real boards get wrong: the PMU interrupt missing, mis-wired or on an SPI
+
+"""cpu-clock (the generic timer's interrupt) samples where the PMU interrupt
+does not work. The control device tree is edited at the prompt: no PMU node, no
+"interrupts", a PPI with other flags, an interrupt the GIC does not have,
+an SPI (and /pmu is put back as it was after). Each gives the documented
+fallback or message and leaves U-Boot usable with every register as it was. QEMU wires its PMU to PPI 7 only: the
+SPI path is checked by reading back its routing and by making the SPI
+pending through GICD_ISPENDR, which the handler must acknowledge and end.
+"""
+
+import contextlib
+import re
+
+import pytest
+
+from perfrec_data import PerfData
+from perfrec_helpers import (BUF, BUF_SIZE, CRC, events, fetch, gic_distributor, icount,
+                             icount_shift, perf, record, registers, run_rc, status)
+
+SHORT_CRC = 'crc32 0x40000000 0x100000'
+FALLBACK = re.compile(r'^perfrec: (.*); sampling cpu-clock at (\d+) Hz instead\s*$', re.M)
+REFUSED = re.compile(r'^perfrec: (.*): fix the device tree, or sample -e cpu-clock\s*$', re.M)
+INTERRUPT = re.compile(r'^interrupt: (\w+)(?:, INTID (\d+) from (\S+))?\s*$', re.M)
+# PMU SPI used by the tests: SPI 40, INTID 72
+SPI, SPI_INTID = 40, 72
+
+
+@contextlib.contextmanager
+def edited_pmu(cons):
+    """Let the test edit the control device tree's /pmu; put it back as it was after"""
+    cons.run_command('fdt addr $fdtcontroladdr')
+    node = cons.run_command('fdt print /pmu')
+    compat = re.search(r'compatible = ("[^"]*")', node).group(1)
+    cells = re.search(r'interrupts = (<[^>]*>)', node).group(1)
+    try:
+        yield
+    finally:
+        cons.run_command('fdt addr $fdtcontroladdr')
+        if 'libfdt' in cons.run_command('fdt print /pmu compatible'):
+            cons.run_command('fdt mknode / pmu')
+        cons.run_command('fdt set /pmu compatible %s' % compat)
+        cons.run_command('fdt set /pmu interrupts %s' % cells)
+        assert cons.run_command('fdt print /pmu') == node
+
+
+def interrupt(cons):
+    """(source, INTID or None, node or None) from 'perfrec status'"""
+    match = INTERRUPT.search(cons.run_command('perfrec status'))
+    assert match
+    return match.group(1), int(match.group(2)) if match.group(2) else None, match.group(3)
+
+
+def check_clock_exact(cons, res):
+    """Every timer deadline that passed was sampled or late, under icount exactly"""
+    count, period, late, counter = events(cons)['cpu-clock']
+    assert counter == 32
+    if icount(cons):
+        assert res['samples'] + late == count // period, (res, count, period, late)
+        assert late == 0
+    else:
+        assert abs(res['samples'] + late - count // period) <= 1
+
+
+@pytest.mark.boardspec('qemu_arm64')
+@pytest.mark.buildconfigspec('cmd_perfrec')
+@pytest.mark.requiredtool('perf')
+def test_perfrec_cpu_clock(u_boot_console, tmp_path):
+    """cpu-clock samples on the timer: exact counts, and perf names the event"""
+    cons = u_boot_console
+    before = registers(cons)
+    res = record(cons, '-e cpu-clock -c 100000 -o %#x -s %#x' % (BUF, BUF_SIZE), CRC)
+    assert registers(cons) == before
+    assert interrupt(cons)[0] == 'timer'
+    check_clock_exact(cons, res)
+    count, period, _, _ = events(cons)['cpu-clock']
+    assert period == 100000
+
+    path, data = fetch(cons, tmp_path)
+    pd = PerfData(data)
+    assert len(pd.samples) == res['samples'] > 50
+    assert all(s.period == period for s in pd.samples)
+    report = perf(cons, tmp_path, ['report', '-i', path, '--symfs=' + cons.config.build_dir,
+                                   '--stdio', '--sort', 'sym'])
+    assert re.search(r"# Samples: \S+\s+of event 'cpu-clock'", report), report
+    total = int(re.search(r'# Event count \(approx.\): (\d+)', report).group(1))
+    assert total == res['samples'] * period
+    top = [line for line in report.splitlines() if '%' in line and not line.startswith('#')]
+    assert 'crc32_no_comp' in top[0], report
+    if icount_shift(cons) == 0:
+        # One instruction a nanosecond: the timer's time is the cycles the
+        # workload takes unsampled, plus what the samples cost
+        cycles = record(cons, '-c 1000000000000 -o %#x -s %#x' % (BUF, BUF_SIZE), CRC)
+        assert cycles['samples'] == 0
+        spent = events(cons)['cycles'][0]
+        assert 0 < count - spent < res['samples'] * 1000, (spent, count)
+
+
+@pytest.mark.boardspec('qemu_arm64')
+@pytest.mark.buildconfigspec('cmd_perfrec')
+def test_perfrec_cpu_clock_freq_and_stat(u_boot_console):
+    """-F gives the period in ns; stat counts cpu-clock in msec, as perf stat does"""
+    cons = u_boot_console
+    res = record(cons, '-e cpu-clock -F 4000 -o %#x -s %#x' % (BUF, BUF_SIZE), CRC)
+    assert events(cons)['cpu-clock'][1] == 250000
+    check_clock_exact(cons, res)
+    out, ret = run_rc(cons, 'perfrec stat -e cycles,cpu-clock -- %s' % SHORT_CRC)
+    assert ret == 0, out
+    msec = re.search(r'^\s+(\d+)\.(\d{3}) msec cpu-clock\s*$', out, re.M)
+    secs = re.search(r'(\d+)\.(\d{9}) seconds time elapsed', out)
+    assert msec and secs, out
+    # Both are the session's time, one in us, the other in ns
+    elapsed_us = int(secs.group(1)) * 1000000 + int(secs.group(2)) // 1000
+    assert int(msec.group(1)) * 1000 + int(msec.group(2)) == elapsed_us
+
+
+@pytest.mark.boardspec('qemu_arm64')
+@pytest.mark.buildconfigspec('cmd_perfrec')
+def test_perfrec_cpu_clock_bad_input(u_boot_console):
+    """cpu-clock alone, at a steady period of at least 10 us: one line each, nothing armed"""
+    cons = u_boot_console
+    before = registers(cons)
+    for args, why in (('-e cpu-clock,cycles', 'record it alone'),
+                      ('-e cycles,cpu-clock', 'record it alone'),
+                      ('-e cpu-clock -j 10', '-j does not apply to cpu-clock'),
+                      ('-e cpu-clock -c 9999', 'below its 10000 ns minimum')):
+        out, ret = run_rc(cons, 'perfrec record %s -o %#x -s %#x -- %s' %
+                          (args, BUF, BUF_SIZE, SHORT_CRC))
+        assert ret == 1 and why in out, out
+        assert 'crc32 for' not in out
+        assert registers(cons) == before
+    assert 'ok' in cons.run_command('echo ok')
+
+
+@pytest.mark.boardspec('qemu_arm64')
+@pytest.mark.buildconfigspec('cmd_perfrec')
+@pytest.mark.buildconfigspec('perfrec_callchain')
+def test_perfrec_cpu_clock_callgraph(u_boot_console, tmp_path):
+    """-g works on the timer's interrupt too"""
+    cons = u_boot_console
+    record(cons, '-g -e cpu-clock -c 50000 -o %#x -s %#x' % (BUF, BUF_SIZE), SHORT_CRC)
+    _, data = fetch(cons, tmp_path)
+    pd = PerfData(data)
+    assert pd.samples and all(s.callchain and len(s.callchain) > 4 for s in pd.samples)
+
+
+@pytest.mark.boardspec('qemu_arm64')
+@pytest.mark.buildconfigspec('cmd_perfrec')
+@pytest.mark.parametrize('edit, why', [
+    ('fdt rm /pmu', r'no PMU node \(compatible "arm,armv8-pmuv3" or a Cortex PMU\'s\) in '
+                    r'the device tree'),
+    ('fdt rm /pmu interrupts', r'/pmu has no "interrupts" property'),
+    ('fdt set /pmu interrupts <1 99 4>', r'/pmu: its "interrupts" entry is not a PPI or SPI '
+                                         r'of this GIC'),
+    ('fdt set /pmu interrupts <0 2000 4>', r'/pmu: its "interrupts" entry is not a PPI or SPI '
+                                           r'of this GIC'),
+    ('fdt set /pmu interrupts <0 %d 4>' % SPI,
+     r'/pmu: interrupt %d \(its "interrupts"\) never reached the GIC when raised' % SPI_INTID),
+])
+def test_perfrec_dt_broken_pmu_irq(u_boot_console, edit, why):
+    """Default event: one line and cpu-clock; asked-for PMU event: one line and rc 1"""
+    cons = u_boot_console
+    before = registers(cons)
+    with edited_pmu(cons):
+        cons.run_command(edit)
+        res = record(cons, '-F 10000 -o %#x -s %#x' % (BUF, BUF_SIZE), SHORT_CRC)
+        match = FALLBACK.search(res['out'])
+        assert match and re.fullmatch(why, match.group(1)), res['out']
+        assert match.group(2) == '10000'
+        assert interrupt(cons)[0] == 'timer'
+        check_clock_exact(cons, res)
+
+        out, ret = run_rc(cons, 'perfrec record -e cycles -o %#x -s %#x -- %s' %
+                          (BUF, BUF_SIZE, SHORT_CRC))
+        match = REFUSED.search(out)
+        assert ret == 1 and match and re.fullmatch(why, match.group(1)), out
+        assert 'crc32 for' not in out
+
+        # Counting needs no PMU interrupt: the timer extends the counts
+        out, ret = run_rc(cons, 'perfrec stat -e cycles,r11 -w 100000 -- %s' % SHORT_CRC)
+        assert ret == 0 and 'the timer extends the counts instead' in out, out
+        counts = {m.group(2): int(m.group(1))
+                  for m in re.finditer(r'^\s+(\d+)\s+(\S+)\s*$', out, re.M)}
+        assert counts['cycles'] > 1000000 and counts['r11'] > 1000000, out
+    assert registers(cons) == before
+    assert 'ok' in cons.run_command('echo ok')
+
+
+@pytest.mark.boardspec('qemu_arm64')
+@pytest.mark.buildconfigspec('cmd_perfrec')
+def test_perfrec_dt_ppi_flags(u_boot_console):
+    """A PPI with other trigger flags and CPU mask is still the PMU's interrupt"""
+    cons = u_boot_console
+    with edited_pmu(cons):
+        cons.run_command('fdt set /pmu interrupts <1 7 0xf01>')
+        res = record(cons, '-c 100000 -o %#x -s %#x' % (BUF, BUF_SIZE), SHORT_CRC)
+        assert not FALLBACK.search(res['out']), res['out']
+        assert interrupt(cons) == ('PMU', 23, '/pmu')
+        assert res['samples'] == events(cons)['cycles'][0] // 100000 - status(cons)[2]
+
+
+@pytest.mark.boardspec('qemu_arm64')
+@pytest.mark.buildconfigspec('cmd_perfrec')
+def test_perfrec_dt_spi(u_boot_console):
+    """An SPI is routed to this CPU with its trigger type, delivered, acknowledged and
+    ended; all of it is undone by stop"""
+    cons = u_boot_console
+    dist = gic_distributor(cons)
+    gicv3 = 'GICR_WAKER' in ' '.join(registers(cons))
+    reg, bit = SPI_INTID // 32, 1 << (SPI_INTID % 32)
+    with edited_pmu(cons):
+        # Edge-triggered, and routed elsewhere beforehand: both must change, then return
+        cons.run_command('fdt set /pmu interrupts <0 %d 1>' % SPI)
+        if gicv3:
+            cons.run_command('mw.q %#x 0x100' % (dist + 0x6000 + 8 * SPI_INTID))
+        before = registers(cons)
+        out, ret = run_rc(cons, 'perfrec start -N -e cycles -c 1000000000000 -o %#x -s %#x' %
+                          (BUF, BUF_SIZE))
+        assert ret == 0, out
+        assert interrupt(cons) == ('PMU', SPI_INTID, '/pmu')
+        during = dict(line.split(' = ') for line in registers(cons))
+        assert int(during['reg GICD_ISENABLER%d' % reg], 16) & bit
+        cfg = int(during['reg GICD_ICFGR%d' % (SPI_INTID // 16)], 16)
+        assert cfg >> (2 * (SPI_INTID % 16) + 1) & 1, during
+        if gicv3:
+            mpidr_aff = 0       # the boot CPU of QEMU virt
+            assert int(during['reg GICD_IROUTER%d' % SPI_INTID], 16) == mpidr_aff
+        else:
+            targets = int(during['reg GICD_ITARGETSR%d' % (SPI_INTID // 4)], 16)
+            own = int(cons.run_command('md.b %#x 1' % (dist + 0x800)).split()[1], 16)
+            assert targets >> (8 * (SPI_INTID % 4)) & 0xff == own
+        for count in (1, 2):
+            cons.run_command('mw.l %#x %#x' % (dist + 0x200 + 4 * reg, bit))
+            out = cons.run_command('perfrec status')
+            # No overflow flag behind it: a spurious interrupt, acknowledged and ended
+            assert 'spurious: %d,' % count in out, out
+        out, ret = run_rc(cons, 'perfrec stop')
+        assert ret == 0, out
+        assert registers(cons) == before
+    assert 'ok' in cons.run_command('echo ok')
