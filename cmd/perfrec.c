@@ -700,8 +700,10 @@ static int do_perfrec_dump(struct cmd_tbl *cmdtp, int flag, int argc, char *cons
 	int i, ret;
 
 	for (i = 1; i < argc; i++) {
-		if (argv[i][0] != '-' || !argv[i][1] || argv[i][2] || !strchr("ziH", argv[i][1]))
+		if (argv[i][0] != '-' || !argv[i][1] || argv[i][2] || !strchr("ziH", argv[i][1])) {
+			printf("Unknown option '%s'\n", argv[i]);
 			return CMD_RET_USAGE;
+		}
 		if (argv[i][1] == 'z') {
 			o.compress = true;
 			continue;
@@ -710,8 +712,10 @@ static int do_perfrec_dump(struct cmd_tbl *cmdtp, int flag, int argc, char *cons
 			stream = true;
 			continue;
 		}
-		if (++i == argc)
+		if (++i == argc) {
+			printf("Option -H needs a value\n");
 			return CMD_RET_USAGE;
+		}
 		ret = perfrec_parse_value('H', argv[i], &o);
 		if (ret)
 			return ret;
