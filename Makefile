@@ -7,6 +7,7 @@
 #                   perfrec report, perf report and a flame graph (build/demo/)
 #   make check      every test (host, QEMU matrix, checkpatch)
 #   make bench      icount-exact figures for the README
+#   make soak       the slow reliability tier (1000 sessions, 50000 fuzz cases)
 #   make            just build (build/qemu_arm64_perfrec/u-boot.bin)
 #
 # UBOOT_SRC=/path/to/u-boot   use your own U-Boot tree (copied, then overlaid)
@@ -38,7 +39,7 @@ UBOOT_MAKE	:= PATH=/usr/bin:$$PATH $(MAKE) -C $(SRC) O=$(O) \
 
 .PHONY: all build build-early deps source overlay config demo check check-host check-qemu check-newer \
 	check-qemu-fast checkpatch check-defconfig defconfig bench bench-size clean distclean \
-	demo-picture
+	demo-picture soak
 
 all: build
 
@@ -140,6 +141,15 @@ check-qemu: build build-early
 	$(PYTHON) scripts/perfrec_run_tests.py --src $(SRC) --build-dir $(EARLY_O) \
 		--result-dir $(BUILD)/test-results-early$(TAG) -k perfrec_early \
 		--cell el1-gicv2 --cell el2-gicv3
+
+# The slow tier: 1000 back-to-back sessions and 50000 fuzz cases per parser
+# (make check runs 100 and 2000)
+soak: deps build
+	PATH=/usr/bin:$$PATH PERFREC_FUZZ_CASES=50000 $(PYTHON) -m pytest -p no:cacheprovider -q \
+		test/host/test_fuzz.py
+	PERFREC_SOAK_RUNS=1000 $(PYTHON) scripts/perfrec_run_tests.py --src $(SRC) --build-dir $(O) \
+		--result-dir $(BUILD)/test-results-soak$(TAG) --cell el2-gicv3 --cell el3-gicv3 \
+		-k 'test_perfrec_integrity'
 
 # One cell only, for quick iterations: make check-qemu-fast CELL=el2-gicv3
 check-qemu-fast: build

@@ -1,0 +1,144 @@
+# SPDX-License-Identifier: GPL-2.0+
+# Copyright (c) 2026 The perfrec authors
+# Reliability: sampling never changes what the workload computes or what U-Boot is left with
+
+"""The workload's results and registers must be the same with and without
+sampling at the highest rate; every register perfrec borrows must be as
+before after long runs of recordings with mixed options and failures; a
+Ctrl-C ends the recording cleanly; a crash in the workload still gets
+U-Boot's own crash dump through perfrec's vectors.
+
+PERFREC_SOAK_RUNS (default 100; 'make soak' gives 1000) sets how many
+back-to-back sessions the state test runs.
+"""
+
+import os
+import re
+import time
+
+import pytest
+
+from perfrec_data import PerfData
+from perfrec_helpers import (BUF, BUF_SIZE, fetch, icount, perf, record, registers, run_rc,
+                             status)
+
+BIG = 0x4000000         # 64 MiB
+SOAK_RUNS = int(os.environ.get('PERFREC_SOAK_RUNS', '100'))
+# The highest rate, with and without call graphs, and on the timer
+SAMPLING = ['-F 100000', '-g -F 100000', '-e cpu-clock -F 100000']
+
+
+def workload_output(out):
+    """What the workload printed: the output without perfrec's own lines"""
+    return [line for line in out.splitlines()
+            if line.strip() and not line.startswith(('perfrec:', 'rc:'))]
+
+
+@pytest.mark.boardspec('qemu_arm64')
+@pytest.mark.buildconfigspec('cmd_perfrec_test')
+@pytest.mark.parametrize('opts', SAMPLING + ['-c 5000'])
+def test_perfrec_registers_kept(u_boot_console, opts):
+    """Every general and SIMD register keeps its value through thousands of samples"""
+    cons = u_boot_console
+    if 'cpu-clock' in opts:
+        loops = 3000000
+    else:
+        loops = 3000000 if icount(cons) else 30000000
+    res = record(cons, '%s -o %#x -s %#x' % (opts, BUF, BUF_SIZE),
+                 'perfrec_test regs %d' % loops)
+    assert 'regs: all 59 registers kept' in res['out'], res['out']
+    assert res['rc'] == 0 and res['samples'] > 20, res
+
+
+@pytest.mark.boardspec('qemu_arm64')
+@pytest.mark.buildconfigspec('cmd_perfrec')
+@pytest.mark.buildconfigspec('cmd_hash')
+def test_perfrec_results_unchanged(u_boot_console):
+    """crc32, sha256 (SIMD, crypto extensions) and cmp over 64 MiB: the same with sampling"""
+    cons = u_boot_console
+    cons.run_command('cp.q 0x40000000 %#x %#x' % (0x40000000 + BIG // 2, BIG // 16))
+    workloads = ['crc32 0x40000000 %#x' % BIG, 'hash sha256 0x40000000 %#x' % BIG,
+                 'cmp.q 0x40000000 %#x %#x' % (0x40000000 + BIG // 2, BIG // 16)]
+    for workload in workloads:
+        with cons.temporary_timeout(300000):
+            plain, ret = run_rc(cons, workload)
+        assert ret == 0, plain
+        for opts in SAMPLING:
+            res = record(cons, '%s -o %#x -s %#x' % (opts, BUF, BUF_SIZE), workload)
+            assert workload_output(res['out']) == workload_output(plain), (opts, res['out'])
+            assert res['rc'] == 0 and res['samples'] > 0
+
+
+def soak_step(cons, i):
+    """One session of the soak: options and outcomes taken in turn; return its command"""
+    buf = '-o %#x -s %#x' % (BUF, BUF_SIZE)
+    steps = [
+        ('perfrec record -c 20000 %s -- crc32 0x40000000 0x10000' % buf, 0),
+        ('perfrec record -g -F 50000 %s -- crc32 0x40000000 0x10000' % buf, 0),
+        ('perfrec record -e cpu-clock -c 20000 %s -- crc32 0x40000000 0x10000' % buf, 0),
+        ('perfrec record -e cycles,r11 -c 30000 -j 10 %s -- crc32 0x40000000 0x10000' % buf, 0),
+        ('perfrec stat -e cycles,r11 -w 1000 -- crc32 0x40000000 0x10000', 0),
+        ('perfrec record -c 20000 -o %#x -s 0x800 -- crc32 0x40000000 0x10000' % BUF, 0),
+        ('perfrec record -c 20000 %s -- false' % buf, 1),
+        ('perfrec record -c 0 %s -- true' % buf, 1),
+        ('perfrec record -e nosuch %s -- true' % buf, 1),
+        ('perfrec stop', 1),
+        ('perfrec start -c 20000 %s; crc32 0x40000000 0x10000; perfrec stop' % buf, 0),
+        ('perfrec record -c 20000 %s -- perfrec record -- true' % buf, 1),
+    ]
+    cmd, want = steps[i % len(steps)]
+    out, ret = run_rc(cons, cmd)
+    assert ret == want, (cmd, out)
+    return cmd
+
+
+@pytest.mark.boardspec('qemu_arm64')
+@pytest.mark.buildconfigspec('cmd_perfrec')
+def test_perfrec_soak_state(u_boot_console):
+    """After each of many back-to-back sessions, every borrowed register is as before"""
+    cons = u_boot_console
+    before = registers(cons)
+    for i in range(SOAK_RUNS):
+        cmd = soak_step(cons, i)
+        assert registers(cons) == before, (i, cmd)
+        assert status(cons)[0] != 'recording', (i, cmd)
+    assert 'ok' in cons.run_command('echo ok')
+
+
+@pytest.mark.boardspec('qemu_arm64')
+@pytest.mark.buildconfigspec('cmd_perfrec')
+@pytest.mark.requiredtool('perf')
+def test_perfrec_ctrlc(u_boot_console, tmp_path):
+    """Ctrl-C during a long workload: the recording ends cleanly, its file complete"""
+    cons = u_boot_console
+    before = registers(cons)
+    cons.run_command('perfrec record -c 100000 -o %#x -s %#x -- sleep 30; echo rc:$?' %
+                     (BUF, BUF_SIZE), wait_for_prompt=False)
+    time.sleep(2)
+    out = cons.run_command(chr(3), wait_for_echo=False, send_nl=False)
+    match = re.search(r'perfrec: (\d+) samples, 0 lost, \d+ bytes of perf.data at '
+                      r'0x[0-9a-f]+, workload rc (\d+)', out)
+    assert match and int(match.group(1)) > 0, out
+    assert match.group(2) == '1' and 'rc:1' in out, out       # sleep was interrupted
+    assert status(cons)[0] == 'finalised'
+    assert registers(cons) == before
+    path, data = fetch(cons, tmp_path)
+    assert len(PerfData(data).samples) == int(match.group(1))
+    perf(cons, tmp_path, ['report', '-i', path, '--stdio'])
+
+
+@pytest.mark.boardspec('qemu_arm64')
+@pytest.mark.buildconfigspec('cmd_perfrec')
+def test_perfrec_crash_dump(u_boot_console):
+    """A synchronous abort in the workload reaches U-Boot's own handler (its crash dump)"""
+    cons = u_boot_console
+    try:
+        with cons.disable_check('error_please_reset'):
+            cons.run_command('perfrec record -c 100000 -o %#x -s %#x -- md.l 0xffffff0000000000 1'
+                             % (BUF, BUF_SIZE), wait_for_prompt=False)
+            cons.wait_for('"Synchronous Abort" handler, esr')
+            cons.wait_for('Resetting CPU')
+    finally:
+        cons.restart_uboot()
+    assert status(cons)[0] == 'idle'
+    assert 'ok' in cons.run_command('echo ok')
