@@ -1211,10 +1211,37 @@ static int perfrec_report_cmp_ip(const void *a, const void *b)
 	return x->addr < y->addr ? -1 : x->addr > y->addr;
 }
 
+/* Leading underscores of a symbol name */
+static uint perfrec_report_underscores(const char *name)
+{
+	uint n = 0;
+
+	while (name[n] == '_')
+		n++;
+
+	return n;
+}
+
+/*
+ * Of two names for one address, the one perf shows (its choose_best_symbol()
+ * among symbols of the same binding): fewer leading underscores, else the
+ * longer name
+ */
+static bool perfrec_report_better(const char *name, const char *other)
+{
+	uint a = perfrec_report_underscores(name), b = perfrec_report_underscores(other);
+
+	if (a != b)
+		return a < b;
+
+	return strlen(name) > strlen(other);
+}
+
 /* Name every collected address with one pass over the sorted symbol table */
 static void perfrec_report_name(struct perfrec_report *r)
 {
 	const char *entry = system_map, *name = NULL;
+	ulong name_addr = 0;
 	uint i;
 
 	qsort(r->ips, r->nr_ips, sizeof(*r->ips), perfrec_report_cmp_ip);
@@ -1225,13 +1252,19 @@ static void perfrec_report_name(struct perfrec_report *r)
 			break;	/* sorted last: these stay NULL */
 		while (*entry) {
 			char digits[PERFREC_MAP_ADDR_DIGITS + 1];
+			const char *this = entry + PERFREC_MAP_ADDR_DIGITS;
+			ulong addr;
 
 			memcpy(digits, entry, PERFREC_MAP_ADDR_DIGITS);
 			digits[PERFREC_MAP_ADDR_DIGITS] = '\0';
-			if (hextoul(digits, NULL) > ip->addr)
+			addr = hextoul(digits, NULL);
+			if (addr > ip->addr)
 				break;
-			name = entry + PERFREC_MAP_ADDR_DIGITS;
-			entry = name + strlen(name) + 1;
+			/* Aliases (one function, several names): as perf chooses */
+			if (!name || addr != name_addr || perfrec_report_better(this, name))
+				name = this;
+			name_addr = addr;
+			entry = this + strlen(this) + 1;
 		}
 		r->names[ip->sample * r->depth + ip->depth] = name;
 	}

@@ -377,9 +377,10 @@ static notrace u64 perfrec_irq_jitter(struct perfrec_irq *st, u64 period)
 }
 
 /*
- * The handler's body, inlined twice: the fast path (flat samples, GICv2 or
- * GICv3 group 1) keeps the code and stack frame it has without the rest;
- * @general (a constant) adds call chains and GICv3 group 0 (EL3).
+ * The handler's body, inlined twice: the fast path (one event sampled on a
+ * PMU counter, flat samples, GICv2 or GICv3 group 1) keeps the code and
+ * stack frame it has without the rest; @general (a constant) adds several
+ * events, counting, jitter, call chains, the timer and GICv3 group 0 (EL3).
  */
 static __always_inline void perfrec_irq_handle(u64 pc, u64 *regs, bool general)
 {
@@ -410,13 +411,14 @@ static __always_inline void perfrec_irq_handle(u64 pc, u64 *regs, bool general)
 	if (!ovs)
 		st->spurious++;
 	now = perfrec_irq_now_ns(st);
-	for (i = 0; i < st->nr_counters; i++) {
+	/* The fast path has one sampling counter: no loop, no counting mode, no jitter */
+	for (i = 0; general ? i < st->nr_counters : i < 1; i++) {
 		struct perfrec_counter *c = &st->counter[i];
 		u64 next = c->base_period;
 
-		if (!(ovs & BIT(c->idx)))
+		if (general ? !(ovs & BIT(c->idx)) : !ovs)
 			continue;
-		if (unlikely(st->stat)) {
+		if (general && st->stat) {
 			/* Counting: the counter wrapped and counts on */
 			c->count += c->max_period + 1;
 			continue;
@@ -425,7 +427,7 @@ static __always_inline void perfrec_irq_handle(u64 pc, u64 *regs, bool general)
 			next = perfrec_irq_adjust(c, now - c->last_ns);
 			c->last_ns = now;
 		}
-		if (unlikely(st->jitter_pct))
+		if (general && st->jitter_pct)
 			next = perfrec_irq_jitter(st, next);
 		perfrec_irq_reload(c, next);
 		c->count += c->period;

@@ -501,7 +501,6 @@ static int perfrec_init_irq(struct perfrec_session *s)
 	st->gic.group0 = s->gic.group0;
 	st->timer = s->cfg.source == PERFREC_SRC_TIMER;
 	st->timer_el = s->timer.el;
-	st->general = s->cfg.callchain || s->gic.group0 || st->timer;
 	st->pid = PERFREC_PID;
 	st->ns_mult = (PERFREC_NSEC_PER_SEC << 32) / read_cntfrq_el0();
 	st->stat = s->cfg.mode == PERFREC_STAT;
@@ -511,6 +510,8 @@ static int perfrec_init_irq(struct perfrec_session *s)
 	st->text_end = gd->relocaddr + READ_ONCE(perfrec_image_text_bytes);
 	st->stack_top = gd->start_addr_sp;
 	st->jitter_pct = s->cfg.jitter_pct;
+	st->general = s->cfg.callchain || s->gic.group0 || st->timer || st->stat ||
+		      st->jitter_pct || s->cfg.nr_events != 1;
 	st->rng = read_cntpct_el0() | 1;
 	ret = perfrec_assign_counters(s);
 	if (ret)

@@ -32,8 +32,16 @@ class Symboliser:
 
     def __init__(self, cons):
         self.reloc = bdinfo(cons, 'reloc off')
-        syms = sorted((start, end, name) for name, (start, end) in symbols(cons).items()
-                      if end > start)
+        # Of several names at one address, the one perf shows: fewer leading
+        # underscores, else the longer name (perf's choose_best_symbol())
+        best = {}
+        for name, (start, end) in symbols(cons).items():
+            if end <= start:
+                continue
+            rank = (-(len(name) - len(name.lstrip('_'))), len(name), name)
+            if start not in best or rank > best[start][0]:
+                best[start] = (rank, end, name)
+        syms = sorted((start, end, name) for start, (_, end, name) in best.items())
         self.starts = [s[0] for s in syms]
         self.syms = syms
 
