@@ -163,7 +163,7 @@ check-qemu-fast: build
 #  MACRO_ARG_REUSE: pmuv3_regs.h generates accessors from register-name tokens
 #  LIVETREE: perfrec_fdt.c fixes up the OS's flat tree with
 #	fdtdec_add_reserved_memory(), which has no ofnode counterpart in 2023.01
-PERFREC_SOURCES	= $(addprefix $(SRC)/,$(shell ls cmd/*.c drivers/perf/*.[chS] \
+PERFREC_SOURCES	= $(addprefix $(SRC)/,$(shell ls cmd/*.[cS] drivers/perf/*.[chS] \
 			drivers/perf/Makefile include/*.h) drivers/perf/Kconfig)
 
 checkpatch: source

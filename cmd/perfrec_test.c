@@ -18,6 +18,7 @@
 
 #include <command.h>
 #include <perfrec_compat.h>
+#include <perfrec_test.h>
 #include <stdio.h>
 #include <time.h>
 #include <vsprintf.h>
@@ -162,91 +163,6 @@ static int do_perfrec_test_trash(struct cmd_tbl *cmdtp, int flag, int argc,
 #define PERFREC_TEST_REGS_WORDS		(PERFREC_TEST_REGS_QBASE + 2 * 32)
 #define PERFREC_TEST_REGS_STEP		0x0101010101010101UL
 
-void perfrec_test_regs_spin(u64 *out, ulong loops, u64 seed);
-
-#define PERFREC_ADD(d, s)	"add	x" #d ", x" #s ", x16\n"
-#define PERFREC_VSET(n, a, b)	"fmov	d" #n ", x" #a "\n" "mov	v" #n ".d[1], x" #b "\n"
-
-asm(".pushsection .text.perfrec_test_regs_spin, \"ax\"\n"
-    ".global perfrec_test_regs_spin\n"
-    ".type perfrec_test_regs_spin, %function\n"
-    "perfrec_test_regs_spin:\n"
-    "stp	x29, x30, [sp, #-96]!\n"
-    "mov	x29, sp\n"
-    "stp	x19, x20, [sp, #16]\n"
-    "stp	x21, x22, [sp, #32]\n"
-    "stp	x23, x24, [sp, #48]\n"
-    "stp	x25, x26, [sp, #64]\n"
-    "stp	x27, x28, [sp, #80]\n"
-    "stp	d8, d9, [sp, #-64]!\n"
-    "stp	d10, d11, [sp, #16]\n"
-    "stp	d12, d13, [sp, #32]\n"
-    "stp	d14, d15, [sp, #48]\n"
-    "stp	x0, x1, [sp, #-16]!\n"		/* out, loops */
-    "mov	x17, x1\n"
-    "ldr	x16, =0x0101010101010101\n"
-    "mov	x0, x2\n"
-    PERFREC_ADD(1, 0) PERFREC_ADD(2, 1) PERFREC_ADD(3, 2) PERFREC_ADD(4, 3)
-    PERFREC_ADD(5, 4) PERFREC_ADD(6, 5) PERFREC_ADD(7, 6) PERFREC_ADD(8, 7)
-    PERFREC_ADD(9, 8) PERFREC_ADD(10, 9) PERFREC_ADD(11, 10) PERFREC_ADD(12, 11)
-    PERFREC_ADD(13, 12) PERFREC_ADD(14, 13) PERFREC_ADD(15, 14) PERFREC_ADD(19, 15)
-    PERFREC_ADD(20, 19) PERFREC_ADD(21, 20) PERFREC_ADD(22, 21) PERFREC_ADD(23, 22)
-    PERFREC_ADD(24, 23) PERFREC_ADD(25, 24) PERFREC_ADD(26, 25) PERFREC_ADD(27, 26)
-    PERFREC_ADD(28, 27)
-    "add	x16, x28, x16\n"
-    PERFREC_VSET(0, 0, 7) PERFREC_VSET(1, 1, 8) PERFREC_VSET(2, 2, 9) PERFREC_VSET(3, 3, 10)
-    PERFREC_VSET(4, 4, 11) PERFREC_VSET(5, 5, 12) PERFREC_VSET(6, 6, 13)
-    PERFREC_VSET(7, 7, 14) PERFREC_VSET(8, 8, 15) PERFREC_VSET(9, 9, 0)
-    PERFREC_VSET(10, 10, 1) PERFREC_VSET(11, 11, 2) PERFREC_VSET(12, 12, 3)
-    PERFREC_VSET(13, 13, 4) PERFREC_VSET(14, 14, 5) PERFREC_VSET(15, 15, 6)
-    PERFREC_VSET(16, 0, 7) PERFREC_VSET(17, 1, 8) PERFREC_VSET(18, 2, 9)
-    PERFREC_VSET(19, 3, 10) PERFREC_VSET(20, 4, 11) PERFREC_VSET(21, 5, 12)
-    PERFREC_VSET(22, 6, 13) PERFREC_VSET(23, 7, 14) PERFREC_VSET(24, 8, 15)
-    PERFREC_VSET(25, 9, 0) PERFREC_VSET(26, 10, 1) PERFREC_VSET(27, 11, 2)
-    PERFREC_VSET(28, 12, 3) PERFREC_VSET(29, 13, 4) PERFREC_VSET(30, 14, 5)
-    PERFREC_VSET(31, 15, 6)
-    "1:	subs	x17, x17, #1\n"
-    "b.ne	1b\n"
-    /* Everything to the stack first (sp is the only free base), then to out */
-    "sub	sp, sp, #736\n"
-    "stp	x0, x1, [sp, #0]\n"	"stp	x2, x3, [sp, #16]\n"
-    "stp	x4, x5, [sp, #32]\n"	"stp	x6, x7, [sp, #48]\n"
-    "stp	x8, x9, [sp, #64]\n"	"stp	x10, x11, [sp, #80]\n"
-    "stp	x12, x13, [sp, #96]\n"	"stp	x14, x15, [sp, #112]\n"
-    "stp	x16, x19, [sp, #128]\n"	"stp	x20, x21, [sp, #144]\n"
-    "stp	x22, x23, [sp, #160]\n"	"stp	x24, x25, [sp, #176]\n"
-    "stp	x26, x27, [sp, #192]\n"	"str	x28, [sp, #208]\n"
-    "stp	q0, q1, [sp, #224]\n"	"stp	q2, q3, [sp, #256]\n"
-    "stp	q4, q5, [sp, #288]\n"	"stp	q6, q7, [sp, #320]\n"
-    "stp	q8, q9, [sp, #352]\n"	"stp	q10, q11, [sp, #384]\n"
-    "stp	q12, q13, [sp, #416]\n"	"stp	q14, q15, [sp, #448]\n"
-    "stp	q16, q17, [sp, #480]\n"	"stp	q18, q19, [sp, #512]\n"
-    "stp	q20, q21, [sp, #544]\n"	"stp	q22, q23, [sp, #576]\n"
-    "stp	q24, q25, [sp, #608]\n"	"stp	q26, q27, [sp, #640]\n"
-    "stp	q28, q29, [sp, #672]\n"	"stp	q30, q31, [sp, #704]\n"
-    "ldr	x0, [sp, #736]\n"		/* out */
-    "mov	x1, sp\n"
-    "mov	x2, #92\n"
-    "2:	ldr	x3, [x1], #8\n"
-    "str	x3, [x0], #8\n"
-    "subs	x2, x2, #1\n"
-    "b.ne	2b\n"
-    "add	sp, sp, #752\n"
-    "ldp	d14, d15, [sp, #48]\n"
-    "ldp	d12, d13, [sp, #32]\n"
-    "ldp	d10, d11, [sp, #16]\n"
-    "ldp	d8, d9, [sp], #64\n"
-    "ldp	x27, x28, [sp, #80]\n"
-    "ldp	x25, x26, [sp, #64]\n"
-    "ldp	x23, x24, [sp, #48]\n"
-    "ldp	x21, x22, [sp, #32]\n"
-    "ldp	x19, x20, [sp, #16]\n"
-    "ldp	x29, x30, [sp], #96\n"
-    "ret\n"
-    ".ltorg\n"
-    ".size perfrec_test_regs_spin, . - perfrec_test_regs_spin\n"
-    ".popsection\n");
-
 /* The value perfrec_test_regs_spin() put in GPR @k of its fill order */
 static u64 perfrec_test_regs_gpr(u64 seed, uint k)
 {
@@ -291,7 +207,8 @@ static int do_perfrec_test_regs(struct cmd_tbl *cmdtp, int flag, int argc,
 		const u64 *q = &out[PERFREC_TEST_REGS_QBASE + 2 * i];
 
 		if ((q[0] != lo || q[1] != hi) && bad++ < 8)
-			printf("regs: q%u is %#llx:%#llx, not %#llx:%#llx\n", i, q[1], q[0], hi, lo);
+			printf("regs: q%u is %#llx:%#llx, not %#llx:%#llx\n", i, q[1], q[0],
+			       hi, lo);
 	}
 	if (bad) {
 		printf("regs: %u registers changed\n", bad);
