@@ -542,6 +542,28 @@ def measure_callgraph(args, cell):
     return res
 
 
+# Options that take the general handler, against the one-event fast path
+PATHS = [('one event (fast path)', '-c 20000'),
+         ('two events: cycles, r11', '-e cycles,r11 -c 20000'),
+         ('one event, `-j 10`', '-j 10 -c 20000'),
+         ('one event, `-g`', '-g -c 20000')]
+
+
+def measure_paths(args, cell):
+    """Counted cycles per sample on the fast path and on the general one"""
+    wl = workload(args.size)
+    res = {'cell': cell, 'workload': wl, 'runs': []}
+    with Uboot(args, cell) as ub:
+        base = ub.record('-c %d' % HUGE_PERIOD, wl)
+        for name, opts in PATHS:
+            run = ub.record(opts, wl)
+            run['name'] = name
+            run['cost'] = (run['counted'] - base['counted']) / run['samples']
+            res['runs'].append(run)
+    log(args, '%s: paths done' % cell)
+    return res
+
+
 def measure_clock(args, cell):
     """cpu-clock: what a timer sample costs, from the time it adds (1 ns per instruction)"""
     wl = workload(args.size)
@@ -660,6 +682,16 @@ def markdown(result):
                 '40, with CPU and id 56); base64 and framing make it 72.4 on the wire. gzip '
                 'gains most where the samples repeat (a hot loop); a varied boot profile '
                 'compresses less.']
+    paths = result.get('paths')
+    if paths:
+        out += ['', 'The fast path and the general one, %s, over `%s`: counted cycles per '
+                'sample (two events: per sample of either; the event counter\'s overflow '
+                'comes late under `-icount`, often with the cycle counter\'s).' %
+                (label(paths['cell']), paths['workload']), '']
+        rows = [[r['name'], '`%s`' % r['opts'], '%d' % r['samples'], fmt(r['cost'])]
+                for r in paths['runs']]
+        out += table(['session', 'options', 'samples', 'counted/sample'], rows,
+                     ['---', '---', '---:', '---:'])
     clk = result.get('clock')
     if clk:
         out += ['', 'cpu-clock (the generic timer\'s interrupt instead of the PMU\'s), %s, '
@@ -741,6 +773,11 @@ def check(result):
                 problems.append('%s: -g over depth %d: %s callers, %s more cycles' %
                                 (cg['cell'], row['depth'], fmt(row['callers'], 1),
                                  fmt(row['extra'])))
+    if result.get('paths'):
+        for run in result['paths']['runs']:
+            if run['name'].startswith('one event,') or run['name'].startswith('two'):
+                continue    # jitter and a late event counter make late periods
+            problems += flags(result['paths']['cell'], run)
     if result.get('clock'):
         for run in result['clock']['runs']:
             problems += flags(result['clock']['cell'], run)
@@ -840,6 +877,8 @@ def main(argv=None):
             futs = {cell: pool.submit(cell_job, args, cell, image, logdir) for cell in cells}
             for cell in cells:
                 result['cells'][cell] = futs[cell].result()
+            pathf = pool.submit(measure_paths, args, OVERHEAD_CELL) \
+                if OVERHEAD_CELL in cells else None
             clkf = None
             if OVERHEAD_CELL in cells and args.clock_periods:
                 clkf = pool.submit(measure_clock, args, OVERHEAD_CELL)
@@ -855,6 +894,8 @@ def main(argv=None):
                 result['callgraph'] = cgf.result()
             if clkf:
                 result['clock'] = clkf.result()
+            if pathf:
+                result['paths'] = pathf.result()
             if ovf:
                 result['overhead'] = ovf.result()
                 window = result['cells'][OVERHEAD_CELL]['trace']['uncounted_window']
