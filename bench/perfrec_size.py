@@ -21,7 +21,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(
     os.path.abspath(__file__))), 'scripts'))
 # pylint: disable=wrong-import-position
-from perfrec_bench import BenchError, fmt, readme_markers, table, update_readme
+from perfrec_bench import BenchError, readme_markers, table, update_readme
 from perfrec_qemu import Board, BoardError
 
 # Call-heavy, table-driven and byte-loop code: frame records cost most in the first

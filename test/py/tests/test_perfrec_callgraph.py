@@ -70,6 +70,13 @@ def workload_scale(cons):
     return (7919, 1) if icount(cons) else (49999, 25)
 
 
+def record_chain(cons, depth=3):
+    """Record -g over perfrec_test chain @depth; return the summary"""
+    period, scale = workload_scale(cons)
+    return record(cons, '-g -c %d -o %#x -s %#x' % (period, BUF, BUF_SIZE),
+                  'perfrec_test chain %d %d' % (depth, 200000 * scale))
+
+
 def expected_path(func, depth):
     """The call path from perfrec_test's command handler down to @func"""
     levels = ['perfrec_test_chain%d' % n for n in range(1, depth + 1)]
@@ -211,9 +218,7 @@ def flame_stacks(html_path):
 def test_perfrec_callgraph_flamegraph(u_boot_console, tmp_path):
     """A -g recording makes a flame graph with the workload's call path on top"""
     cons = u_boot_console
-    period, scale = workload_scale(cons)
-    record(cons, '-g -c %d -o %#x -s %#x' % (period, BUF, BUF_SIZE),
-           'perfrec_test chain 3 %d' % (200000 * scale))
+    record_chain(cons)
     path, data = fetch(cons, tmp_path)
     total = len(PerfData(data).samples)
     html_path = str(tmp_path / 'flame.html')

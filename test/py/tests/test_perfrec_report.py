@@ -17,7 +17,7 @@ import pytest
 
 from perfrec_data import PerfData
 from perfrec_helpers import BUF, BUF_SIZE, fetch, icount, perf, record, run_rc
-from test_perfrec_callgraph import Symboliser, chains, workload_scale
+from test_perfrec_callgraph import Symboliser, chains, record_chain, workload_scale
 
 ROW = re.compile(r'^\s+(\d+)\.(\d\d)%\s+(\d+)\s+(\S+)\s*$', re.M)
 PATH_ROW = re.compile(r'^\s+(\d+)\.(\d\d)% (\S.*?)\s*$', re.M)
@@ -97,9 +97,7 @@ def test_perfrec_report_matches_perf(u_boot_console, tmp_path):
 def test_perfrec_report_call_paths(u_boot_console, tmp_path):
     """With -g the report's call paths are the samples' chains, counted"""
     cons = u_boot_console
-    period, scale = workload_scale(cons)
-    record(cons, '-g -c %d -o %#x -s %#x' % (period, BUF, BUF_SIZE),
-           'perfrec_test chain 3 %d' % (200000 * scale))
+    record_chain(cons)
     _, out = board_report(cons, '-n 3')
     paths = [(int(m.group(1)) * 100 + int(m.group(2)), m.group(3).split(' <- '))
              for m in PATH_ROW.finditer(out.split('Call paths')[1])]
