@@ -765,7 +765,7 @@ int perfrec_arm(const struct perfrec_cfg *cfg)
 static u64 perfrec_total(struct perfrec_session *s, uint i)
 {
 	struct perfrec_counter *c = &perfrec_irq.counter[i];
-	u64 val, ticks, passed;
+	u64 val, ticks, passed, left, ahead;
 	bool pending;
 
 	if (c->idx == PERFREC_TIMER_IDX) {
@@ -785,8 +785,18 @@ static u64 perfrec_total(struct perfrec_session *s, uint i)
 			c->count += c->max_period + 1;
 		return c->count + val - s->start[i];
 	}
-	if (!pending)
-		return c->count + ((val + c->period) & c->max_period);
+	if (!pending) {
+		/*
+		 * After a late interrupt the handler may have set the counter
+		 * whole periods ahead, counting them late in advance: those
+		 * that have not passed yet are taken back.
+		 */
+		left = -val & c->max_period;
+		ahead = left > c->period ? (left - 1) / c->period : 0;
+		c->late -= ahead;
+		c->count -= ahead * c->period;
+		return c->count + (ahead + 1) * c->period - left;
+	}
 	c->late++;
 	c->count += c->period;
 	val = perfrec_irq_settle(c, val, c->period);
