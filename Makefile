@@ -34,8 +34,10 @@ endif
 O		:= $(BUILD)/$(CONFIG)$(TAG)
 
 # U-Boot's build and test/py use Debian's python3 and its python3-* packages
+# UBOOT_FLAGS: more variables for U-Boot's make (bench-size: FTRACE=1)
+UBOOT_FLAGS	?=
 UBOOT_MAKE	:= PATH=/usr/bin:$$PATH $(MAKE) -C $(SRC) O=$(O) \
-		   CROSS_COMPILE=$(CROSS_COMPILE) PYTHON3=$(PYTHON)
+		   CROSS_COMPILE=$(CROSS_COMPILE) PYTHON3=$(PYTHON) $(UBOOT_FLAGS)
 
 .PHONY: all build build-early deps source overlay config demo check check-host check-qemu check-newer \
 	check-qemu-fast checkpatch check-defconfig defconfig bench bench-size clean distclean \
@@ -175,22 +177,33 @@ checkpatch: source
 # --- Benchmarks ---------------------------------------------------------------
 
 bench: deps build bench-size
-	$(PYTHON) bench/perfrec_bench.py --build-dir $(O) --readme README.md
+	$(PYTHON) bench/perfrec_bench.py --build-dir $(O) --readme README.md \
+		--size-json $(BUILD)/bench-size$(TAG).json
 
 # What the optional parts cost: the build without each (bench/variants/)
 SIZE_VARIANTS	:= no-frame-pointers no-report no-build-id no-perfrec
+
+# The instrumentation anchor, U-Boot's function tracer: FTRACE=1 and
+# CONFIG_TRACE on a release that links it on arm64 (2023.01 does not)
+TRACER_SUITE	?= trixie
 
 bench-size: build
 	for v in $(SIZE_VARIANTS); do \
 		$(MAKE) CONFIG=$(CONFIG)_$$v \
 			FRAGMENTS="$(FRAGMENTS) $(CURDIR)/bench/variants/$$v.config" build || exit 1; \
 	done
+	$(MAKE) UBOOT_SUITE=$(TRACER_SUITE) UBOOT_SRC= build
+	$(MAKE) UBOOT_SUITE=$(TRACER_SUITE) UBOOT_SRC= CONFIG=$(CONFIG)_ftrace UBOOT_FLAGS=FTRACE=1 \
+		FRAGMENTS="$(FRAGMENTS) $(CURDIR)/bench/variants/ftrace.config" build
 	$(PYTHON) bench/perfrec_size.py --full $(O) --readme README.md \
-		$(foreach v,$(SIZE_VARIANTS),--variant $(v)=$(BUILD)/$(CONFIG)_$(v)$(TAG))
+		$(foreach v,$(SIZE_VARIANTS),--variant $(v)=$(BUILD)/$(CONFIG)_$(v)$(TAG)) \
+		--tracer $(BUILD)/$(CONFIG)-$(TRACER_SUITE)=$(BUILD)/$(CONFIG)_ftrace-$(TRACER_SUITE) \
+		--json $(BUILD)/bench-size$(TAG).json
 
 clean:
 	rm -rf $(O) $(BUILD)/test-results$(TAG) $(BUILD)/demo \
-		$(foreach v,$(SIZE_VARIANTS),$(BUILD)/$(CONFIG)_$(v)$(TAG))
+		$(foreach v,$(SIZE_VARIANTS),$(BUILD)/$(CONFIG)_$(v)$(TAG)) \
+		$(BUILD)/$(CONFIG)_ftrace-$(TRACER_SUITE) $(BUILD)/bench-size$(TAG).json
 
 distclean:
 	rm -rf $(BUILD) tools/perfrec/flamegraph/node_modules

@@ -9,7 +9,7 @@ Usage:
 
 Every figure comes from QEMU virt under -icount shift=0, where each guest
 instruction is one cycle of PMCCNTR_EL0 and a run is (nearly) deterministic.
-For each cell (EL1/EL2 x GICv2/GICv3) it measures:
+For each cell (EL1/EL2/EL3 x GICv2/GICv3) it measures:
 
   cost      instructions per sample, by difference: the cycles perfrec counts
             over a workload while sampling, minus those it counts over the
@@ -25,8 +25,19 @@ For each cell (EL1/EL2 x GICv2/GICv3) it measures:
             handler's read and its reload of the counter, so the script
             checks trace - that window == difference.
   bytes     perf.data growth per sample in memory.
-  overhead  on one cell (EL2/GICv3): workload slowdown at -F 1000, 4000,
-            10000 and 100000, (counted with - counted without) / without.
+  paths     the same cost on the general handler: two events, -j, -g.
+
+and on one cell (EL2/GICv3):
+
+  overhead  workload slowdown at -F 1000, 4000, 10000 and 100000,
+            (counted with - counted without) / without.
+  capacity  what a 256 KiB buffer holds, the rates it takes without loss,
+            and the books (stored + lost + late == floor(events / period))
+            above them and at periods shorter than the handler.
+  wire, cpu-clock, call graphs: bytes on the UART, timer samples, -g by depth.
+
+With --size-json (perfrec_size.py's figures, U-Boot's function tracer among
+them) the first table sets the headline figures beside their anchors.
 
 It prints markdown tables; --json prints (or writes) the same numbers as
 JSON; --readme replaces the text between the lines <!-- bench:start --> and
@@ -161,7 +172,7 @@ class Uboot(Board):
             raise BenchError('%s: no "reloc off" in bdinfo:\n%s' % (self.cell, out))
         return int(m.group(1), 16)
 
-    def record(self, opts, workload):
+    def record(self, opts, workload, lost_ok=False):
         """perfrec record + perfrec status: return the session's figures"""
         out = self.run('perfrec record %s -- %s' % (opts, workload))
         m = RE_SUMMARY.search(out)
@@ -186,7 +197,7 @@ class Uboot(Board):
         if res['samples'] != int(ms.group(1)):
             raise BenchError('%s: summary says %d samples, status %s' %
                              (self.cell, res['samples'], ms.group(1)))
-        if res['lost']:
+        if res['lost'] and not lost_ok:
             raise BenchError('%s: perfrec record %s lost %d samples: figures would '
                              'be wrong' % (self.cell, opts, res['lost']))
         return res
@@ -559,8 +570,45 @@ def measure_paths(args, cell):
             run = ub.record(opts, wl)
             run['name'] = name
             run['cost'] = (run['counted'] - base['counted']) / run['samples']
+            run['bytes_per_sample'] = (run['bytes'] - base['bytes']) / run['samples']
             res['runs'].append(run)
     log(args, '%s: paths done' % cell)
+    return res
+
+
+def measure_capacity(args, cell):
+    """What one buffer holds, the rates it takes without loss, what happens above
+
+    Each run checks perfrec's books: every period that ended is a sample
+    stored, a sample lost (buffer full) or a late period (the interrupt came
+    after the next period had ended too), so samples + lost + late ==
+    floor(events / period).
+    """
+    wl = workload(args.overhead_size)
+    res = {'cell': cell, 'workload': wl, 'buf': args.capacity_buf, 'runs': [],
+           'limit_workload': workload(args.trace_size), 'limit': []}
+    sessions = ['-c %d' % p for p in args.capacity_periods]
+    sessions += ['-g -c %d' % p for p in args.capacity_graph_periods]
+    with Uboot(args, cell) as ub:
+        res['baseline'] = ub.record('-c %d' % HUGE_PERIOD, wl)
+        for opts in sessions:
+            run = ub.record('-s %#x %s' % (args.capacity_buf, opts), wl, lost_ok=True)
+            run['graph'] = opts.startswith('-g')
+            res['runs'].append(run)
+        res['limit_baseline'] = ub.record('-c %d' % HUGE_PERIOD, res['limit_workload'])
+        for period in args.limit_periods:
+            res['limit'].append(ub.record('-c %d' % period, res['limit_workload']))
+    for run in res['runs'] + res['limit']:
+        run['period'] = int(run['opts'].split()[-1])
+        run['attempted'] = run['samples'] + run['lost'] + run['late']
+        run['expected'] = run['counted'] // run['period']
+        run['rate_hz'] = run['attempted'] * 1e9 / run['counted']
+    for run in res['limit']:
+        run['slowdown'] = run['counted'] / res['limit_baseline']['counted']
+    for graph in (False, True):
+        full = [r['samples'] for r in res['runs'] if r['graph'] == graph and r['lost']]
+        res['capacity_graph' if graph else 'capacity'] = max(full) if full else None
+    log(args, '%s: capacity done' % cell)
     return res
 
 
@@ -584,7 +632,7 @@ def measure_clock(args, cell):
 def cell_job(args, cell, image, logdir):
     diff = measure_difference(args, cell)
     trace = measure_trace(args, cell, image, diff['reloc_off'], logdir)
-    return {'difference': diff, 'trace': trace}
+    return {'difference': diff, 'trace': trace, 'paths': measure_paths(args, cell)}
 
 
 # --- Output -------------------------------------------------------------------
@@ -611,11 +659,73 @@ def table(head, rows, align=None):
     return out
 
 
-def markdown(result):
+def markdown_anchors(result, size):
+    """perfrec's headline figures beside Linux perf's defaults, U-Boot's tracer, the floor"""
+    cells = result['cells']
+    cell = OVERHEAD_CELL if OVERHEAD_CELL in cells else next(iter(cells))
+    fast = cells[cell]['difference']
+    per_sample = fast['fit'] if fast['fit'] is not None else \
+        next(iter(fast['per_period'].values()))['cost']
+    floor = FLOOR[CELLS[cell][2]]
+    costs = [r['difference']['fit'] for r in cells.values() if r['difference']['fit']]
+    trc = (size or {}).get('tracer')
+    calls_wl = 'perfrec_test calls 100000'
+    rows = [['instructions per sample (flat, one event; %s)' % label(cell),
+             '%s (%s to %s over the cells)' % (fmt(per_sample, 0), fmt(min(costs), 0),
+                                              fmt(max(costs), 0)), '',
+             ('%s per function call traced' % fmt(trc['per_call'][calls_wl], 0))
+             if trc and calls_wl in trc['per_call'] else '',
+             '%d (a handler storing only a PC)' % floor]]
+    ov = result.get('overhead')
+    at4k = [r for r in (ov or {}).get('runs', []) if r['hz'] == 4000]
+    if at4k:
+        run = at4k[0]
+        tr = ''
+        if trc:
+            tr = '; '.join('%+.1f%% on `%s`' % (
+                100.0 * (trc['trace']['net'][wl] - trc['base']['net'][wl]) /
+                trc['base']['net'][wl], wl) for wl in trc['base']['net'])
+        samp = (size or {}).get('sampled') or {}
+        mine = '%.3f%% (`%s`)' % (run['overhead_pct'], ov['workload'])
+        if samp:
+            pcts = [100.0 * (c - b) / b for _, c, b in samp.values()]
+            mine += '; %.3f%% to %.3f%% on the tracer\'s workloads' % (min(pcts), max(pcts))
+        rows.append(['workload overhead at 4 kHz', mine, '', tr or '(not measured)',
+                     '%.3f%%' % (100.0 * floor * 4000 / 1e9)])
+    rows.append(['default rate', '4000 Hz (`-F`, up to 100000)', '4000 Hz',
+                 'every function call', ''])
+    cg = result.get('callgraph')
+    rows.append(['bytes per sample in memory', '48 flat%s' % (
+        ', %s with `-g` at %s callers' % (fmt(cg['runs'][0]['graph_bytes'], 0),
+                                          fmt(cg['runs'][0]['callers'], 0)) if cg else ''),
+                 '40 (IP, TID, TIME, PERIOD)', '24 a call (two 12-byte records)',
+                 '8 (a PC)'])
+    wire = result.get('wire')
+    if wire:
+        rows.append(['bytes per sample over the UART', '%s (`-z`: %s)' % (
+            fmt(wire['plain']['per_sample'], 1), fmt(wire['gzip']['per_sample'], 1)),
+                     '', '', ''])
+        rows.append(['10 s at 4 kHz over 115200 baud', '%s s (`-z`: %s s)' % (
+            fmt(wire['plain']['ten_s_4khz_s'], 0), fmt(wire['gzip']['ten_s_4khz_s'], 0)),
+                     '', '', ''])
+    cap = result.get('capacity')
+    if cap and cap['capacity']:
+        rows.append(['samples a %d KiB buffer holds' % (cap['buf'] // 1024),
+                     '%d flat (%.1f s at 4 kHz)' % (cap['capacity'], cap['capacity'] / 4000.0),
+                     '', '', ''])
+    out = ['perfrec beside its anchors (figures from the tables below; QEMU `-icount '
+           'shift=0`, one instruction a nanosecond).', '']
+    out += table(['figure', 'perfrec', 'Linux `perf record` default', 'U-Boot\'s function '
+                  'tracer', 'floor'], rows, ['---'] * 5)
+    return out + ['']
+
+
+def markdown(result, size=None):
     cfg = result['config']
     periods = cfg['periods']
     cells = result['cells']
-    out = ['Instructions per sample, vector entry to `eret`: QEMU %s virt, '
+    out = markdown_anchors(result, size)
+    out += ['Instructions per sample, vector entry to `eret`: QEMU %s virt, '
            'cortex-a57, `-icount shift=0` (1 instruction = 1 cycle).' % result['qemu'], '']
     rows = []
     for cell, res in cells.items():
@@ -682,16 +792,59 @@ def markdown(result):
                 '40, with CPU and id 56); base64 and framing make it 72.4 on the wire. gzip '
                 'gains most where the samples repeat (a hot loop); a varied boot profile '
                 'compresses less.']
-    paths = result.get('paths')
-    if paths:
-        out += ['', 'The fast path and the general one, %s, over `%s`: counted cycles per '
-                'sample (two events: per sample of either; the event counter\'s overflow '
-                'comes late under `-icount`, often with the cycle counter\'s).' %
-                (label(paths['cell']), paths['workload']), '']
-        rows = [[r['name'], '`%s`' % r['opts'], '%d' % r['samples'], fmt(r['cost'])]
-                for r in paths['runs']]
-        out += table(['session', 'options', 'samples', 'counted/sample'], rows,
-                     ['---', '---', '---:', '---:'])
+    out += ['', 'The fast path and the general handler in every cell, over `%s`: counted '
+            'cycles per sample (two events: per sample of either; the event counter\'s '
+            'overflow comes late under `-icount`, often with the cycle counter\'s; `-g`: '
+            'the chain from `crc32` up to `_main`).' % workload(cfg['size']), '']
+    rows = [[label(cell)] + [fmt(r['cost']) for r in res['paths']['runs']] +
+            [fmt(res['paths']['runs'][-1]['bytes_per_sample'], 0)]
+            for cell, res in cells.items()]
+    head = [name if i == 0 else '%s<br>`%s`' % (name.replace('one event, ', ''), opts)
+            for i, (name, opts) in enumerate(PATHS)]
+    head[0] = '%s<br>`%s`' % (PATHS[0][0], PATHS[0][1])
+    out += table(['cell'] + head + ['bytes/sample, `-g`'], rows)
+    cap = result.get('capacity')
+    if cap:
+        base = cap['baseline']['counted']
+        out += ['', 'Buffer capacity, %s, `-s %#x` (%d KiB) over `%s` (%d cycles unsampled: '
+                '%.2f s of virtual time). Every period that ends is a sample stored, a '
+                'sample lost (buffer full) or late; stored + lost + late = '
+                'floor(events / period) held in every run.' %
+                (label(cap['cell']), cap['buf'], cap['buf'] // 1024, cap['workload'], base,
+                 base / 1e9), '']
+        rows = [['`%s`' % r['opts'].replace('-s %#x ' % cap['buf'], ''),
+                 fmt(r['rate_hz'], 0), '%d' % r['expected'], '%d' % r['samples'],
+                 '%d' % r['lost'], '%d' % r['late'], '%d' % r['bytes']]
+                for r in cap['runs']]
+        out += table(['options', 'samples/s', 'periods', 'stored', 'lost', 'late',
+                      'perf.data bytes'], rows, ['---'] + ['---:'] * 6)
+        flat = cap['capacity']
+        if flat:
+            clean = [r for r in cap['runs'] if not r['graph'] and not r['lost']]
+            head = cap['baseline']['bytes']
+            per = (clean[0]['bytes'] - head) / clean[0]['samples'] if clean else 48
+            out += ['', '%d KiB hold %d flat samples%s: over this workload every rate up to '
+                    '%s samples/s loses nothing, and at 4 kHz the buffer lasts %.1f s (a '
+                    '10-second boot at 4 kHz needs %d KiB flat). Above that perfrec keeps '
+                    'the first samples, counts each later one as lost (perf report '
+                    'prints the lost count) and ends a valid perf.data inside the buffer.' %
+                    (cap['buf'] // 1024, flat,
+                     (' (%d with `-g` here)' % cap['capacity_graph'])
+                     if cap['capacity_graph'] else '',
+                     fmt(flat * 1e9 / base, 0), flat / 4000.0,
+                     (40000 * per + head + 1023) // 1024)]
+        rows = [['%d' % r['period'], fmt(r['rate_hz'], 0), '%d' % r['expected'],
+                 '%d' % r['samples'], '%d' % r['late'], '%.2f' % r['slowdown']]
+                for r in cap['limit']]
+        out += ['', 'The handler\'s own limit, %s, `-c <period>` over `%s`: a sample costs '
+                'about %s cycles, so short periods leave the workload little. A period '
+                'that ends before the handler has finished is late: skipped, with the '
+                'counter\'s phase kept, so the workload still ends and the books still '
+                'balance.' % (label(cap['cell']), cap['limit_workload'],
+                              fmt(cells[cap['cell']]['difference']['fit'], 0)
+                              if cap['cell'] in cells else '115'), '']
+        out += table(['`-c`', 'samples/s', 'periods', 'stored', 'late',
+                      'workload x'], rows)
     clk = result.get('clock')
     if clk:
         out += ['', 'cpu-clock (the generic timer\'s interrupt instead of the PMU\'s), %s, '
@@ -773,11 +926,33 @@ def check(result):
                 problems.append('%s: -g over depth %d: %s callers, %s more cycles' %
                                 (cg['cell'], row['depth'], fmt(row['callers'], 1),
                                  fmt(row['extra'])))
-    if result.get('paths'):
-        for run in result['paths']['runs']:
+    for cell, res in result['cells'].items():
+        for run in res['paths']['runs']:
             if run['name'].startswith('one event,') or run['name'].startswith('two'):
                 continue    # jitter and a late event counter make late periods
-            problems += flags(result['paths']['cell'], run)
+            problems += flags(cell, run)
+    cap = result.get('capacity')
+    if cap:
+        for run in cap['runs'] + cap['limit']:
+            if run['attempted'] != run['expected']:
+                problems.append('%s: %s: stored %d + lost %d + late %d != floor(%d / %d)' %
+                                (cap['cell'], run['opts'], run['samples'], run['lost'],
+                                 run['late'], run['counted'], run['period']))
+        for run in cap['runs']:
+            if run['bytes'] > cap['buf']:
+                problems.append('%s: %s: %d bytes of perf.data in a %d-byte buffer' %
+                                (cap['cell'], run['opts'], run['bytes'], cap['buf']))
+            if run['late']:
+                problems.append('%s: %s: %d late periods' % (cap['cell'], run['opts'],
+                                                            run['late']))
+        for graph in (False, True):
+            full = {r['samples'] for r in cap['runs'] if r['graph'] == graph and r['lost']}
+            if len(full) > 1:
+                problems.append('%s: a full buffer held different counts: %s' %
+                                (cap['cell'], sorted(full)))
+        if not cap['capacity']:
+            problems.append('%s: no -c period filled the %d-byte buffer' %
+                            (cap['cell'], cap['buf']))
     if result.get('clock'):
         for run in result['clock']['runs']:
             problems += flags(result['clock']['cell'], run)
@@ -828,10 +1003,21 @@ def main(argv=None):
     parser.add_argument('--clock-periods', type=int, nargs='*', default=[20000, 100000],
                         help='cpu-clock periods in ns for its table (none: skip it)')
     parser.add_argument('--callgraph-loops', type=int, default=2000000)
+    parser.add_argument('--capacity-buf', type=lambda s: int(s, 0), default=0x40000,
+                        help='buffer size for the capacity table (hex)')
+    parser.add_argument('--capacity-periods', type=int, nargs='*',
+                        default=[1000000, 250000, 100000, 50000, 25000, 10000],
+                        help='-c periods over the overhead workload (none: skip capacity)')
+    parser.add_argument('--capacity-graph-periods', type=int, nargs='*',
+                        default=[250000, 100000])
+    parser.add_argument('--limit-periods', type=int, nargs='*',
+                        default=[1000, 400, 200, 150, 100, 50])
     parser.add_argument('--timeout', type=float, default=300,
                         help='seconds per U-Boot command')
     parser.add_argument('--keep-logs', metavar='DIR',
                         help='keep the QEMU execution traces in DIR')
+    parser.add_argument('--size-json', metavar='FILE',
+                        help='perfrec_size.py --json output, for the anchors table')
     parser.add_argument('-v', '--verbose', action='store_true')
     args = parser.parse_args(argv)
     args.build_dir = os.path.abspath(args.build_dir)
@@ -877,8 +1063,9 @@ def main(argv=None):
             futs = {cell: pool.submit(cell_job, args, cell, image, logdir) for cell in cells}
             for cell in cells:
                 result['cells'][cell] = futs[cell].result()
-            pathf = pool.submit(measure_paths, args, OVERHEAD_CELL) \
-                if OVERHEAD_CELL in cells else None
+            capf = None
+            if OVERHEAD_CELL in cells and args.capacity_periods:
+                capf = pool.submit(measure_capacity, args, OVERHEAD_CELL)
             clkf = None
             if OVERHEAD_CELL in cells and args.clock_periods:
                 clkf = pool.submit(measure_clock, args, OVERHEAD_CELL)
@@ -894,8 +1081,8 @@ def main(argv=None):
                 result['callgraph'] = cgf.result()
             if clkf:
                 result['clock'] = clkf.result()
-            if pathf:
-                result['paths'] = pathf.result()
+            if capf:
+                result['capacity'] = capf.result()
             if ovf:
                 result['overhead'] = ovf.result()
                 window = result['cells'][OVERHEAD_CELL]['trace']['uncounted_window']
@@ -912,7 +1099,15 @@ def main(argv=None):
         if not args.keep_logs:
             shutil.rmtree(logdir, ignore_errors=True)
 
-    text = markdown(result)
+    size = None
+    if args.size_json:
+        try:
+            with open(args.size_json) as fh:
+                size = json.load(fh)
+        except (OSError, ValueError) as err:
+            print('perfrec_bench: --size-json %s: %s' % (args.size_json, err), file=sys.stderr)
+            return 1
+    text = markdown(result, size)
     if args.json == '-':
         json.dump(result, sys.stdout, indent=1, sort_keys=True)
         print()
