@@ -30,6 +30,7 @@ DIRS = ['arch', 'cmd', 'doc', 'drivers/perf', 'include', 'scripts', 'test/py/tes
 # Single files with a different place in the tree: project path -> tree path
 FILES = {
     'Kconfig': 'drivers/perf/Kconfig',
+    'test/lib/perf_data.c': 'test/lib/perf_data.c',
 }
 
 # Files under DIRS that belong to the project's own tooling, not to U-Boot
@@ -45,6 +46,7 @@ F:	drivers/perf/
 F:	include/perf_data.h
 F:	include/perfrec*.h
 F:	scripts/perfrec_pgoff.py
+F:	test/lib/perf_data.c
 F:	test/py/tests/*perfrec*
 F:	tools/perfrec/
 
@@ -105,7 +107,10 @@ EDITS = [
      'source "drivers/phy/Kconfig"\n', 'source "drivers/perf/Kconfig"\n\n', 'before'),
     ('drivers/Makefile', 'build drivers/perf/',
      'obj-$(CONFIG_PCI_ENDPOINT) += pci_endpoint/\n',
-     'obj-$(CONFIG_PERFREC_PMUV3) += perf/\n', 'after'),
+     'obj-$(CONFIG_PERF_DATA) += perf/\n', 'after'),
+    ('test/lib/Makefile', 'build the perf.data writer\'s unit tests (ut lib)',
+     'obj-$(CONFIG_UT_LIB_CRYPT) += test_crypt.o\n',
+     'obj-$(CONFIG_UT_PERF_DATA) += perf_data.o\n', 'after'),
     ('cmd/Makefile', 'build the perfrec command',
      'obj-$(CONFIG_CMD_PINMUX) += pinmux.o\n',
      'obj-$(CONFIG_CMD_PERFREC) += perfrec.o\n', 'before'),
@@ -198,6 +203,17 @@ def apply_edit(text, edit):
     return ''.join(lines)
 
 
+# What earlier versions of EDITS inserted and the current one changed:
+# (file, old text, current text). A tree overlaid before gets the old text
+# swapped, rather than the current one inserted beside it.
+SUPERSEDED = [
+    ('drivers/Makefile', 'obj-$(CONFIG_PERFREC_PMUV3) += perf/\n',
+     'obj-$(CONFIG_PERF_DATA) += perf/\n'),
+    ('MAINTAINERS', MAINTAINERS_ENTRY.replace('F:\ttest/lib/perf_data.c\n', ''),
+     MAINTAINERS_ENTRY),
+]
+
+
 def plan_edits(tree):
     """Return {path: new text} for every file EDITS changes; raise if a hook is missing"""
     texts = {}
@@ -209,6 +225,9 @@ def plan_edits(tree):
                 raise HookMissing('%s: file not found (%s)' % (path, edit[1]))
             with open(full, encoding='utf-8') as inf:
                 texts[path] = inf.read()
+            for spath, old, new in SUPERSEDED:
+                if spath == path and old in texts[path] and new not in texts[path]:
+                    texts[path] = texts[path].replace(old, new, 1)
         texts[path] = apply_edit(texts[path], edit)
     return texts
 
