@@ -40,8 +40,8 @@ UBOOT_MAKE	:= PATH=/usr/bin:$$PATH $(MAKE) -C $(SRC) O=$(O) \
 		   CROSS_COMPILE=$(CROSS_COMPILE) PYTHON3=$(PYTHON) $(UBOOT_FLAGS)
 
 .PHONY: all build build-early deps source overlay config demo check check-host check-qemu check-newer \
-	check-qemu-fast checkpatch check-defconfig defconfig bench bench-size clean distclean \
-	demo-picture soak
+	check-qemu-fast check-sandbox checkpatch check-defconfig defconfig bench bench-size clean \
+	distclean demo-picture soak
 
 all: build
 
@@ -113,7 +113,7 @@ demo-picture: demo
 
 # --- Tests ------------------------------------------------------------------
 
-check: deps build check-host check-qemu checkpatch check-defconfig check-newer
+check: deps build check-host check-sandbox check-qemu checkpatch check-defconfig check-newer
 	@echo "perfrec: all checks passed"
 
 # The same QEMU matrix on a newer U-Boot: Debian trixie's source package (2025.01)
@@ -128,6 +128,27 @@ endif
 
 check-host:
 	PATH=/usr/bin:$$PATH $(PYTHON) -m pytest -p no:cacheprovider -q test/host
+
+# The perf.data writer's unit tests as U-Boot's own 'ut lib' suite, on sandbox
+# (without SDL: no display needed). Every test in test/lib/perf_data.c must run.
+SANDBOX_O	:= $(BUILD)/sandbox$(TAG)
+SANDBOX_MAKE	:= PATH=/usr/bin:$$PATH $(MAKE) -C $(SRC) O=$(SANDBOX_O) PYTHON3=$(PYTHON) NO_SDL=1
+
+$(SANDBOX_O)/.config: $(SRC_STAMP) Kconfig
+	$(PYTHON) scripts/perfrec_overlay.py $(SRC)
+	mkdir -p $(SANDBOX_O)
+	$(SANDBOX_MAKE) -s sandbox_defconfig
+
+check-sandbox: $(SANDBOX_O)/.config
+	$(PYTHON) scripts/perfrec_overlay.py $(SRC)
+	$(SANDBOX_MAKE) -j$(JOBS) -s
+	@want=$$(grep -c '^LIB_TEST(lib_test_perf_data_' test/lib/perf_data.c); \
+	out=$$(cd $(SANDBOX_O) && ./u-boot -T -c 'ut lib perf_data_*' 2>&1 | tr -d '\r'); \
+	echo "$$out" | grep -E '^(Test:|Failures:)'; \
+	ran=$$(echo "$$out" | grep -c '^Test: lib_test_perf_data_'); \
+	echo "$$out" | grep -qx 'Failures: 0' && [ "$$ran" -eq "$$want" ] || \
+		{ echo "perfrec: ut lib perf_data_*: $$ran of $$want tests ran, or one failed"; \
+		  echo "$$out" | tail -20; exit 1; }
 
 # The early-boot build: perfrec.config plus perfrec-early.config
 EARLY_CONFIG	:= $(CONFIG)_early
@@ -166,7 +187,7 @@ check-qemu-fast: build
 #  LIVETREE: perfrec_fdt.c fixes up the OS's flat tree with
 #	fdtdec_add_reserved_memory(), which has no ofnode counterpart in 2023.01
 PERFREC_SOURCES	= $(addprefix $(SRC)/,$(shell ls cmd/*.[cS] drivers/perf/*.[chS] \
-			drivers/perf/Makefile include/*.h) drivers/perf/Kconfig)
+			drivers/perf/Makefile include/*.h test/lib/*.c) drivers/perf/Kconfig)
 
 checkpatch: source
 	$(PYTHON) scripts/perfrec_overlay.py $(SRC)
