@@ -121,7 +121,7 @@ NEWER_SUITE	?= trixie
 
 check-newer:
 ifeq ($(UBOOT_SRC)$(filter-out bookworm,$(UBOOT_SUITE)),)
-	$(MAKE) UBOOT_SUITE=$(NEWER_SUITE) build check-qemu
+	$(MAKE) UBOOT_SUITE=$(NEWER_SUITE) build check-sandbox check-qemu
 else
 	@echo "perfrec: check-newer runs only for the default source"
 endif
@@ -222,7 +222,7 @@ bench-size: build
 		--json $(BUILD)/bench-size$(TAG).json
 
 clean:
-	rm -rf $(O) $(BUILD)/test-results$(TAG) $(BUILD)/demo \
+	rm -rf $(O) $(SANDBOX_O) $(BUILD)/test-results$(TAG) $(BUILD)/demo \
 		$(foreach v,$(SIZE_VARIANTS),$(BUILD)/$(CONFIG)_$(v)$(TAG)) \
 		$(BUILD)/$(CONFIG)_ftrace-$(TRACER_SUITE) $(BUILD)/bench-size$(TAG).json
 

@@ -22,6 +22,7 @@ bc			U-Boot's build scripts
 libssl-dev		U-Boot's host tools (mkimage)
 libgnutls28-dev		U-Boot's host tools (mkeficapsule)
 uuid-dev		U-Boot's host tools
+efitools		cert-to-efi-sig-list, which U-Boot 2025.01's sandbox build runs
 swig			U-Boot's pylibfdt
 device-tree-compiler	dtc
 python3			Debian's interpreter for the build, tests and tools
