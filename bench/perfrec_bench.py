@@ -799,9 +799,7 @@ def markdown(result, size=None):
     rows = [[label(cell)] + [fmt(r['cost']) for r in res['paths']['runs']] +
             [fmt(res['paths']['runs'][-1]['bytes_per_sample'], 0)]
             for cell, res in cells.items()]
-    head = [name if i == 0 else '%s<br>`%s`' % (name.replace('one event, ', ''), opts)
-            for i, (name, opts) in enumerate(PATHS)]
-    head[0] = '%s<br>`%s`' % (PATHS[0][0], PATHS[0][1])
+    head = ['%s<br>`%s`' % (name.replace('one event, ', ''), opts) for name, opts in PATHS]
     out += table(['cell'] + head + ['bytes/sample, `-g`'], rows)
     cap = result.get('capacity')
     if cap:
@@ -821,8 +819,8 @@ def markdown(result, size=None):
         flat = cap['capacity']
         if flat:
             clean = [r for r in cap['runs'] if not r['graph'] and not r['lost']]
-            head = cap['baseline']['bytes']
-            per = (clean[0]['bytes'] - head) / clean[0]['samples'] if clean else 48
+            header = cap['baseline']['bytes']
+            per = (clean[0]['bytes'] - header) / clean[0]['samples'] if clean else 48
             out += ['', '%d KiB hold %d flat samples%s: over this workload every rate up to '
                     '%s samples/s loses nothing, and at 4 kHz the buffer lasts %.1f s (a '
                     '10-second boot at 4 kHz needs %d KiB flat). Above that perfrec keeps '
@@ -832,7 +830,7 @@ def markdown(result, size=None):
                      (' (%d with `-g` here)' % cap['capacity_graph'])
                      if cap['capacity_graph'] else '',
                      fmt(flat * 1e9 / base, 0), flat / 4000.0,
-                     (40000 * per + head + 1023) // 1024)]
+                     (40000 * per + header + 1023) // 1024)]
         rows = [['%d' % r['period'], fmt(r['rate_hz'], 0), '%d' % r['expected'],
                  '%d' % r['samples'], '%d' % r['late'], '%.2f' % r['slowdown']]
                 for r in cap['limit']]
@@ -841,8 +839,7 @@ def markdown(result, size=None):
                 'that ends before the handler has finished is late: skipped, with the '
                 'counter\'s phase kept, so the workload still ends and the books still '
                 'balance.' % (label(cap['cell']), cap['limit_workload'],
-                              fmt(cells[cap['cell']]['difference']['fit'], 0)
-                              if cap['cell'] in cells else '115'), '']
+                              fmt(cells[cap['cell']]['difference']['fit'], 0)), '']
         out += table(['`-c`', 'samples/s', 'periods', 'stored', 'late',
                       'workload x'], rows)
     clk = result.get('clock')

@@ -21,13 +21,14 @@ import os
 import re
 import subprocess
 import sys
+import types
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(
     os.path.abspath(__file__))), 'scripts'))
 # pylint: disable=wrong-import-position
-from perfrec_bench import (HUGE_PERIOD, RE_COUNTED, RE_SUMMARY, BenchError, readme_markers,
-                           table, update_readme)
+from perfrec_bench import (HUGE_PERIOD, BenchError, Uboot, readme_markers, table,
+                           update_readme)
 from perfrec_qemu import Board, BoardError
 
 # Call-heavy, table-driven and byte-loop code: frame records cost most in the first
@@ -76,11 +77,7 @@ def instructions(build_dir, qemu, before=()):
             for cmd in before:
                 board.run(cmd)
             for wl in WORKLOADS + ['echo']:
-                out = board.run('perfrec stat -e instructions -- %s' % wl)
-                match = re.search(r'^\s+(\d+)\s+instructions\s*$', out, re.M)
-                if not match:
-                    raise BenchError('%s: perfrec stat -- %s:\n%s' % (build_dir, wl, out))
-                counts[wl] = int(match.group(1))
+                counts[wl] = _count(board, build_dir, wl)
     except BoardError as err:
         raise BenchError('%s: %s' % (build_dir, err)) from err
     return counts
@@ -89,25 +86,13 @@ def instructions(build_dir, qemu, before=()):
 def sampled(build_dir, qemu, opts='-F 4000'):
     """{workload: (samples, cycles with @opts, cycles unsampled)} from perfrec record"""
     res = {}
-
-    def counted(board, opts, wl):
-        out = board.run('perfrec record %s -- %s' % (opts, wl))
-        summary = RE_SUMMARY.search(out)
-        status = board.run('perfrec status')
-        match = RE_COUNTED.search(status)
-        if not summary or not match or int(summary.group(2)):
-            raise BenchError('%s: perfrec record %s -- %s:\n%s%s' %
-                             (build_dir, opts, wl, out, status))
-        return int(summary.group(1)), int(match.group(2))
-
-    try:
-        with Board(build_dir, machine='virt', icount='shift=0', qemu=qemu) as board:
-            for wl in WORKLOADS:
-                _, base = counted(board, '-c %d' % HUGE_PERIOD, wl)
-                samples, cycles = counted(board, opts, wl)
-                res[wl] = (samples, cycles, base)
-    except BoardError as err:
-        raise BenchError('%s: %s' % (build_dir, err)) from err
+    # QEMU virt as instructions() boots it: EL1, GICv2
+    env = types.SimpleNamespace(build_dir=build_dir, qemu=qemu, timeout=300)
+    with Uboot(env, 'el1-gicv2') as ub:
+        for wl in WORKLOADS:
+            base = ub.record('-c %d' % HUGE_PERIOD, wl)
+            run = ub.record(opts, wl)
+            res[wl] = (run['samples'], run['counted'], base['counted'])
     return res
 
 
@@ -143,9 +128,10 @@ def markdown_tracer(trc, samp):
     out = ['', 'The instrumentation anchor: U-Boot\'s function tracer (`FTRACE=1`, '
            '`CONFIG_TRACE`; `bench/variants/ftrace.config`) on the same workloads, '
            'instructions under `-icount shift=0` (each less what `perfrec stat -- echo` '
-           'counts), against perfrec sampling them at 4 kHz. The tracer is built on U-Boot %s: on 2023.01 `CONFIG_TRACE` '
-           'selects `TIMER_EARLY`, which needs a driver-model timer that arm64\'s '
-           'generic timer does not have, so it does not link.' % trc['version'], '']
+           'counts), against perfrec sampling them at 4 kHz. The tracer is built on '
+           'U-Boot %s: on 2023.01 `CONFIG_TRACE` selects `TIMER_EARLY`, which needs a '
+           'driver-model timer that arm64\'s generic timer does not have, so it does not '
+           'link.' % trc['version'], '']
     head = ['build (U-Boot %s)' % trc['version'], 'u-boot.bin'] + \
         ['`%s`' % wl for wl in WORKLOADS]
     base = trc['base']['net']
@@ -154,8 +140,7 @@ def markdown_tracer(trc, samp):
             ['with the tracer, tracing', '%d' % trc['trace']['bin']] +
             [pct(trc['trace']['net'][wl], base[wl]) for wl in WORKLOADS],
             ['with the tracer, `trace pause`', ''] +
-            [pct(trc['paused_net'][wl], base[wl]) for wl in WORKLOADS],
-]
+            [pct(trc['paused_net'][wl], base[wl]) for wl in WORKLOADS]]
     if samp:
         rows.append(['perfrec sampling at 4 kHz (U-Boot 2023.01 build)', ''] +
                     ['%d samples, %+.3f%%' % (samp[wl][0],
