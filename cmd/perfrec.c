@@ -529,6 +529,11 @@ static int perfrec_parse_events(const char *list, bool terms, struct perfrec_cfg
 			printf("Unknown event '%s' (see 'perfrec list')\n", name);
 			return CMD_RET_FAILURE;
 		}
+		if (ret == -EDOM) {
+			printf("Event number %#x ('%s') does not fit this PMU's %u-bit event field\n",
+			       ev->pmu_event, name, perfrec_event_bits());
+			return CMD_RET_FAILURE;
+		}
 		if (ret == -EOPNOTSUPP) {
 			printf("Event '%s' is not implemented by this CPU (PMCEID0/1_EL0)\n", name);
 			return CMD_RET_FAILURE;

@@ -280,10 +280,20 @@ struct perfrec_snapshot {
  * @ev: returns name, type, config, PMU event number and whether the cycle
  *	counter may count it (period and frequency are left alone)
  * Return: 0 if found, -ENOENT for an unknown name or malformed raw number,
- * -EOPNOTSUPP if PMCEID says this CPU does not implement it, -ENODEV if there
- * is no PMUv3
+ * -EDOM if the number is wider than this PMU's event field (see
+ * perfrec_event_bits()), -EOPNOTSUPP if PMCEID says this CPU does not
+ * implement it, -ENODEV if there is no PMUv3
  */
 int perfrec_event_lookup(const char *name, struct perfrec_event_cfg *ev);
+
+/**
+ * perfrec_event_bits() - Width of this PMU's event number field
+ *
+ * PMEVTYPER<n>_EL0.evtCount is 10 bits wide before PMUv3p1, 16 bits from it.
+ *
+ * Return: the width in bits, or 0 if there is no PMUv3
+ */
+uint perfrec_event_bits(void);
 
 /**
  * perfrec_pmu_info() - Describe this CPU's PMU

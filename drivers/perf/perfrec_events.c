@@ -112,12 +112,26 @@ int perfrec_event_lookup(const char *name, struct perfrec_event_cfg *ev)
 	ev->pmu_event = number;
 	strlcpy(ev->name, name, sizeof(ev->name));
 
+	/* evtCount would drop the bits above this PMU's field and count another event */
+	if (number >> pmuv3_event_bits(hw.version))
+		return -EDOM;
+
 	/* The cycle counter always counts; PMCEID speaks for the rest */
 	if (!ev->cycle_counter && perfrec_event_described(number) &&
 	    !pmuv3_event_implemented(hw.pmceid0, hw.pmceid1, hw.version, number))
 		return -EOPNOTSUPP;
 
 	return 0;
+}
+
+uint perfrec_event_bits(void)
+{
+	struct pmuv3_hw hw;
+
+	if (pmuv3_detect(&hw))
+		return 0;
+
+	return pmuv3_event_bits(hw.version);
 }
 
 int perfrec_pmu_info(struct perfrec_pmu_info *info)

@@ -148,6 +148,12 @@ const struct pmuv3_event *pmuv3_event_by_number(unsigned int number)
 	return NULL;
 }
 
+unsigned int pmuv3_event_bits(unsigned int version)
+{
+	return version >= PMUV3_EVTCOUNT_WIDE_VERSION ? PMUV3_EVTCOUNT_BITS_V3P1 :
+							PMUV3_EVTCOUNT_BITS;
+}
+
 int pmuv3_event_implemented(unsigned long long pmceid0, unsigned long long pmceid1,
 			    unsigned int version, unsigned int number)
 {

@@ -12,6 +12,10 @@
 #define PMUV3_EVENT_HIGH		0x4000
 /* ID_AA64DFR0_EL1.PMUVer from which PMCEID's high halves are defined (PMUv3p1) */
 #define PMUV3_EVENTS_HIGH_VERSION	4
+/* PMEVTYPER<n>_EL0.evtCount: 10 bits wide before PMUv3p1, 16 bits from it on */
+#define PMUV3_EVTCOUNT_BITS		10
+#define PMUV3_EVTCOUNT_BITS_V3P1	16
+#define PMUV3_EVTCOUNT_WIDE_VERSION	4
 
 /* Common events behind perf's generic names */
 #define PMUV3_EVT_L1D_CACHE_REFILL	0x0003
@@ -35,6 +39,13 @@ struct pmuv3_event {
 	const char *name;
 	const char *desc;
 };
+
+/**
+ * pmuv3_event_bits() - Width of the event number field this PMU implements
+ * @version: ID_AA64DFR0_EL1.PMUVer
+ * Return: PMUV3_EVTCOUNT_BITS before PMUv3p1, PMUV3_EVTCOUNT_BITS_V3P1 from it on
+ */
+unsigned int pmuv3_event_bits(unsigned int version);
 
 /**
  * pmuv3_event_at() - Walk the table

@@ -331,3 +331,38 @@ def test_perfrec_event_errors(u_boot_console, args, message):
         assert message in out, out
     assert 'state: recording' not in cons.run_command('perfrec status')
     assert registers(cons) == before
+
+
+@pytest.mark.boardspec('qemu_arm64')
+@pytest.mark.buildconfigspec('cmd_perfrec')
+def test_perfrec_event_width(u_boot_console):
+    """A raw event wider than PMEVTYPER<n>_EL0.evtCount is refused, naming the width
+
+    The field is 10 bits before PMUv3p1 (cortex-a57: PMUVer 1) and 16 bits
+    from it (-cpu max): the hardware would drop the high bits and count
+    another event.
+    """
+    cons = u_boot_console
+    facts, _ = pmu(cons)
+    bits = 16 if facts['version'] >= 4 else 10
+    before = registers(cons)
+    widest = (1 << bits) - 1
+    for cmd in ('stat', 'record'):
+        out, ret = run_rc(cons, 'perfrec %s -e r%x -- true' % (cmd, widest))
+        assert ret == 0, out
+    if bits == 16:
+        out, ret = run_rc(cons, 'perfrec stat -e r9999 -- true')
+        assert ret == 0, out
+        return
+    for raw in (1 << bits, 0x9999, 0xffff):
+        for cmd in ('stat', 'record', 'start'):
+            out, ret = run_rc(cons, 'perfrec %s -e cycles,r%x%s' %
+                              (cmd, raw, '' if cmd == 'start' else ' -- true'))
+            lines = [line for line in out.splitlines()
+                     if line.strip() and not line.startswith('rc:')]
+            assert ret == 1 and lines == [
+                "Event number %#x ('r%x') does not fit this PMU's 10-bit event field"
+                % (raw, raw)], out
+            assert 'state: recording' not in cons.run_command('perfrec status')
+            assert registers(cons) == before
+    assert 'ok' in cons.run_command('echo ok')
