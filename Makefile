@@ -36,10 +36,18 @@ O		:= $(BUILD)/$(CONFIG)$(TAG)
 # U-Boot's build and test/py use Debian's python3 and its python3-* packages
 # UBOOT_FLAGS: more variables for U-Boot's make (bench-size: FTRACE=1)
 UBOOT_FLAGS	?=
-UBOOT_MAKE	:= PATH=/usr/bin:$$PATH $(MAKE) -C $(SRC) O=$(O) \
-		   CROSS_COMPILE=$(CROSS_COMPILE) PYTHON3=$(PYTHON) $(UBOOT_FLAGS)
+# Reproducible: the same sources and options give the same bytes and build-id
+# in any directory. SOURCE_DATE_EPOCH fixes U-Boot's build date (see
+# scripts/perfrec_source_date.sh) and the prefix maps keep the source and
+# build directories out of the debug info, which the build-id covers.
+PREFIX_MAP	= -ffile-prefix-map=$(SRC)=. -ffile-prefix-map=$(1)=.
+UBOOT_MAKE	= SOURCE_DATE_EPOCH=$$(scripts/perfrec_source_date.sh $(SRC)) \
+		  PATH=/usr/bin:$$PATH $(MAKE) -C $(SRC) O=$(O) \
+		  CROSS_COMPILE=$(CROSS_COMPILE) PYTHON3=$(PYTHON) \
+		  KCFLAGS="$(call PREFIX_MAP,$(O))" KAFLAGS="$(call PREFIX_MAP,$(O))" $(UBOOT_FLAGS)
 
-.PHONY: all build build-early deps source overlay config demo check check-host check-qemu check-newer \
+.PHONY: all build build-early deps source overlay config demo check check-all check-host \
+	check-qemu check-newer check-repro \
 	check-qemu-fast check-sandbox checkpatch check-defconfig defconfig bench bench-size clean \
 	distclean demo-picture soak
 
@@ -87,10 +95,13 @@ $(O)/.config: $(FRAGMENTS) $(SRC_STAMP) Kconfig
 
 config: $(O)/.config
 
+# symfs/: the ELF for host profilers, also by build-id (tools/perfrec/perfrec_symfs.py)
 build: $(O)/.config
 	$(PYTHON) scripts/perfrec_overlay.py $(SRC)
 	$(UBOOT_MAKE) -j$(JOBS) -s
-	@echo "perfrec: built $(O)/u-boot.bin and $(O)/u-boot"
+	$(PYTHON) tools/perfrec/perfrec_symfs.py --objcopy $(CROSS_COMPILE)objcopy \
+		$(O)/u-boot $(O)/symfs
+	@echo "perfrec: built $(O)/u-boot.bin and $(O)/u-boot; for host tools: $(O)/symfs"
 
 # The single-file defconfig for users who want one (make savedefconfig)
 defconfig: $(O)/.config
@@ -113,7 +124,13 @@ demo-picture: demo
 
 # --- Tests ------------------------------------------------------------------
 
-check: deps build check-host check-sandbox check-qemu checkpatch check-defconfig check-newer
+# LOAD=1: the same with a busy loop on one core (scripts/perfrec_load.sh), as
+# on a slower or busier host; the tests must not care
+check:
+	$(if $(LOAD),scripts/perfrec_load.sh) $(MAKE) LOAD= check-all
+
+check-all: deps build check-host check-sandbox check-qemu checkpatch check-defconfig \
+	check-repro check-newer
 	@echo "perfrec: all checks passed"
 
 # The same QEMU matrix on a newer U-Boot: Debian trixie's source package (2025.01)
@@ -126,13 +143,28 @@ else
 	@echo "perfrec: check-newer runs only for the default source"
 endif
 
+# Reproducible builds: 'make' again relinks nothing, and a clean build of a
+# copy of the tree, in other directories, gives the same bytes
+REPRO		:= $(BUILD)/repro
+
+check-repro: build
+	@before=$$(stat -c %Y $(O)/u-boot); $(MAKE) -s build >/dev/null && \
+	[ "$$(stat -c %Y $(O)/u-boot)" = "$$before" ] || \
+		{ echo "perfrec: a second make rebuilt $(O)/u-boot"; exit 1; }
+	rm -rf $(REPRO)
+	$(MAKE) -s UBOOT_SRC=$(SRC) SRC=$(REPRO)/src O=$(REPRO)/out build >/dev/null
+	for f in u-boot u-boot.bin symfs/u-boot; do cmp $(O)/$$f $(REPRO)/out/$$f || exit 1; done
+	rm -rf $(REPRO)
+	@echo "perfrec: reproducible: a clean build elsewhere gave the same u-boot, u-boot.bin, symfs"
+
 check-host:
 	PATH=/usr/bin:$$PATH $(PYTHON) -m pytest -p no:cacheprovider -q test/host
 
 # The perf.data writer's unit tests as U-Boot's own 'ut lib' suite, on sandbox
 # (without SDL: no display needed). Every test in test/lib/perf_data.c must run.
 SANDBOX_O	:= $(BUILD)/sandbox$(TAG)
-SANDBOX_MAKE	:= PATH=/usr/bin:$$PATH $(MAKE) -C $(SRC) O=$(SANDBOX_O) PYTHON3=$(PYTHON) NO_SDL=1
+SANDBOX_MAKE	= SOURCE_DATE_EPOCH=$$(scripts/perfrec_source_date.sh $(SRC)) \
+		  PATH=/usr/bin:$$PATH $(MAKE) -C $(SRC) O=$(SANDBOX_O) PYTHON3=$(PYTHON) NO_SDL=1
 
 $(SANDBOX_O)/.config: $(SRC_STAMP) Kconfig
 	$(PYTHON) scripts/perfrec_overlay.py $(SRC)

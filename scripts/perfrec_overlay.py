@@ -96,6 +96,17 @@ SMAP_NEW = ('cmd_smap = \\\n'
             '\t\tEND { print ";" }\' > common/system_map_gen.c; \\\n'
             '\t$(CC) $(c_flags) -c common/system_map_gen.c -o common/system_map.o\n')
 
+# With KALLSYMS, U-Boot regenerated its symbol table and linked u-boot a second
+# time at every make, even when nothing had changed: both now run only when
+# the first link does (if_changed's own condition), so a no-op make relinks
+# nothing and the table goes to the linker ($(2) of cmd_u-boot__).
+KALLSYMS_OLD = ('\t$(call cmd,smap)\n'
+                '\t$(call cmd,u-boot__) common/system_map.o\n')
+KALLSYMS_RELINK = '$(strip $(any-prereq) $(call arg-check,u-boot__))'
+KALLSYMS_NEW = ('\t$(if %s,$(call cmd,smap))\n'
+                '\t+$(if %s,$(call cmd,u-boot__,common/system_map.o))\n'
+                % (KALLSYMS_RELINK, KALLSYMS_RELINK))
+
 # The complete list of edits to U-Boot's own files:
 #   (file, why, anchor, text, how)
 # how: 'before' / 'after' inserts text next to the anchor line(s);
@@ -140,14 +151,29 @@ EDITS = [
     ('Makefile', 'pass the kallsyms table to the linker, not to the post-link step',
      '\t\t$(PLATFORM_LIBS) -Map u-boot.map;\t\t\t\t\\\n',
      '\t\t$(PLATFORM_LIBS) $(2) -Map u-boot.map;\t\t\t\\\n', 'replace'),
-    ('Makefile', 'link the kallsyms table into the second link',
-     '\t$(call cmd,u-boot__) common/system_map.o\n',
-     '\t+$(call cmd,u-boot__,common/system_map.o)\n', 'replace'),
+    ('Makefile', 'build and link the kallsyms table when u-boot is relinked, not at every make',
+     KALLSYMS_OLD, KALLSYMS_NEW, 'replace-text'),
     ('Makefile', 'build the kallsyms table from a file (a -D string is limited to 128 KiB)',
      SMAP_OLD, SMAP_NEW, 'replace-text'),
     ('common/kallsyms.c', 'include what it uses (2025.01 dropped <common.h>)',
      '/* We need the weak marking as this symbol is provided specially */\n',
      '#include <vsprintf.h>\n#include <linux/string.h>\n\n', 'before'),
+    # A no-op make must relink nothing (recordings stay valid): fixes that
+    # later U-Boot releases have, skipped where they are not needed
+    ('Makefile', 'env.txt only when its inputs change (as 2025.01): else every make relinks',
+     'include/generated/env.txt: $(wildcard $(ENV_FILE)) FORCE\n',
+     'include/generated/env.txt: $(wildcard $(ENV_FILE)) include/generated/autoconf.h\n',
+     'replace?'),
+    ('Makefile', 'env.in only when env.txt changes (as 2025.01)',
+     'include/generated/env.in: include/generated/env.txt FORCE\n',
+     'include/generated/env.in: include/generated/env.txt\n', 'replace?'),
+    ('lib/efi_loader/Makefile', 'keep dtbdump.o in targets (as 2025.01), or it is rebuilt',
+     'always += dtbdump.efi\n', 'targets += dtbdump.o\n', 'after?'),
+    ('lib/efi_loader/Makefile', 'keep initrddump.o in targets (as 2025.01), or it is rebuilt',
+     'always += initrddump.efi\n', 'targets += initrddump.o\n', 'after?'),
+    ('lib/efi_selftest/Makefile', 'keep the miniapps\' objects in targets, or they are rebuilt',
+     'efi_selftest_miniapp_return.efi\n',
+     'targets += $(foreach f,exception exit return,efi_selftest_miniapp_$(f).o)\n', 'after'),
     ('fs/semihostingfs.c', '"save hostfs" creates and truncates the host file',
      SMH_OPEN_OLD, SMH_OPEN_NEW, 'replace-in:smh_fs_write_at'),
 ]
@@ -169,8 +195,17 @@ def function_span(text, name):
 
 
 def apply_edit(text, edit):
-    """Return @text with @edit applied (unchanged if already there)"""
+    """Return @text with @edit applied (unchanged if already there)
+
+    A @how ending in '?' marks a fix that newer trees already have: when its
+    anchor is missing the edit is skipped rather than refused.
+    """
     path, why, anchor, new, how = edit
+    if how.endswith('?'):
+        try:
+            return apply_edit(text, (path, why, anchor, new, how[:-1]))
+        except HookMissing:
+            return text
     if how.startswith('replace-in:'):
         span = function_span(text, how.split(':', 1)[1])
         if not span:
@@ -207,6 +242,8 @@ def apply_edit(text, edit):
 # (file, old text, current text). A tree overlaid before gets the old text
 # swapped, rather than the current one inserted beside it.
 SUPERSEDED = [
+    ('Makefile', '\t$(call cmd,smap)\n\t+$(call cmd,u-boot__,common/system_map.o)\n',
+     KALLSYMS_NEW),
     ('drivers/Makefile', 'obj-$(CONFIG_PERFREC_PMUV3) += perf/\n',
      'obj-$(CONFIG_PERF_DATA) += perf/\n'),
     ('MAINTAINERS', MAINTAINERS_ENTRY.replace('F:\ttest/lib/perf_data.c\n', ''),
