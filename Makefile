@@ -49,7 +49,7 @@ UBOOT_MAKE	= SOURCE_DATE_EPOCH=$$(scripts/perfrec_source_date.sh $(SRC)) \
 .PHONY: all build build-early deps source overlay config demo check check-all check-host \
 	check-qemu check-newer check-repro \
 	check-qemu-fast check-sandbox checkpatch check-defconfig defconfig bench bench-size clean \
-	distclean demo-picture soak
+	distclean demo-picture hotspot-picture soak
 
 all: build
 
@@ -121,6 +121,12 @@ demo: deps build
 # The README's flame graph picture, from the demo's recording
 demo-picture: demo
 	cp $(BUILD)/demo/flame.png doc/perfrec-flamegraph.png
+
+# hotspot's flame graph of the demo's recording, in a real window under Xvfb
+hotspot-picture: demo
+	$(PYTHON) scripts/perfrec_hotspot_shot.py -i $(BUILD)/demo/perf.data \
+		-o doc/perfrec-hotspot.png --debug-paths $(O)/symfs/.debug --size 1280x1024 \
+		--icon-theme Adwaita
 
 # --- Tests ------------------------------------------------------------------
 

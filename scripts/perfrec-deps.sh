@@ -42,7 +42,11 @@ patch			Debian source patches
 perl			U-Boot's checkpatch.pl
 nodejs			node and npm: the flame graph's npm packages and browser check
 chromium		headless browser: the flame graph's test and picture
-fonts-dejavu-core	text in Chromium's pictures
+fonts-dejavu-core	text in Chromium's and hotspot's pictures
+hotspot			hotspot-perfparser: the second judge of every perf.data
+xvfb			a display for hotspot's picture (make hotspot-picture)
+xdotool			selects hotspot's flame graph tab for the picture
+adwaita-icon-theme	hotspot's toolbar icons in the picture
 "
 
 # The flame graph's npm packages: d3-flame-graph's offline template and

@@ -64,7 +64,8 @@ def main(argv=None):
             print('=> ' + cmd)
             print(board.run(cmd))
 
-    report = ['report', '-i', data, '--symfs=' + build, '--stdio', '--no-children',
+    symfs = os.path.join(build, 'symfs')
+    report = ['report', '-i', data, '--symfs=' + symfs, '--stdio', '--no-children',
               '-g', 'none', '--percent-limit', '0.5']
     print('\n$ perf ' + ' '.join(report))
     proc = perf(report, out)
@@ -76,25 +77,25 @@ def main(argv=None):
         return 1
 
     html = os.path.join(out, 'flame.html')
-    flame = ['/usr/bin/python3', FLAME, '-i', data, '--symfs', build, '-o', html]
+    flame = ['/usr/bin/python3', FLAME, '-i', data, '--symfs', symfs, '-o', html]
     if not args.no_browser:
         flame += ['--png', os.path.join(out, 'flame.png'), '--hover', HOT]
     print('\n$ ' + ' '.join(flame))
     proc = subprocess.run(flame, capture_output=True, text=True, check=False)
-    print(proc.stdout.splitlines()[0] if proc.stdout else '', proc.stderr, sep='')
+    print(proc.stdout, proc.stderr, sep='', end='')
     with open(html, encoding='utf-8', errors='replace') as inf:
         page = inf.read() if proc.returncode == 0 else ''
     if proc.returncode or '"%s"' % HOT not in page or '"do_mem_crc"' not in page:
         print('perfrec demo: the flame graph does not show %s under do_mem_crc' % HOT)
         return 1
 
-    if not args.no_browser:
-        print('perfrec_flamegraph: wrote %s' % os.path.join(out, 'flame.png'))
     print('\nperfrec demo: done. Open %s in a browser (it needs no network). Try also:\n'
           '  perf report -i %s --symfs=%s --stdio -G\n'
           '  perf annotate -i %s --symfs=%s --stdio %s\n'
-          '  perf script -i %s --symfs=%s | head -n 30'
-          % (html, data, build, data, build, HOT, data, build))
+          '  perf script -i %s --symfs=%s | head -n 30\n'
+          '  hotspot --debugPaths %s %s'
+          % (html, data, symfs, data, symfs, HOT, data, symfs,
+             os.path.join(symfs, '.debug'), data))
     return 0
 
 

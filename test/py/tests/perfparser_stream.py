@@ -1,0 +1,362 @@
+# SPDX-License-Identifier: GPL-2.0+
+# Copyright (c) 2026 The perfrec authors
+# Run hotspot-perfparser (hotspot 1.3.0) and decode its QPERFSTREAM output.
+"""Decoder for the binary stream hotspot-perfparser writes.
+
+The layout matches perfparser 4.12 as shipped in hotspot 1.3.0 (Debian
+bookworm): a 12-byte magic "QPERFSTREAM\\0", the QDataStream version as a
+little-endian int32, then messages, each a little-endian uint32 size and a
+QDataStream buffer (big-endian) that starts with a uint8 message type.
+Newer perfparsers add fields (inline flags, relative addresses, lost counts)
+that this module does not expect: it fails loudly on a size mismatch.
+
+    st = run_perfparser('perf.data', app_dir='build')
+    st.samples[0].frames[0].symbol, st.errors
+
+Sample.frames are the frames hotspot itself shows for the sample (what its
+HOTSPOT_GENERATE_SCRIPT_OUTPUT=1 prints), quirks included.
+"""
+
+import argparse
+import os
+import struct
+import subprocess
+import sys
+import tempfile
+from collections import namedtuple
+from dataclasses import dataclass, field
+
+MAGIC = b'QPERFSTREAM\0'
+# QDataStream versions whose encoding of the types used here is identical:
+# Qt_5_0 (13) .. Qt_5_15 (19); floats go out as doubles in all of them
+KNOWN_VERSIONS = range(13, 20)
+MSG_TYPES = ('ThreadStart', 'ThreadEnd', 'Command', 'LocationDefinition',
+             'SymbolDefinition', 'StringDefinition', 'LostDefinition',
+             'FeaturesDefinition', 'Error', 'Progress', 'TracePointFormat',
+             'AttributesDefinition', 'ContextSwitchDefinition', 'Sample',
+             'TracePointSample')
+ERROR_CODES = {1: 'TimeOrderViolation', 2: 'MissingElfFile',
+               3: 'InvalidKallsyms'}
+# QVariant type id -> struct format, for tracepoint fields
+VARIANT_FMT = {1: '?', 2: 'i', 3: 'I', 4: 'q', 5: 'Q', 6: 'd', 33: 'h',
+               36: 'H', 37: 'B', 40: 'b'}
+
+
+class StreamError(Exception):
+    """The file is not a perfparser stream this module can decode"""
+
+
+# Definitions as perfparser sends them; the ints other than address, pid,
+# line and column are string ids or, for parent, a location id (-1: none)
+Location = namedtuple('Location', 'address file pid line column parent')
+Symbol = namedtuple('Symbol', 'name binary path is_kernel')
+# perf_event_attr type and config, the event's name, and its sample_freq or
+# sample_period, as uses_frequency says
+Attribute = namedtuple('Attribute', 'type config name uses_frequency period')
+# a tracepoint format: system and name (string ids), flags
+TraceFormat = namedtuple('TraceFormat', 'system name flags')
+# pid, tid, time, cpu, then the parent pid (ThreadStart), the command
+# (Command) or whether the thread was switched out (ContextSwitchDefinition)
+TaskEvent = namedtuple('TaskEvent', 'kind pid tid time cpu payload')
+
+
+@dataclass
+class Frame:
+    """One frame as hotspot shows it; None where it shows [unknown]"""
+    address: int
+    symbol: str | None
+    binary: str | None
+    file: str | None = None
+    line: int = -1
+    inlined: bool = False  # inlined into the next frame of the list
+    guessed: bool = False  # found by perfparser's heuristic unwinding
+    is_kernel: bool = False
+
+
+@dataclass
+class Sample:
+    """One sample; frames are resolved as hotspot does on its arrival
+
+    values are (attribute id, period or count) pairs; hotspot counts a 0 as
+    the attribute's period unless that attribute samples by frequency.
+    """
+    pid: int
+    tid: int
+    time: int
+    cpu: int
+    location_ids: list
+    guessed_frames: int
+    values: list
+    trace_data: dict | None = None  # TracePointSample: string id -> value
+    frames: list = field(default_factory=list)  # innermost first
+
+
+@dataclass
+class Stream:
+    """A decoded stream: definitions by id, samples and events in order"""
+    version: int
+    strings: list = field(default_factory=list)
+    locations: dict = field(default_factory=dict)
+    symbols: dict = field(default_factory=dict)
+    attributes: dict = field(default_factory=dict)
+    samples: list = field(default_factory=list)
+    errors: list = field(default_factory=list)  # (code name, message)
+    events: list = field(default_factory=list)
+    features: dict | None = None
+    tracepoint_formats: dict = field(default_factory=dict)
+    progress: float = 0.0
+    unknown: list = field(default_factory=list)  # (type, size) skipped
+    log: str = ''      # perfparser's stderr, when run by run_perfparser
+
+    def string(self, sid):
+        """Return string @sid, or None for -1 (perfparser's empty string)"""
+        return self.strings[sid] if 0 <= sid < len(self.strings) else None
+
+    def resolve(self, location_ids, guessed_frames=0):
+        """Expand @location_ids into Frames the way hotspot 1.3.0 does
+
+        A location without a symbol (a sampled address, an inline call site)
+        borrows the symbol of its parent, which is then skipped; the chain
+        ends at the enclosing non-inlined function. A frame is inlined if
+        its symbol's location has a parent (the call site) at its address.
+        """
+        frames = []
+        first_guessed = len(location_ids) - guessed_frames
+        for idx, lid in enumerate(location_ids):
+            skip, seen = False, set()
+            while lid != -1:
+                loc = self.locations.get(lid)
+                if loc is None or lid in seen:
+                    raise StreamError('location %d undefined or looping' % lid)
+                seen.add(lid)
+                if skip:
+                    skip, lid = False, loc.parent
+                    continue
+                symloc = lid if lid in self.symbols else loc.parent
+                skip = symloc != lid
+                sym = self.symbols.get(symloc)
+                home = self.locations.get(symloc)
+                site = home and self.locations.get(home.parent)
+                frames.append(Frame(
+                    loc.address, sym and self.string(sym.name),
+                    sym and self.string(sym.binary), self.string(loc.file),
+                    loc.line, bool(site) and site.address == home.address,
+                    idx >= first_guessed, bool(sym and sym.is_kernel)))
+                lid = loc.parent
+        return frames
+
+
+class _Reader:
+    """Big-endian QDataStream primitives over one message buffer"""
+
+    def __init__(self, buf, where):
+        self.buf, self.pos, self.where = buf, 0, where
+
+    def take(self, fmt):
+        size = struct.calcsize('>' + fmt)
+        if self.pos + size > len(self.buf):
+            raise StreamError('%s: message ends early' % self.where)
+        vals = struct.unpack_from('>' + fmt, self.buf, self.pos)
+        self.pos += size
+        return vals if len(vals) > 1 else vals[0]
+
+    def bytes(self):
+        size = self.take('I')
+        if size == 0xffffffff:
+            return b''
+        if self.pos + size > len(self.buf):
+            raise StreamError('%s: byte array ends early' % self.where)
+        self.pos += size
+        return self.buf[self.pos - size:self.pos]
+
+    def text(self, codec='utf-8'):
+        """A QByteArray as text, or with codec utf-16-be a QString"""
+        return self.bytes().decode(codec, 'replace')
+
+    def list(self, item):
+        return [item() for _ in range(self.take('I'))]
+
+    def variant(self):
+        vtype, _is_null = self.take('IB')
+        if vtype == 0:
+            return None
+        if vtype == 12:
+            return self.bytes()
+        if vtype == 9:
+            return self.list(self.variant)
+        if vtype not in VARIANT_FMT:
+            raise StreamError('%s: QVariant type %d' % (self.where, vtype))
+        return self.take(VARIANT_FMT[vtype])
+
+
+def _decode(st, mtype, r):
+    """Decode one message of type @mtype from @r into @st"""
+    name = MSG_TYPES[mtype]
+    if name in ('Sample', 'TracePointSample'):
+        smp = Sample(*r.take('iiQI'), r.list(lambda: r.take('i')), r.take('B'),
+                     r.list(lambda: r.take('iQ')))
+        smp.frames = st.resolve(smp.location_ids, smp.guessed_frames)
+        if name == 'TracePointSample':
+            smp.trace_data = dict(r.list(lambda: (r.take('i'), r.variant())))
+        st.samples.append(smp)
+    elif name == 'StringDefinition':
+        sid, text = r.take('i'), r.text()
+        if sid != len(st.strings):
+            raise StreamError('%s: string id %d out of order' % (r.where, sid))
+        st.strings.append(text)
+    elif name == 'LocationDefinition':
+        lid = r.take('i')
+        st.locations[lid] = Location(*r.take('QiIiii'))
+    elif name == 'SymbolDefinition':
+        sid = r.take('i')
+        st.symbols[sid] = Symbol(*r.take('iii?'))
+    elif name == 'AttributesDefinition':
+        aid = r.take('i')
+        st.attributes[aid] = Attribute(*r.take('IQi?Q'))
+    elif name == 'TracePointFormat':
+        fid = r.take('i')
+        st.tracepoint_formats[fid] = TraceFormat(*r.take('iiI'))
+    elif name == 'Error':
+        code = r.take('i')
+        message = r.text('utf-16-be')  # a QString
+        st.errors.append((ERROR_CODES.get(code, str(code)), message))
+    elif name == 'Progress':
+        st.progress = r.take('d')  # a float, sent in double precision
+    elif name == 'FeaturesDefinition':
+        st.features = _features(r)
+    else:
+        rec = r.take('iiQI')
+        payload = None
+        if name in ('ThreadStart', 'Command'):
+            payload = r.take('i')  # parent pid; command string id
+        elif name == 'ContextSwitchDefinition':
+            payload = r.take('?')  # switched out
+        if name == 'Command':
+            payload = st.string(payload)
+        st.events.append(TaskEvent(name, *rec, payload))
+
+
+def _features(r):
+    """The perf.data header features, as FeaturesDefinition sends them"""
+    f = dict(hostname=r.text(), osrelease=r.text(), version=r.text(),
+             arch=r.text(), nr_cpus=r.take('II'), cpudesc=r.text(),
+             cpuid=r.text(), total_mem=r.take('Q'),
+             cmdline=r.list(r.text))
+    f['build_ids'] = r.list(lambda: (r.take('i'), r.bytes().hex(), r.text()))
+    f['sibling_cores'] = r.list(r.text)
+    f['sibling_threads'] = r.list(r.text)
+    f['numa'] = r.list(lambda: (*r.take('IQQ'), r.text()))
+    f['pmu_mappings'] = r.list(lambda: (r.take('I'), r.text()))
+    f['group_descs'] = r.list(lambda: (r.text(), *r.take('II')))
+    return f
+
+
+def parse_bytes(data):
+    """Decode a whole perfparser stream held in @data; return a Stream"""
+    if data[:12] != MAGIC:
+        raise StreamError('not a perfparser stream (no QPERFSTREAM magic)')
+    if len(data) < 16:
+        raise StreamError('truncated header (%d bytes)' % len(data))
+    st = Stream(struct.unpack_from('<i', data, 12)[0])
+    if st.version not in KNOWN_VERSIONS:
+        raise StreamError('unsupported QDataStream version %d (know %d..%d)'
+                          % (st.version, KNOWN_VERSIONS[0],
+                             KNOWN_VERSIONS[-1]))
+    pos = 16
+    while pos < len(data):
+        if pos + 4 > len(data):
+            raise StreamError('truncated message size at offset %d' % pos)
+        size = struct.unpack_from('<I', data, pos)[0]
+        end = pos + 4 + size
+        if size == 0 or end > len(data):
+            raise StreamError('truncated message at offset %d (size %d, '
+                              '%d bytes left)' % (pos, size, len(data) - pos))
+        mtype = data[pos + 4]
+        if mtype >= len(MSG_TYPES):
+            st.unknown.append((mtype, size))
+        else:
+            r = _Reader(data[pos + 5:end], '%s at offset %d'
+                        % (MSG_TYPES[mtype], pos))
+            _decode(st, mtype, r)
+            if r.pos != len(r.buf):
+                raise StreamError('%s: %d bytes left over (layout mismatch)'
+                                  % (r.where, len(r.buf) - r.pos))
+        pos = end
+    return st
+
+
+def parse(path):
+    """Decode the perfparser output file at @path"""
+    with open(path, 'rb') as inf:
+        return parse_bytes(inf.read())
+
+
+def find_perfparser(parser=None):
+    """Return @parser, $PERFPARSER, or the one Debian's hotspot installed"""
+    parser = parser or os.environ.get('PERFPARSER')
+    if parser:
+        return parser
+    try:
+        files = subprocess.run(['dpkg', '-L', 'hotspot'], capture_output=True,
+                               text=True, check=True).stdout.split()
+    except (OSError, subprocess.CalledProcessError) as exc:
+        raise FileNotFoundError('hotspot package not found: %s' % exc)
+    for path in files:
+        if path.endswith('/hotspot-perfparser') and os.access(path, os.X_OK):
+            return path
+    raise FileNotFoundError('hotspot-perfparser not in dpkg -L hotspot')
+
+
+def run_perfparser(perf_data, app_dir=None, extra_args=(), parser=None,
+                   output=None):
+    """Run perfparser on @perf_data and decode what it writes
+
+    After build-id lookups in the --debug path (which holds perf's cache
+    ~/.debug by default), perfparser looks for each ELF by file name in
+    @app_dir (--app) and all its subdirectories. @extra_args go to it as
+    they are (--sysroot, --debug, --extra, --arch, ...). The stream goes to
+    @output if given, else to a temporary file. Returns a Stream whose .log
+    is perfparser's stderr.
+    """
+    cmd = [find_perfparser(parser), '--input', os.path.abspath(perf_data)]
+    if app_dir:
+        cmd += ['--app', os.path.abspath(app_dir)]
+    with tempfile.TemporaryDirectory(prefix='perfparser') as tmp:
+        out = os.path.abspath(output) if output else os.path.join(tmp, 'qps')
+        proc = subprocess.run(cmd + ['--output', out] + list(extra_args),
+                              capture_output=True, text=True, check=False)
+        if proc.returncode:
+            raise RuntimeError('%s failed (%d): %s' % (
+                ' '.join(cmd), proc.returncode, proc.stderr[-2000:]))
+        st = parse(out)
+    st.log = proc.stderr
+    return st
+
+
+def main(argv=None):
+    """Print one line per sample, "addr symbol <- caller <- ...", innermost
+    first, an inlined function marked "*"; then perfparser's errors"""
+    ap = argparse.ArgumentParser(
+        description=main.__doc__,
+        epilog='Other options (--arch, --sysroot, ...) go to perfparser.')
+    ap.add_argument('perf_data')
+    ap.add_argument('--app', help='directory holding the profiled ELF')
+    ap.add_argument('--parser', help='the hotspot-perfparser to run')
+    ap.add_argument('--stream', action='store_true',
+                    help='perf_data is perfparser output already')
+    args, extra = ap.parse_known_args(argv)
+    if args.stream:
+        st = parse(args.perf_data)
+    else:
+        st = run_perfparser(args.perf_data, args.app, extra, args.parser)
+    for smp in st.samples:
+        print('%#x %s' % (smp.frames[0].address if smp.frames else 0,
+                          ' <- '.join((f.symbol or '[unknown]') +
+                                      '*' * f.inlined for f in smp.frames)))
+    for code, msg in st.errors:
+        print('error: %s: %s' % (code, msg))
+    return 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())

@@ -1,0 +1,256 @@
+#!/usr/bin/python3
+# SPDX-License-Identifier: GPL-2.0+
+# Copyright (c) 2026 The perfrec authors
+# The copy of a U-Boot ELF that host profilers read: true names for every reader
+
+"""The copy of a U-Boot ELF that host profilers read.
+
+Usage:
+    perfrec_symfs.py U_BOOT_ELF OUT_DIR [--objcopy PROG]
+
+Writes OUT_DIR/u-boot, for perf's --symfs OUT_DIR, and publishes the same file
+by its GNU build-id as OUT_DIR/.debug/u-boot/<build-id>/elf with perf's
+OUT_DIR/.debug/.build-id/<xx>/<rest> link: hotspot's --debugPaths
+OUT_DIR/.debug and perf's --buildid-dir OUT_DIR/.debug then only ever take
+the ELF of the build that made the recording ("Could not find ELF" for any
+other, never wrong names).
+
+The copy differs from U-Boot's own ELF in two ways, and in nothing that perf,
+its build-id matching or u-boot.bin depend on:
+
+- No DWARF. GNU ld resolves the debug info of code that --gc-sections removed
+  to address 0; with CONFIG_TEXT_BASE 0 that is live code (start.S and
+  .efi_runtime, where crc32 lives), so addr2line, objdump -l (perf annotate's
+  headings) and elfutils name those addresses after removed functions. Names
+  then come from the symbol table, which is right. The cost: perf annotate
+  shows no source lines and hotspot no inlined frames.
+- No sizeless local symbols inside a function (the mapping symbol $x at each
+  function's start, assembler labels such as relocation_return in _main).
+  hotspot 1.3.0 looks an address up in the one symbol just below it and
+  finds no name when that is sizeless, where perf names the function.
+- An empty PT_LOAD first in the program header table, at p_vaddr = the image
+  segment's p_vaddr - p_offset. perf maps a sample through the segment that
+  holds the MMAP's pgoff; elfutils (hotspot's perfparser) places the ELF at
+  the MMAP's start - pgoff and takes the first PT_LOAD's aligned p_vaddr as
+  its load address. With U-Boot's one segment at file offset 0x10000 and
+  p_vaddr 0 the two differ by 0x10000; the empty segment makes elfutils'
+  base equal to perf's.
+
+The build-id note is copied unchanged. Nothing is rewritten when the copy is
+already up to date, so a no-op build leaves it alone. Standard library and
+binutils' objcopy only. Exit status 0, or 1 with one line on what is wrong.
+"""
+
+import argparse
+import bisect
+import os
+import shutil
+import struct
+import subprocess
+import sys
+import tempfile
+
+PT_LOAD = 1
+PF_R = 4
+PHDR = struct.Struct('<IIQQQQQQ')
+NT_GNU_BUILD_ID = 3
+SHT_NOTE = 7
+SHT_SYMTAB = 2
+STB_LOCAL = 0
+STT_NOTYPE = 0
+STT_FUNC = 2
+
+
+class SymfsError(Exception):
+    """A problem with the input ELF or the tools"""
+
+
+def elf_header(data):
+    """(e_phoff, e_shoff, e_phentsize, e_phnum, e_shentsize, e_shnum) of an ELF64 LE"""
+    if data[:4] != b'\x7fELF' or data[4] != 2 or data[5] != 1:
+        raise SymfsError('not a 64-bit little-endian ELF file')
+    phoff, shoff = struct.unpack_from('<QQ', data, 0x20)
+    phentsize, phnum, shentsize, shnum = struct.unpack_from('<HHHH', data, 0x36)
+    return phoff, shoff, phentsize, phnum, shentsize, shnum
+
+
+def sections(data):
+    """[(sh_type, sh_flags, sh_addr, sh_offset, sh_size)] of an ELF64 LE"""
+    _, shoff, _, _, shentsize, shnum = elf_header(data)
+    out = []
+    for i in range(shnum):
+        _, sh_type, flags, addr, offset, size = struct.unpack_from(
+            '<IIQQQQ', data, shoff + i * shentsize)
+        out.append((sh_type, flags, addr, offset, size))
+    return out
+
+
+def build_id(data):
+    """The NT_GNU_BUILD_ID note's descriptor as hex, or None"""
+    for sh_type, _, _, offset, size in sections(data):
+        if sh_type != SHT_NOTE:
+            continue
+        pos = offset
+        while pos + 12 <= offset + size:
+            namesz, descsz, ntype = struct.unpack_from('<III', data, pos)
+            desc = pos + 12 + (namesz + 3) // 4 * 4
+            if ntype == NT_GNU_BUILD_ID and data[pos + 12:pos + 12 + namesz] == b'GNU\0':
+                return data[desc:desc + descsz].hex()
+            pos = desc + (descsz + 3) // 4 * 4
+    return None
+
+
+def shadowing_symbols(data):
+    """Names of the sizeless local symbols that lie inside a sized function"""
+    _, shoff, _, _, shentsize, _ = elf_header(data)
+    secs = sections(data)
+    syms = []
+    for idx, (sh_type, _, _, offset, size) in enumerate(secs):
+        if sh_type != SHT_SYMTAB:
+            continue
+        link, = struct.unpack_from('<I', data, shoff + idx * shentsize + 0x28)
+        strtab = secs[link][3]
+        for pos in range(offset, offset + size, 24):
+            name, info, _, shndx, value, sym_size = struct.unpack_from('<IBBHQQ', data, pos)
+            end = data.index(b'\0', strtab + name)
+            syms.append((info, shndx, value, sym_size, data[strtab + name:end].decode()))
+    funcs = sorted((value, value + size) for info, _, value, size, _ in syms
+                   if info & 0xf == STT_FUNC and size)
+    names = set()
+    for info, shndx, value, size, name in syms:
+        if size or info >> 4 != STB_LOCAL or info & 0xf != STT_NOTYPE or not shndx or not name:
+            continue
+        idx = bisect.bisect_right(funcs, (value, 2 ** 64)) - 1
+        if idx >= 0 and funcs[idx][0] <= value < funcs[idx][1]:
+            names.add(name)
+    return sorted(names)
+
+
+def segments(data):
+    """The program headers of an ELF64 LE, as tuples in PHDR's order"""
+    phoff, _, phentsize, phnum, _, _ = elf_header(data)
+    return [PHDR.unpack_from(data, phoff + i * phentsize) for i in range(phnum)]
+
+
+def lead_with_base_segment(data):
+    """Insert the empty base PT_LOAD first in @data's program headers, in place
+
+    Returns False when it is there already. The table grows by one entry
+    into the padding before the first section, which must be free.
+    """
+    phoff, _, phentsize, phnum, _, _ = elf_header(data)
+    segs = segments(data)
+    loads = [seg for seg in segs if seg[0] == PT_LOAD]
+    if not loads:
+        raise SymfsError('no PT_LOAD segment')
+    image = next(seg for seg in loads if seg[5])  # the first with file contents
+    base = (image[3] - image[2]) & (2 ** 64 - 1)
+    lead = (PT_LOAD, PF_R, 0, base, base, 0, 0, image[7])
+    if segs[0] == lead:
+        return False
+    if phentsize != PHDR.size:
+        raise SymfsError('unexpected program header size %d' % phentsize)
+    end = phoff + (phnum + 1) * phentsize
+    used = [offset for sh_type, _, _, offset, size in sections(data)
+            if sh_type and size and offset < end and offset + size > phoff]
+    if end > min(seg[2] for seg in loads if seg[5]) or used:
+        raise SymfsError('no room for another program header after offset %#x' % phoff)
+    for i, seg in enumerate([lead] + segs):
+        PHDR.pack_into(data, phoff + i * phentsize, *seg)
+    struct.pack_into('<H', data, 0x38, phnum + 1)
+    return True
+
+
+def write_if_changed(path, data):
+    """Write @data to @path unless it holds exactly that; True if written"""
+    try:
+        with open(path, 'rb') as inf:
+            if inf.read() == data:
+                return False
+    except FileNotFoundError:
+        pass
+    tmp = path + '.tmp'
+    with open(tmp, 'wb') as outf:
+        outf.write(data)
+    os.chmod(tmp, 0o755)
+    os.replace(tmp, path)
+    return True
+
+
+def make_copy(elf, objcopy):
+    """The host copy of @elf as bytes, and its build-id"""
+    with open(elf, 'rb') as inf:
+        orig = inf.read()
+    bid = build_id(orig)
+    if not bid:
+        raise SymfsError('%s has no GNU build-id note (CONFIG_PERFREC_BUILD_ID)' % elf)
+    with tempfile.TemporaryDirectory() as tmp:
+        out = os.path.join(tmp, 'u-boot')
+        strip = os.path.join(tmp, 'strip-symbols')
+        with open(strip, 'w', encoding='utf-8') as outf:
+            outf.write(''.join(name + '\n' for name in shadowing_symbols(orig)))
+        proc = subprocess.run([objcopy, '--strip-debug', '--strip-symbols=' + strip, elf, out],
+                              capture_output=True, text=True, check=False)
+        if proc.returncode:
+            raise SymfsError('%s --strip-debug failed: %s' % (objcopy, proc.stderr.strip()))
+        with open(out, 'rb') as inf:
+            data = bytearray(inf.read())
+    if build_id(data) != bid:
+        raise SymfsError('%s changed the build-id note' % objcopy)
+    lead_with_base_segment(data)
+    return bytes(data), bid
+
+
+def publish(data, bid, out_dir):
+    """Write OUT_DIR/u-boot and the build-id tree; return the files written"""
+    written = []
+    os.makedirs(out_dir, exist_ok=True)
+    flat = os.path.join(out_dir, 'u-boot')
+    if write_if_changed(flat, data):
+        written.append(flat)
+    cache = os.path.join(out_dir, '.debug')
+    by_id = os.path.join(cache, 'u-boot', bid)
+    os.makedirs(by_id, exist_ok=True)
+    if write_if_changed(os.path.join(by_id, 'elf'), data):
+        written.append(os.path.join(by_id, 'elf'))
+    link_dir = os.path.join(cache, '.build-id', bid[:2])
+    link = os.path.join(link_dir, bid[2:])
+    target = os.path.join('..', '..', 'u-boot', bid)
+    os.makedirs(link_dir, exist_ok=True)
+    if os.path.islink(link) and os.readlink(link) != target:
+        os.remove(link)
+    if not os.path.islink(link):
+        os.symlink(target, link)
+    # Only this build: another build's ELF must not answer for its recordings
+    for old in os.listdir(os.path.join(cache, 'u-boot')):
+        if old != bid:
+            shutil.rmtree(os.path.join(cache, 'u-boot', old))
+    for sub in os.listdir(os.path.join(cache, '.build-id')):
+        for name in os.listdir(os.path.join(cache, '.build-id', sub)):
+            if sub + name != bid:
+                os.remove(os.path.join(cache, '.build-id', sub, name))
+    return written
+
+
+def main(argv=None):
+    """Make the copy; return the exit code"""
+    parser = argparse.ArgumentParser(description=__doc__.split('\n', 1)[0])
+    parser.add_argument('elf', help="U-Boot's ELF (the build's u-boot)")
+    parser.add_argument('out_dir', help='where u-boot and .debug/ go')
+    parser.add_argument('--objcopy', default=os.environ.get('OBJCOPY',
+                                                            'aarch64-linux-gnu-objcopy'),
+                        help='objcopy that knows the ELF (default: %(default)s)')
+    args = parser.parse_args(argv)
+    try:
+        data, bid = make_copy(args.elf, args.objcopy)
+        written = publish(data, bid, args.out_dir)
+    except (OSError, SymfsError) as err:
+        print('perfrec_symfs: %s' % err, file=sys.stderr)
+        return 1
+    if written:
+        print('perfrec_symfs: %s/u-boot and .debug/u-boot/%s/elf' % (args.out_dir, bid))
+    return 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())
