@@ -16,11 +16,16 @@ from perfrec_data import check_perf_stderr
 # Free DRAM on QEMU virt with 1 GiB, clear of U-Boot and the load addresses
 BUF = 0x50000000
 BUF_SIZE = 0x1000000
+# CRC-32 of DRAM's first bytes, about 6 instructions a byte: a workload of
+# any size (record_grown())
+CRC_AT = 'crc32 0x40000000 %#x'
 # 16 MiB of CRC-32: about 100 million instructions
 CRC_LEN = 0x1000000
-CRC = 'crc32 0x40000000 %#x' % CRC_LEN
+CRC = CRC_AT % CRC_LEN
 # Ample time for any recording here
 TIMEOUT_MS = 120000
+# Recordings of a workload doubled in size until it yields enough samples
+GROW_TRIES = 6
 
 SUMMARY = re.compile(r'perfrec: (\d+) samples, (\d+) lost, (\d+) bytes of perf.data '
                      r'at (0x[0-9a-f]+), workload rc (\d+)')
@@ -67,6 +72,39 @@ def record(cons, args, workload=CRC):
     return {'samples': int(match.group(1)), 'lost': int(match.group(2)),
             'size': int(match.group(3)), 'addr': int(match.group(4), 16),
             'rc': ret, 'out': out}
+
+
+def record_grown(cons, args, workload, size, least=0, enough=None, check=None,
+                 tries=GROW_TRIES):
+    """Record '@workload % @size' until it is enough; return the last summary
+
+    Enough is more than @least samples, or what @enough(summary) says. How
+    many samples a workload of a given size yields is exact under icount,
+    so there the first recording must be enough. Without icount QEMU's
+    clock is the host's and each interrupt waits for QEMU's main loop: on
+    a slow or loaded host more periods pass late, unsampled. The size
+    (loops or bytes: instructions, not time) then doubles after each
+    recording that is not enough, @tries recordings at most; only the last
+    is left in the buffer. @check(summary), if given, asserts what every
+    recording must show. The summary's 'work' is the size it was recorded
+    at, its 'grown' the (size, samples, lost) of each recording.
+    """
+    def more(res):
+        return res['samples'] > least
+
+    enough = enough or more
+    grown = []
+    for _ in range(1 if icount(cons) else tries):
+        res = record(cons, args, workload % size)
+        grown.append((size, res['samples'], res['lost']))
+        if check:
+            check(res)
+        if enough(res):
+            break
+        size *= 2
+    res['work'], res['grown'] = grown[-1][0], grown
+    assert enough(res), grown
+    return res
 
 
 def status(cons):

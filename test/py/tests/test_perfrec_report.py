@@ -16,7 +16,7 @@ import subprocess
 import pytest
 
 from perfrec_data import PerfData
-from perfrec_helpers import BUF, BUF_SIZE, fetch, icount, perf, record, run_rc
+from perfrec_helpers import BUF, BUF_SIZE, fetch, icount, perf, record, record_grown, run_rc
 from test_perfrec_callgraph import Symboliser, chains, record_chain, workload_scale
 
 ROW = re.compile(r'^\s+(\d+)\.(\d\d)%\s+(\d+)\s+(\S+)\s*$', re.M)
@@ -68,8 +68,8 @@ def test_perfrec_report_matches_perf(u_boot_console, tmp_path):
     period, scale = workload_scale(cons)
     # QEMU counts instructions only under icount; CPU_CYCLES (r11) always
     second = 'instructions' if icount(cons) else 'r11'
-    record(cons, '-e cycles,%s -c %d -o %#x -s %#x' % (second, period // 4, BUF, BUF_SIZE),
-           'perfrec_test calls %d' % (30000 * scale))
+    record_grown(cons, '-e cycles,%s -c %d -o %#x -s %#x' % (second, period // 4, BUF, BUF_SIZE),
+                 'perfrec_test calls %d', 30000 * scale, least=40)
     tables, out = board_report(cons, '-n 4')
     assert set(tables) == {'cycles', second}, out
     assert 'Call paths' not in out, out
