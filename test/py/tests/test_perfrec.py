@@ -17,8 +17,9 @@ import zlib
 import pytest
 
 from perfrec_data import PerfData
-from perfrec_helpers import (BUF, BUF_SIZE, bdinfo, events, fetch, gic_distributor, icount,
-                             image_offset, perf, record, registers, run_rc, status, symbols)
+from perfrec_helpers import (BUF, BUF_SIZE, CRC_AT, CRC_LEN, bdinfo, events, fetch,
+                             gic_distributor, icount, image_offset, perf, record, record_grown,
+                             registers, run_rc, status, symbols)
 
 @pytest.mark.buildconfigspec('cmd_perfrec')
 def test_perfrec_help(u_boot_console):
@@ -39,7 +40,8 @@ def test_perfrec_help(u_boot_console):
 def test_perfrec_record_crc32(u_boot_console, tmp_path):
     """The user story: record crc32 at 4 kHz, and perf names its inner loop on top"""
     cons = u_boot_console
-    res = record(cons, '-F 4000 -o %#x -s %#x' % (BUF, BUF_SIZE))
+    res = record_grown(cons, '-F 4000 -o %#x -s %#x' % (BUF, BUF_SIZE), CRC_AT, CRC_LEN,
+                       least=100, tries=4)
     assert res['rc'] == 0 and res['lost'] == 0 and res['samples'] > 100
     assert res['addr'] == BUF
     assert int(cons.run_command('printenv fileaddr').split('=')[1], 16) == BUF
@@ -171,7 +173,11 @@ def test_perfrec_buffer_full(u_boot_console, tmp_path):
     cons.run_command('mw.b %#x 0xa5 %#x' % (BUF - guard, guard))
     cons.run_command('mw.b %#x 0x5a %#x' % (BUF + size, guard))
     period = 20000
-    res = record(cons, '-c %d -o %#x -s %#x' % (period, BUF, size))
+
+    def full(res):
+        return res['lost'] > 0 and res['samples'] > 0
+    res = record_grown(cons, '-c %d -o %#x -s %#x' % (period, BUF, size), CRC_AT, CRC_LEN,
+                       enough=full, tries=4)
     assert res['lost'] > 0 and res['samples'] > 0
     assert 'the buffer filled up' in res['out']
     _, events, late = status(cons)
@@ -195,8 +201,8 @@ def test_perfrec_buffer_full(u_boot_console, tmp_path):
 def test_perfrec_workload_fails(u_boot_console, tmp_path):
     """A failing workload still leaves a valid perf.data; perfrec passes on its rc"""
     cons = u_boot_console
-    res = record(cons, '-c 10000 -o %#x -s %#x' % (BUF, BUF_SIZE),
-                 '"crc32 0x40000000 0x100000; false"')
+    res = record_grown(cons, '-c 10000 -o %#x -s %#x' % (BUF, BUF_SIZE),
+                       '"crc32 0x40000000 %#x; false"', 0x100000)
     assert res['rc'] == 1 and res['samples'] > 0
     path, data = fetch(cons, tmp_path)
     PerfData(data)
@@ -259,12 +265,14 @@ def test_perfrec_other_interrupts_held_off(u_boot_console):
     try:
         before = registers(cons)
         assert 'reg GICD_ISENABLER1 = %#x' % bit in before
-        res = record(cons, '-c 20000 -o %#x -s %#x' % (BUF, BUF_SIZE),
-                     'crc32 0x40000000 0x100000')
+
+        def held_off(_):
+            out = cons.run_command('perfrec status')
+            assert 'foreign: 0' in out, out
+            assert registers(cons) == before
+        res = record_grown(cons, '-c 20000 -o %#x -s %#x' % (BUF, BUF_SIZE), CRC_AT, 0x100000,
+                           check=held_off)
         assert res['samples'] > 0
-        out = cons.run_command('perfrec status')
-        assert 'foreign: 0' in out, out
-        assert registers(cons) == before
         pending = cons.run_command('md.l %#x 1' % (dist + 0x200 + reg))
         assert ('%08x' % bit) in pending, pending
     finally:

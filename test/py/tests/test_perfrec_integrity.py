@@ -19,8 +19,8 @@ import time
 import pytest
 
 from perfrec_data import PerfData
-from perfrec_helpers import (BUF, BUF_SIZE, fetch, icount, perf, record, registers, run_rc,
-                             status)
+from perfrec_helpers import (BUF, BUF_SIZE, fetch, icount, perf, record, record_grown,
+                             registers, run_rc, status)
 
 BIG = 0x4000000         # 64 MiB
 SOAK_RUNS = int(os.environ.get('PERFREC_SOAK_RUNS', '100'))
@@ -44,9 +44,12 @@ def test_perfrec_registers_kept(u_boot_console, opts):
         loops = 3000000
     else:
         loops = 3000000 if icount(cons) else 30000000
-    res = record(cons, '%s -o %#x -s %#x' % (opts, BUF, BUF_SIZE),
-                 'perfrec_test regs %d' % loops)
-    assert 'regs: all 59 registers kept' in res['out'], res['out']
+
+    def kept(res):
+        assert 'regs: all 59 registers kept' in res['out'], res['out']
+        assert res['rc'] == 0, res
+    res = record_grown(cons, '%s -o %#x -s %#x' % (opts, BUF, BUF_SIZE), 'perfrec_test regs %d',
+                       loops, least=20, check=kept)
     assert res['rc'] == 0 and res['samples'] > 20, res
 
 
