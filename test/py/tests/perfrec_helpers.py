@@ -10,6 +10,7 @@ perf on it with its stderr checked.
 import os
 import re
 import subprocess
+import time
 
 from perfrec_data import check_perf_stderr
 
@@ -63,15 +64,22 @@ def run_rc(cons, cmd):
 
 
 def record(cons, args, workload=CRC):
-    """Run 'perfrec record' and return its summary as a dict (asserts rc 0)"""
+    """Run 'perfrec record' and return its summary as a dict (asserts rc 0)
+
+    'ns' is the host's time from sending the command to its prompt: without
+    icount QEMU's clock is the host's, so no count of cycles (or cpu-clock
+    nanoseconds) in the recording can exceed it.
+    """
+    start = time.monotonic_ns()
     with cons.temporary_timeout(TIMEOUT_MS):
         out, ret = run_rc(cons, 'perfrec record %s -- %s' % (args, workload))
+    elapsed = time.monotonic_ns() - start
     match = SUMMARY.search(out)
     assert match, out
     assert ret == int(match.group(5)), out
     return {'samples': int(match.group(1)), 'lost': int(match.group(2)),
             'size': int(match.group(3)), 'addr': int(match.group(4), 16),
-            'rc': ret, 'out': out}
+            'rc': ret, 'out': out, 'ns': elapsed}
 
 
 def record_grown(cons, args, workload, size, least=0, enough=None, check=None,

@@ -14,6 +14,7 @@ counters interrupt on time, and the cell with -cpu max has 64-bit ones.
 """
 
 import re
+import time
 
 import pytest
 
@@ -128,17 +129,24 @@ def test_perfrec_stat_wrap(u_boot_console):
     """Counters that wrap during 'stat' are extended to 64 bits: counts stay exact"""
     cons = u_boot_console
     names = '-e cycles,r11' + (',instructions' if icount(cons) else '')
-    plain, _, _ = stat(cons, names)
-    wrapped, _, _ = stat(cons, names + ' -w 1000')
-    for name, count in plain.items():
-        if icount(cons):
+    runs = []
+    for args in (names, names + ' -w 1000'):
+        start = time.monotonic_ns()
+        counts, _, _ = stat(cons, args)
+        runs.append((counts, time.monotonic_ns() - start))
+    (plain, _), (wrapped, _) = runs
+    if icount(cons):
+        for name, count in plain.items():
             # The only difference: the wrap interrupts' own few hundred instructions
             assert 0 <= wrapped[name] - count < 5000 * (1 << icount_shift(cons)), \
                 (name, plain, wrapped)
-        else:
-            # Real time: runs differ (a loaded host may halve QEMU's speed), but
-            # a lost or doubled wrap would be 2^32 off
-            assert abs(wrapped[name] - count) < 1 << 31, (name, plain, wrapped)
+    else:
+        # Real time: two runs differ by what the host gives QEMU, so each run
+        # is judged alone. Its counters count the same nanoseconds, none more
+        # than the host took for it; a lost or doubled wrap would be 2^32 off.
+        for counts, nanos in runs:
+            assert all(0 < count <= nanos for count in counts.values()), (counts, nanos)
+            assert abs(counts['r11'] - counts['cycles']) < 1 << 31, counts
     if icount(cons):
         shift = icount_shift(cons)
         assert wrapped['cycles'] == (1 << shift) * wrapped['instructions'], wrapped
@@ -262,6 +270,24 @@ def test_perfrec_jitter(u_boot_console, tmp_path):
     assert sum(periods) <= count < sum(periods) + (late + 1) * period * 1.1
 
 
+def check_whole_period(cons, res, name, period):
+    """@name sampled at @period (beyond 32 bits) kept all of it, not @period mod 2^32
+
+    Under icount the workload is far shorter than the period: no sample.
+    Without icount the count is the host's time, which a slow host can take
+    past the period, but every sample still took a whole period: a period
+    cut to 32 bits would add a period to the count every 50 ms.
+    """
+    count, last_period, late, _ = events(cons)[name]
+    assert last_period == period
+    assert res['samples'] + late == count // period, (name, count, late, res['samples'])
+    if icount(cons):
+        assert res['samples'] == 0, res
+    else:
+        assert count <= res['ns'], (name, count, res['ns'])
+    return count
+
+
 @pytest.mark.boardspec('qemu_arm64')
 @pytest.mark.buildconfigspec('cmd_perfrec')
 def test_perfrec_counter_width(u_boot_console):
@@ -270,15 +296,16 @@ def test_perfrec_counter_width(u_boot_console):
     facts, _ = pmu(cons)
     period = (1 << 32) + 50000000
     # The cycle counter is always 64 bits: no sample, although -period mod 2^32 is small
-    assert record(cons, '-c %d -o %#x -s %#x' % (period, BUF, BUF_SIZE))['samples'] == 0
+    res = record(cons, '-c %d -o %#x -s %#x' % (period, BUF, BUF_SIZE))
+    check_whole_period(cons, res, 'cycles', period)
     args = '-e r11 -c %d -o %#x -s %#x' % (period, BUF, BUF_SIZE)
     if facts['bits'] == 32:
         out, ret = run_rc(cons, 'perfrec record %s -- true' % args)
         assert ret == 1, out
         assert ("Period %d of event 'r11' does not fit its 32-bit counter" % period) in out
     else:
-        assert record(cons, args)['samples'] == 0
-        assert events(cons)['r11'][0] > 10 * (1 << 20)
+        res = record(cons, args)
+        assert check_whole_period(cons, res, 'r11', period) > 10 * (1 << 20)
 
 
 @pytest.mark.boardspec('qemu_arm64')
