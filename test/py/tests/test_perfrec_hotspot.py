@@ -25,7 +25,7 @@ import subprocess
 import pytest
 
 import perfparser_stream
-from perfrec_helpers import BUF, BUF_SIZE, CRC, fetch, perf, record
+from perfrec_helpers import BUF, BUF_SIZE, CRC_AT, CRC_LEN, fetch, perf, record_grown
 from test_perfrec_callgraph import Symboliser, record_chain
 
 # perfparser 1.3.0 predates perf's HEADER_SAMPLE_TIME (perf writes it in
@@ -75,7 +75,7 @@ def hotspot_chains(stream):
 
 def flat_recording(cons, tmp_path):
     """A flat recording over crc32 (crc32_no_comp lives in .efi_runtime)"""
-    record(cons, '-c 20011 -o %#x -s %#x' % (BUF, BUF_SIZE))
+    record_grown(cons, '-c 20011 -o %#x -s %#x' % (BUF, BUF_SIZE), CRC_AT, CRC_LEN, least=50)
     return fetch(cons, tmp_path)[0]
 
 
