@@ -11,46 +11,23 @@
 #include <console.h>
 #include <env.h>
 #include <errno.h>
-#include <gzip.h>
 #include <malloc.h>
 #include <mapmem.h>
 #include <perfrec.h>
 #include <perfrec_compat.h>
 #include <perfrec_frame.h>
 #include <semihosting.h>
-#include <sort.h>
 #include <stdio.h>
-#include <time.h>
-#include <u-boot/crc.h>
 #include <vsprintf.h>
 #include <asm/global_data.h>
 #include <asm/system.h>
 #include <linux/kernel.h>
-#include <linux/sizes.h>
 #include <linux/string.h>
 
 DECLARE_GLOBAL_DATA_PTR;
 
-/* Where the default buffer may not go: the usual load areas and their room */
-static const struct {
-	const char *var;
-	ulong bytes;
-} perfrec_load_areas[] = {
-	{ "loadaddr", SZ_64M },
-	{ "kernel_addr_r", SZ_64M },
-	{ "ramdisk_addr_r", SZ_64M },
-	{ "fdt_addr_r", SZ_1M },
-	{ "fdt_addr", SZ_1M },
-	{ "scriptaddr", SZ_1M },
-	{ "pxefile_addr_r", SZ_1M },
-};
-
-#define PERFREC_DEFAULT_ALIGN	SZ_64K
-
 /* The recording's buffer as mapped by perfrec_begin_recording() */
 static void *perfrec_buf_map;
-#define PERFREC_ALLOC_TRIES	8
-
 /* Parse a decimal number (periods, frequencies): digits only, no overflow */
 static int perfrec_parse_dec(const char *str, u64 *valp)
 {
@@ -83,65 +60,6 @@ static int perfrec_parse_hex(const char *str, ulong *valp)
 	return *end ? -EINVAL : 0;
 }
 
-/* Is [addr, addr + size) inside one DRAM bank? */
-static bool perfrec_in_dram(ulong addr, ulong size)
-{
-	int i;
-
-	for (i = 0; i < CONFIG_NR_DRAM_BANKS; i++) {
-		ulong start = gd->bd->bi_dram[i].start;
-		ulong bank = gd->bd->bi_dram[i].size;
-
-		if (bank && addr >= start && size <= bank && addr - start <= bank - size)
-			return true;
-	}
-
-	return false;
-}
-
-/* The load area [start, start + bytes) that [addr, addr + size) overlaps, if any */
-static bool perfrec_overlaps_load_area(ulong addr, ulong size, ulong *startp)
-{
-	uint i;
-
-	for (i = 0; i < ARRAY_SIZE(perfrec_load_areas); i++) {
-		ulong start = env_get_hex(perfrec_load_areas[i].var, 0);
-
-		if (!start)
-			continue;
-		if (addr < start + perfrec_load_areas[i].bytes && start < addr + size) {
-			*startp = start;
-			return true;
-		}
-	}
-
-	return false;
-}
-
-/* Find room for the default buffer: top of free DRAM, clear of the load areas */
-static int perfrec_default_addr(ulong size, ulong *addrp)
-{
-	phys_addr_t max = 0, addr;
-	ulong area;
-	int i;
-
-	for (i = 0; i < PERFREC_ALLOC_TRIES; i++) {
-		addr = perfrec_lmb_alloc_below(gd->bd, (void *)gd->fdt_blob, size,
-					       PERFREC_DEFAULT_ALIGN, max);
-		if (!addr)
-			return -ENOMEM;
-		if (!perfrec_overlaps_load_area(addr, size, &area)) {
-			*addrp = addr;
-			return 0;
-		}
-		max = area;
-		if (!max)
-			return -ENOMEM;
-	}
-
-	return -ENOMEM;
-}
-
 /* Check the user's buffer: aligned, in DRAM, clear of everything U-Boot uses */
 static int perfrec_check_buffer(ulong addr, ulong size)
 {
@@ -153,16 +71,16 @@ static int perfrec_check_buffer(ulong addr, ulong size)
 		printf("Buffer address %#lx is not 8-byte aligned\n", addr);
 		return -EINVAL;
 	}
-	if (!perfrec_in_dram(addr, size)) {
+	switch (perfrec_buffer_check(addr, size)) {
+	case 0:
+		return 0;
+	case -ERANGE:
 		printf("Buffer %#lx+%#lx is not inside DRAM\n", addr, size);
 		return -EINVAL;
-	}
-	if (!perfrec_lmb_range_free(gd->bd, (void *)gd->fdt_blob, addr, size)) {
+	default:
 		printf("Buffer %#lx+%#lx overlaps memory U-Boot uses\n", addr, size);
 		return -EINVAL;
 	}
-
-	return 0;
 }
 
 /* Why the session's interrupt cannot be used, as a phrase naming the device-tree node */
@@ -603,97 +521,6 @@ static int perfrec_write_host(const char *path, ulong addr, ulong size)
 	return CMD_RET_SUCCESS;
 }
 
-static void perfrec_dump_line(void *ctx, const char *line)
-{
-	puts(line);
-}
-
-/*
- * Print @size bytes at @data as one framed block (gzip-compressed with
- * @compress); return a CMD_RET_ value and the bytes printed in @wirep
- */
-static int perfrec_dump(const struct perfrec_frame *head, const void *data, bool compress,
-			size_t *wirep)
-{
-	struct perfrec_frame frame = *head;
-	unsigned long wire_len = frame.size + frame.size / 100 + 1024;
-	const void *wire = data;
-	void *zbuf = NULL;
-
-	frame.crc32 = crc32(0, data, frame.size);
-	frame.wire_len = frame.size;
-	if (compress) {
-		if (!IS_ENABLED(CONFIG_GZIP_COMPRESSED)) {
-			printf("Compressing needs CONFIG_GZIP_COMPRESSED\n");
-			return CMD_RET_FAILURE;
-		}
-		zbuf = malloc(wire_len);
-		if (!zbuf) {
-			printf("No memory to compress %zu bytes: dump without -z\n", frame.size);
-			return CMD_RET_FAILURE;
-		}
-		if (gzip(zbuf, &wire_len, (unsigned char *)data, frame.size)) {
-			printf("Cannot compress the recording: dump without -z\n");
-			free(zbuf);
-			return CMD_RET_FAILURE;
-		}
-		frame.compressed = true;
-		frame.wire_len = wire_len;
-		wire = zbuf;
-	}
-	perfrec_frame_write(&frame, wire, perfrec_dump_line, NULL);
-	free(zbuf);
-	if (wirep)
-		*wirep = perfrec_frame_lines(frame.wire_len) * PERFREC_FRAME_WIRE_PER_LINE;
-
-	return CMD_RET_SUCCESS;
-}
-
-/*
- * Print what is new in the recording as one pipe-mode chunk of at most
- * @max bytes (more for the first chunk, which must hold the header); return
- * a CMD_RET_ value and the bytes printed in @wirep
- */
-static int perfrec_dump_stream(bool compress, size_t max, size_t *wirep)
-{
-	struct perfrec_frame frame = { .kind = "pipe" };
-	struct perfrec_result res;
-	struct perfrec_chunk chunk;
-	size_t size = perfrec_stream_pending();
-	void *buf;
-	int ret;
-
-	*wirep = 0;
-	perfrec_get_result(&res);
-	if (!size)
-		return CMD_RET_SUCCESS;
-	buf = malloc(size);
-	if (!buf) {
-		printf("No memory for %zu bytes of stream\n", size);
-		return CMD_RET_FAILURE;
-	}
-	ret = perfrec_stream_read(buf, min(size, max), &chunk);
-	if (ret == -ENOSPC)
-		ret = perfrec_stream_read(buf, size, &chunk);
-	if (ret) {
-		printf("Cannot stream the recording (err=%d)\n", ret);
-		free(buf);
-		return CMD_RET_FAILURE;
-	}
-	ret = CMD_RET_SUCCESS;
-	if (chunk.len) {
-		frame.id = res.id;
-		frame.seq = chunk.seq;
-		frame.size = chunk.len;
-		ret = perfrec_dump(&frame, buf, compress, wirep);
-	}
-	free(buf);
-	if (chunk.last)
-		printf("perfrec: end of stream %08x (%u chunks)\n", res.id, chunk.seq + 1);
-
-	return ret;
-}
-
 static int do_perfrec_dump(struct cmd_tbl *cmdtp, int flag, int argc, char *const argv[])
 {
 	struct perfrec_frame frame = { .kind = "file" };
@@ -737,7 +564,8 @@ static int do_perfrec_dump(struct cmd_tbl *cmdtp, int flag, int argc, char *cons
 			printf("perfrec: nothing new to stream\n");
 			return CMD_RET_SUCCESS;
 		}
-		return perfrec_dump_stream(o.compress, SIZE_MAX, &wire);
+		return perfrec_dump_stream(o.compress, SIZE_MAX, &wire) ?
+			CMD_RET_FAILURE : CMD_RET_SUCCESS;
 	}
 	if (res.state != PERFREC_FINALISED || res.mode != PERFREC_RECORD) {
 		printf("No finished recording to dump\n");
@@ -756,38 +584,7 @@ static int do_perfrec_dump(struct cmd_tbl *cmdtp, int flag, int argc, char *cons
 	ret = perfrec_dump(&frame, data, o.compress, NULL);
 	unmap_sysmem(data);
 
-	return ret;
-}
-
-/* Streaming at command boundaries: wire bytes a second (0: off), gzip or not */
-static ulong perfrec_stream_rate;
-static bool perfrec_stream_compress;
-static ulong perfrec_stream_ms;
-static long perfrec_stream_budget;
-
-void perfrec_command_done(void)
-{
-	struct perfrec_result res;
-	ulong now, elapsed;
-	size_t wire;
-
-	if (!perfrec_stream_rate)
-		return;
-	perfrec_get_result(&res);
-	if (res.state != PERFREC_ARMED || res.mode != PERFREC_RECORD)
-		return;
-	now = get_timer(0);
-	elapsed = now - perfrec_stream_ms;
-	perfrec_stream_ms = now;
-	/* A token bucket: what the line carries in the time since, at most 1 s of it */
-	perfrec_stream_budget = min((long)perfrec_stream_rate,
-				    perfrec_stream_budget +
-				    (long)(elapsed * perfrec_stream_rate / 1000));
-	if (perfrec_stream_budget <= 0)
-		return;
-	perfrec_dump_stream(perfrec_stream_compress, perfrec_stream_budget *
-			    PERFREC_FRAME_LINE_BYTES / PERFREC_FRAME_WIRE_PER_LINE, &wire);
-	perfrec_stream_budget -= wire;
+	return ret ? CMD_RET_FAILURE : CMD_RET_SUCCESS;
 }
 
 /*
@@ -821,6 +618,30 @@ static int perfrec_check_clock(struct perfrec_cfg *cfg)
 	cfg->source = PERFREC_SRC_TIMER;
 
 	return CMD_RET_SUCCESS;
+}
+
+/*
+ * The default event needs the PMU interrupt; when that is missing or silent,
+ * sample cpu-clock on the timer, which always works. An event the user
+ * named is not swapped for another.
+ */
+static bool perfrec_record_fallback(struct perfrec_cfg *cfg,
+				    const struct perfrec_irq_report *irq, void *ctx)
+{
+	const struct perfrec_opts *o = ctx;
+	char why[160];
+
+	if (o->events_given || irq->source != PERFREC_SRC_PMU)
+		return false;
+	perfrec_irq_reason(irq, why, sizeof(why));
+	perfrec_event_lookup(PERFREC_CPU_CLOCK, &cfg->events[0]);
+	cfg->events[0].period = 0;
+	cfg->events[0].freq_hz = o->freq ? min_t(u64, o->freq, PERFREC_MAX_FREQ_HZ) :
+				 PERFREC_DEFAULT_FREQ_HZ;
+	cfg->source = PERFREC_SRC_TIMER;
+	printf("perfrec: %s; sampling cpu-clock at %u Hz instead\n", why, cfg->events[0].freq_hz);
+
+	return true;
 }
 
 /* Set up and arm a recording from 'record' or 'start' options; print why not */
@@ -862,7 +683,7 @@ static int perfrec_begin_recording(struct perfrec_opts *o, int argc, char *const
 		return ret;
 
 	if (!o->have_addr) {
-		if (perfrec_default_addr(o->size, &o->addr)) {
+		if (perfrec_buffer_default(o->size, &o->addr)) {
 			printf("No free DRAM for a %#lx-byte buffer: give -o <addr> and -s <size>\n",
 			       o->size);
 			return CMD_RET_FAILURE;
@@ -876,23 +697,7 @@ static int perfrec_begin_recording(struct perfrec_opts *o, int argc, char *const
 	cfg.buf_size = o->size;
 	cfg.argc = argc + 1;
 	cfg.argv = (const char *const *)argv - 1;	/* from "perfrec" on */
-	ret = perfrec_arm(&cfg);
-	perfrec_get_result(&res);
-	if (ret && !o->events_given && res.irq.fault != PERFREC_IRQ_OK &&
-	    res.irq.source == PERFREC_SRC_PMU) {
-		/* The default event needs the PMU interrupt: the timer always works */
-		char why[160];
-
-		perfrec_irq_reason(&res.irq, why, sizeof(why));
-		perfrec_event_lookup(PERFREC_CPU_CLOCK, &cfg.events[0]);
-		cfg.events[0].period = 0;
-		cfg.events[0].freq_hz = o->freq ? min_t(u64, o->freq, PERFREC_MAX_FREQ_HZ) :
-					PERFREC_DEFAULT_FREQ_HZ;
-		cfg.source = PERFREC_SRC_TIMER;
-		printf("perfrec: %s; sampling cpu-clock at %u Hz instead\n", why,
-		       cfg.events[0].freq_hz);
-		ret = perfrec_arm(&cfg);
-	}
+	ret = perfrec_arm_fallback(&cfg, perfrec_record_fallback, o);
 	if (ret) {
 		unmap_sysmem(cfg.buf);
 		perfrec_print_arm_error(ret, &cfg);
@@ -900,10 +705,7 @@ static int perfrec_begin_recording(struct perfrec_opts *o, int argc, char *const
 	}
 	perfrec_buf_map = cfg.buf;
 	strlcpy(perfrec_host_path, o->host_path ? o->host_path : "", sizeof(perfrec_host_path));
-	perfrec_stream_rate = o->stream_rate;
-	perfrec_stream_compress = o->compress;
-	perfrec_stream_ms = get_timer(0);
-	perfrec_stream_budget = 0;
+	perfrec_stream_setup(o->stream_rate, o->compress);
 
 	return CMD_RET_SUCCESS;
 }
@@ -931,12 +733,8 @@ static int perfrec_end_recording(int wret)
 		return CMD_RET_FAILURE;
 	}
 	if (res.streamed) {
-		size_t wire;
-
 		printf("perfrec: %llu samples, %llu lost, streamed\n", res.samples, res.lost);
-		perfrec_stream_rate = 0;
-		/* The rest of the stream, whatever the rate: the user asked to stop */
-		return perfrec_dump_stream(perfrec_stream_compress, SIZE_MAX, &wire);
+		return perfrec_stream_finish() ? CMD_RET_FAILURE : CMD_RET_SUCCESS;
 	}
 	printf("perfrec: %llu samples, %llu lost, %lu bytes of perf.data at %#lx", res.samples,
 	       res.lost, res.size, res.addr);
@@ -1009,28 +807,32 @@ static int do_perfrec_stop(struct cmd_tbl *cmdtp, int flag, int argc, char *cons
  * it, the timer checks the overflow flags every 10 ms instead; without
  * that either, a 32-bit event counter that wraps twice loses 2^32. Say so.
  */
+static bool perfrec_stat_fallback(struct perfrec_cfg *cfg,
+				  const struct perfrec_irq_report *irq, void *ctx)
+{
+	char why[160];
+
+	perfrec_irq_reason(irq, why, sizeof(why));
+	switch (cfg->source) {
+	case PERFREC_SRC_PMU:
+		printf("perfrec: %s; the timer extends the counts instead\n", why);
+		cfg->source = PERFREC_SRC_TIMER;
+		return true;
+	case PERFREC_SRC_TIMER:
+		printf("perfrec: and %s: 32-bit counts may wrap\n", why);
+		cfg->source = PERFREC_SRC_NONE;
+		return true;
+	default:
+		return false;
+	}
+}
+
 static int perfrec_arm_stat(struct perfrec_cfg *cfg)
 {
-	struct perfrec_result res;
-	char why[160];
 	int ret;
 
 	cfg->source = PERFREC_SRC_PMU;
-	ret = perfrec_arm(cfg);
-	perfrec_get_result(&res);
-	if (ret && res.irq.fault != PERFREC_IRQ_OK) {
-		perfrec_irq_reason(&res.irq, why, sizeof(why));
-		printf("perfrec: %s; the timer extends the counts instead\n", why);
-		cfg->source = PERFREC_SRC_TIMER;
-		ret = perfrec_arm(cfg);
-		perfrec_get_result(&res);
-	}
-	if (ret && res.irq.fault != PERFREC_IRQ_OK) {
-		perfrec_irq_reason(&res.irq, why, sizeof(why));
-		printf("perfrec: and %s: 32-bit counts may wrap\n", why);
-		cfg->source = PERFREC_SRC_NONE;
-		ret = perfrec_arm(cfg);
-	}
+	ret = perfrec_arm_fallback(cfg, perfrec_stat_fallback, NULL);
 	if (ret) {
 		perfrec_print_arm_error(ret, cfg);
 		return CMD_RET_FAILURE;
@@ -1142,258 +944,10 @@ static int do_perfrec_list(struct cmd_tbl *cmdtp, int flag, int argc, char *cons
 	return CMD_RET_SUCCESS;
 }
 
-/*
- * perfrec report: the hottest functions of the last recording, named with
- * the symbol table U-Boot embeds with CONFIG_KALLSYMS (common/system_map.c):
- * "<16 hex digits of link address><name>\0" entries sorted by address.
- * Addresses are taken in sorted order and merged with the table in one pass.
- */
-extern const char system_map[] __weak;
-
-#define PERFREC_REPORT_DEPTH	8	/* call-path entries shown with -g */
-#define PERFREC_MAP_ADDR_DIGITS	16
-#define PERFREC_REPORT_MAX_TOP	1000
-#define PERFREC_REPORT_NO_NAME	ULONG_MAX
-
-/* One address to name: a sample's PC (depth 0) or one of its callers */
-struct perfrec_report_ip {
-	ulong addr;
-	u32 sample;
-	u16 depth;
-};
-
-struct perfrec_report {
-	uint nr_samples;
-	uint nr_ips;
-	uint max_samples;
-	uint max_ips;
-	uint depth;
-	struct perfrec_report_ip *ips;
-	u64 *period;
-	u16 *event;
-	const char **names;	/* [sample * depth + d]: caller d's name, or NULL */
-};
-
-static int perfrec_report_count(void *ctx, const struct perfrec_sample_view *v)
-{
-	struct perfrec_report *r = ctx;
-
-	r->max_samples++;
-	r->max_ips += 1 + min_t(uint, v->chain_len, r->depth - 1);
-
-	return 0;
-}
-
-static int perfrec_report_collect(void *ctx, const struct perfrec_sample_view *v)
-{
-	struct perfrec_report *r = ctx;
-	uint i, n = 1 + min_t(uint, v->chain_len, r->depth - 1);
-
-	for (i = 0; i < n; i++) {
-		struct perfrec_report_ip *ip = &r->ips[r->nr_ips++];
-		/* Return addresses point after their call: name the call */
-		ulong addr = i ? v->chain[i - 1] - 4 : v->ip;
-
-		/* Only U-Boot itself has names (as in perf, from its mmap) */
-		if (addr - gd->relocaddr < gd->mon_len)
-			ip->addr = addr - gd->reloc_off;
-		else
-			ip->addr = PERFREC_REPORT_NO_NAME;
-		ip->sample = r->nr_samples;
-		ip->depth = i;
-	}
-	r->period[r->nr_samples] = v->period;
-	r->event[r->nr_samples] = v->event;
-	r->nr_samples++;
-
-	return 0;
-}
-
-static int perfrec_report_cmp_ip(const void *a, const void *b)
-{
-	const struct perfrec_report_ip *x = a, *y = b;
-
-	return x->addr < y->addr ? -1 : x->addr > y->addr;
-}
-
-/* Leading underscores of a symbol name */
-static uint perfrec_report_underscores(const char *name)
-{
-	uint n = 0;
-
-	while (name[n] == '_')
-		n++;
-
-	return n;
-}
-
-/*
- * Of two names for one address, the one perf shows (its choose_best_symbol()
- * among symbols of the same binding): fewer leading underscores, else the
- * longer name
- */
-static bool perfrec_report_better(const char *name, const char *other)
-{
-	uint a = perfrec_report_underscores(name), b = perfrec_report_underscores(other);
-
-	if (a != b)
-		return a < b;
-
-	return strlen(name) > strlen(other);
-}
-
-/* Name every collected address with one pass over the sorted symbol table */
-static void perfrec_report_name(struct perfrec_report *r)
-{
-	const char *entry = system_map, *name = NULL;
-	ulong name_addr = 0;
-	uint i;
-
-	qsort(r->ips, r->nr_ips, sizeof(*r->ips), perfrec_report_cmp_ip);
-	for (i = 0; i < r->nr_ips; i++) {
-		struct perfrec_report_ip *ip = &r->ips[i];
-
-		if (ip->addr == PERFREC_REPORT_NO_NAME)
-			break;	/* sorted last: these stay NULL */
-		while (*entry) {
-			char digits[PERFREC_MAP_ADDR_DIGITS + 1];
-			const char *this = entry + PERFREC_MAP_ADDR_DIGITS;
-			ulong addr;
-
-			memcpy(digits, entry, PERFREC_MAP_ADDR_DIGITS);
-			digits[PERFREC_MAP_ADDR_DIGITS] = '\0';
-			addr = hextoul(digits, NULL);
-			if (addr > ip->addr)
-				break;
-			/* Aliases (one function, several names): as perf chooses */
-			if (!name || addr != name_addr || perfrec_report_better(this, name))
-				name = this;
-			name_addr = addr;
-			entry = this + strlen(this) + 1;
-		}
-		r->names[ip->sample * r->depth + ip->depth] = name;
-	}
-}
-
-/* Print the @top functions of event @ev by their share of its events */
-static void perfrec_report_event(struct perfrec_report *r, const char *evname, uint ev, uint top)
-{
-	const char **seen = malloc(r->nr_samples * sizeof(*seen));
-	u64 *sum = malloc(r->nr_samples * sizeof(*sum));
-	uint *hits = malloc(r->nr_samples * sizeof(*hits));
-	uint i, j, nr = 0, samples = 0;
-	u64 total = 0;
-
-	if (!seen || !sum || !hits)
-		goto out;
-	for (i = 0; i < r->nr_samples; i++) {
-		const char *name = r->names[i * r->depth];
-
-		if (r->event[i] != ev)
-			continue;
-		for (j = 0; j < nr && seen[j] != name; j++)
-			;
-		if (j == nr) {
-			seen[nr] = name;
-			sum[nr] = 0;
-			hits[nr++] = 0;
-		}
-		sum[j] += r->period[i];
-		hits[j]++;
-		total += r->period[i];
-		samples++;
-	}
-	printf("perfrec report: %u samples of %s, %llu events\n", samples, evname, total);
-	printf("  Overhead  Samples  Symbol\n");
-	for (; top && total; top--) {
-		uint best = nr;
-
-		for (j = 0; j < nr; j++) {
-			if (hits[j] && (best == nr || sum[j] > sum[best]))
-				best = j;
-		}
-		if (best == nr)
-			break;
-		printf("  %5llu.%02llu%% %8u  %s\n", sum[best] * 100 / total,
-		       sum[best] * 10000 / total % 100, hits[best],
-		       seen[best] ? seen[best] : "[unknown]");
-		hits[best] = 0;
-	}
-out:
-	free(seen);
-	free(sum);
-	free(hits);
-}
-
-static int perfrec_report_cmp_path(struct perfrec_report *r, uint a, uint b)
-{
-	uint d;
-
-	for (d = 0; d < r->depth; d++) {
-		const char *x = r->names[a * r->depth + d], *y = r->names[b * r->depth + d];
-
-		if (x != y)
-			return x < y ? -1 : 1;
-	}
-
-	return 0;
-}
-
-/* Print the @top call paths (callee first), by samples */
-static void perfrec_report_paths(struct perfrec_report *r, uint top)
-{
-	uint *best = malloc(top * sizeof(*best));
-	uint *count = malloc(top * sizeof(*count));
-	uint i, j, k, d, nr = 0;
-
-	if (!best || !count)
-		goto out;
-	/* Few distinct paths: count each against the ones seen before */
-	for (i = 0; i < r->nr_samples; i++) {
-		uint n = 0;
-
-		for (j = 0; j < i && perfrec_report_cmp_path(r, i, j); j++)
-			;
-		if (j < i)
-			continue;	/* counted with its first sample */
-		for (k = i; k < r->nr_samples; k++)
-			n += !perfrec_report_cmp_path(r, i, k);
-		for (k = nr; k > 0 && count[k - 1] < n; k--) {
-			if (k < top) {
-				best[k] = best[k - 1];
-				count[k] = count[k - 1];
-			}
-		}
-		if (k < top) {
-			best[k] = i;
-			count[k] = n;
-			nr = min(nr + 1, top);
-		}
-	}
-	printf("  Call paths (callee first)\n");
-	for (i = 0; i < nr; i++) {
-		printf("  %5u.%02u%% ", count[i] * 100 / r->nr_samples,
-		       count[i] * 10000 / r->nr_samples % 100);
-		for (d = 0; d < r->depth; d++) {
-			const char *name = r->names[best[i] * r->depth + d];
-
-			if (!name && d)
-				break;
-			printf("%s%s", d ? " <- " : "", name ? name : "[unknown]");
-		}
-		printf("\n");
-	}
-out:
-	free(best);
-	free(count);
-}
-
 static int do_perfrec_report(struct cmd_tbl *cmdtp, int flag, int argc, char *const argv[])
 {
-	struct perfrec_report r = { .depth = PERFREC_REPORT_DEPTH };
-	struct perfrec_result res;
 	u64 top = 10;
-	uint ev;
+	int ret;
 
 	if (argc == 3 && !strcmp(argv[1], "-n")) {
 		if (perfrec_parse_dec(argv[2], &top) || !top || top > PERFREC_REPORT_MAX_TOP) {
@@ -1404,44 +958,29 @@ static int do_perfrec_report(struct cmd_tbl *cmdtp, int flag, int argc, char *co
 	} else if (argc != 1) {
 		return CMD_RET_USAGE;
 	}
-	if (!IS_ENABLED(CONFIG_PERFREC_REPORT) || !system_map) {
+	if (!IS_ENABLED(CONFIG_PERFREC_REPORT)) {
 		printf("perfrec report needs CONFIG_PERFREC_REPORT (an embedded symbol table)\n");
 		return CMD_RET_FAILURE;
 	}
-	perfrec_get_result(&res);
-	if (res.state != PERFREC_FINALISED || res.mode != PERFREC_RECORD || res.streamed) {
-		printf("No finished recording to report\n");
-		return CMD_RET_FAILURE;
-	}
-	perfrec_walk_samples(perfrec_report_count, &r);
-	if (!r.max_samples) {
-		printf("perfrec report: no samples\n");
+	ret = perfrec_report(top);
+	switch (ret) {
+	case 0:
 		return CMD_RET_SUCCESS;
+	case -ENOSYS:
+		printf("perfrec report needs CONFIG_PERFREC_REPORT (an embedded symbol table)\n");
+		break;
+	case -ENOENT:
+		printf("No finished recording to report\n");
+		break;
+	case -ENOMEM:
+		printf("No memory to report the recording's samples (err=%d)\n", ret);
+		break;
+	default:
+		printf("perfrec report failed (err=%d)\n", ret);
+		break;
 	}
-	/* Without call chains, each sample has just its PC to name */
-	if (r.max_ips == r.max_samples)
-		r.depth = 1;
-	r.ips = malloc(r.max_ips * sizeof(*r.ips));
-	r.period = malloc(r.max_samples * sizeof(*r.period));
-	r.event = malloc(r.max_samples * sizeof(*r.event));
-	r.names = calloc(r.max_samples * r.depth, sizeof(*r.names));
-	if (!r.ips || !r.period || !r.event || !r.names) {
-		printf("No memory to report %u samples\n", r.max_samples);
-		goto out;
-	}
-	perfrec_walk_samples(perfrec_report_collect, &r);
-	perfrec_report_name(&r);
-	for (ev = 0; ev < res.nr_events; ev++)
-		perfrec_report_event(&r, res.name[ev], ev, top);
-	if (r.nr_ips > r.nr_samples)
-		perfrec_report_paths(&r, top);
-out:
-	free(r.ips);
-	free(r.period);
-	free(r.event);
-	free(r.names);
 
-	return CMD_RET_SUCCESS;
+	return CMD_RET_FAILURE;
 }
 
 static const char *const perfrec_state_name[] = {

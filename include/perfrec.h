@@ -405,6 +405,24 @@ struct perfrec_sample_view {
 /* Called for each sample by perfrec_walk_samples() */
 typedef int (*perfrec_sample_fn)(void *ctx, const struct perfrec_sample_view *s);
 
+/* Most functions and call paths perfrec_report() shows */
+#define PERFREC_REPORT_MAX_TOP	1000
+
+/**
+ * perfrec_report() - Print the hottest functions and call paths of the last recording
+ *
+ * Names the samples of the last finished recording with U-Boot's embedded
+ * symbol table (CONFIG_PERFREC_REPORT, which selects KALLSYMS) and prints,
+ * per event, the @top functions by their share of its events, as perf
+ * report --no-children does; with call chains, the @top call paths too.
+ *
+ * @top: functions and call paths to show, 1 to PERFREC_REPORT_MAX_TOP
+ * Return: 0 (also when there are no samples: it says so), -ENOSYS without
+ * an embedded symbol table, -ENOENT if no finished, unstreamed recording is
+ * there to report, -ENOMEM if the samples do not fit in the heap
+ */
+int perfrec_report(uint top);
+
 /**
  * perfrec_walk_samples() - Walk the samples of the finished recording
  * @fn: called for each sample, in order; a non-zero return stops the walk
@@ -413,6 +431,94 @@ typedef int (*perfrec_sample_fn)(void *ctx, const struct perfrec_sample_view *s)
  * unstreamed recording, or what @fn returned
  */
 int perfrec_walk_samples(perfrec_sample_fn fn, void *ctx);
+
+/**
+ * perfrec_buffer_default() - Find room for a recording's buffer
+ * @size: bytes wanted
+ * @addrp: returns the address: the top of free DRAM (lmb), 64 KiB aligned,
+ *	clear of the areas the usual load address variables point at
+ * Return: 0, or -ENOMEM if no such region is free
+ */
+int perfrec_buffer_default(ulong size, ulong *addrp);
+
+/**
+ * perfrec_buffer_check() - Check a buffer the user gave
+ * @addr: its address
+ * @size: its size in bytes
+ * Return: 0 if it lies in one DRAM bank and clear of all memory U-Boot
+ * uses (lmb), -ERANGE if it is not inside DRAM, -EADDRINUSE if it overlaps
+ */
+int perfrec_buffer_check(ulong addr, ulong size);
+
+/**
+ * typedef perfrec_fallback_fn - Choose the next interrupt source to try
+ * @cfg: the configuration that failed to arm; change it for the next try
+ * @irq: why its interrupt could not be used
+ * @ctx: the caller's context
+ * Return: true to arm again with @cfg, false to give up
+ */
+typedef bool (*perfrec_fallback_fn)(struct perfrec_cfg *cfg,
+				    const struct perfrec_irq_report *irq, void *ctx);
+
+/**
+ * perfrec_arm_fallback() - Arm, falling back through the interrupt sources
+ * @cfg: what to arm; @next may change it between tries
+ * @next: called when an interrupt is missing or silent (and only then)
+ * @ctx: passed to @next
+ *
+ * 'perfrec record' falls back from the PMU's interrupt to cpu-clock on the
+ * timer for its default event, 'perfrec stat' from the PMU's interrupt to
+ * the timer and then to none: one loop, the policy in @next.
+ *
+ * Return: 0 when armed, else perfrec_arm()'s error for the last try
+ */
+int perfrec_arm_fallback(struct perfrec_cfg *cfg, perfrec_fallback_fn next, void *ctx);
+
+struct perfrec_frame;
+
+/**
+ * perfrec_dump() - Print data on the console as one framed block
+ * @head: the block's kind, id and sequence number, and @data's size
+ * @data: the bytes
+ * @compress: gzip them first
+ * @wirep: if not NULL, returns the bytes printed
+ *
+ * The format is tools/perfrec/perfrec_extract.py's (include/perfrec_frame.h).
+ *
+ * Return: 0, -ENOSYS for @compress without CONFIG_GZIP_COMPRESSED, -ENOMEM,
+ * -EIO if gzip fails; each failure is printed
+ */
+int perfrec_dump(const struct perfrec_frame *head, const void *data, bool compress,
+		 size_t *wirep);
+
+/**
+ * perfrec_dump_stream() - Print what is new in the recording as a pipe-mode chunk
+ * @compress: gzip it
+ * @max: at most this many bytes of stream (the first chunk holds the whole
+ *	header, whatever @max)
+ * @wirep: returns the bytes printed
+ *
+ * After the last chunk, prints the end-of-stream line.
+ *
+ * Return: 0 (also with nothing new), or a negative error, printed
+ */
+int perfrec_dump_stream(bool compress, size_t max, size_t *wirep);
+
+/**
+ * perfrec_stream_setup() - Set how a new recording streams at command boundaries
+ * @rate: bytes a second on the wire, 0 for no streaming
+ * @compress: gzip the chunks
+ */
+void perfrec_stream_setup(ulong rate, bool compress);
+
+/**
+ * perfrec_stream_finish() - Print the rest of a streamed recording
+ *
+ * For 'perfrec stop': whatever the rate, the rest goes out now.
+ *
+ * Return: 0, or a negative error, printed
+ */
+int perfrec_stream_finish(void);
 
 /**
  * perfrec_command_done() - A shell command has just finished

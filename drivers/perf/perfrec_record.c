@@ -1,0 +1,254 @@
+// SPDX-License-Identifier: GPL-2.0+
+/*
+ * Copyright (c) 2026 The perfrec authors
+ * perfrec record: where the buffer goes, arming with a fallback through the
+ * interrupt sources, and the recording as framed console text, also while it
+ * runs (streaming at command boundaries)
+ */
+
+#include <env.h>
+#include <errno.h>
+#include <gzip.h>
+#include <malloc.h>
+#include <perfrec.h>
+#include <perfrec_compat.h>
+#include <perfrec_frame.h>
+#include <stdio.h>
+#include <time.h>
+#include <u-boot/crc.h>
+#include <asm/global_data.h>
+#include <linux/kernel.h>
+#include <linux/sizes.h>
+
+DECLARE_GLOBAL_DATA_PTR;
+
+/* Where the default buffer may not go: the usual load areas and their room */
+static const struct {
+	const char *var;
+	ulong bytes;
+} perfrec_load_areas[] = {
+	{ "loadaddr", SZ_64M },
+	{ "kernel_addr_r", SZ_64M },
+	{ "ramdisk_addr_r", SZ_64M },
+	{ "fdt_addr_r", SZ_1M },
+	{ "fdt_addr", SZ_1M },
+	{ "scriptaddr", SZ_1M },
+	{ "pxefile_addr_r", SZ_1M },
+};
+
+/* The default buffer's alignment, and how many free regions to try */
+#define PERFREC_DEFAULT_ALIGN	SZ_64K
+#define PERFREC_ALLOC_TRIES	8
+
+/* Is [addr, addr + size) inside one DRAM bank? */
+static bool perfrec_buffer_in_dram(ulong addr, ulong size)
+{
+	int i;
+
+	for (i = 0; i < CONFIG_NR_DRAM_BANKS; i++) {
+		ulong start = gd->bd->bi_dram[i].start;
+		ulong bank = gd->bd->bi_dram[i].size;
+
+		if (bank && addr >= start && size <= bank && addr - start <= bank - size)
+			return true;
+	}
+
+	return false;
+}
+
+/* The load area [start, start + bytes) that [addr, addr + size) overlaps, if any */
+static bool perfrec_overlaps_load_area(ulong addr, ulong size, ulong *startp)
+{
+	uint i;
+
+	for (i = 0; i < ARRAY_SIZE(perfrec_load_areas); i++) {
+		ulong start = env_get_hex(perfrec_load_areas[i].var, 0);
+
+		if (!start)
+			continue;
+		if (addr < start + perfrec_load_areas[i].bytes && start < addr + size) {
+			*startp = start;
+			return true;
+		}
+	}
+
+	return false;
+}
+
+int perfrec_buffer_default(ulong size, ulong *addrp)
+{
+	phys_addr_t max = 0, addr;
+	ulong area;
+	int i;
+
+	for (i = 0; i < PERFREC_ALLOC_TRIES; i++) {
+		addr = perfrec_lmb_alloc_below(gd->bd, (void *)gd->fdt_blob, size,
+					       PERFREC_DEFAULT_ALIGN, max);
+		if (!addr)
+			return -ENOMEM;
+		if (!perfrec_overlaps_load_area(addr, size, &area)) {
+			*addrp = addr;
+			return 0;
+		}
+		max = area;
+		if (!max)
+			return -ENOMEM;
+	}
+
+	return -ENOMEM;
+}
+
+int perfrec_buffer_check(ulong addr, ulong size)
+{
+	if (!perfrec_buffer_in_dram(addr, size))
+		return -ERANGE;
+	if (!perfrec_lmb_range_free(gd->bd, (void *)gd->fdt_blob, addr, size))
+		return -EADDRINUSE;
+
+	return 0;
+}
+
+static void perfrec_dump_line(void *ctx, const char *line)
+{
+	puts(line);
+}
+
+int perfrec_dump(const struct perfrec_frame *head, const void *data, bool compress,
+		 size_t *wirep)
+{
+	struct perfrec_frame frame = *head;
+	unsigned long wire_len = frame.size + frame.size / 100 + 1024;
+	const void *wire = data;
+	void *zbuf = NULL;
+
+	frame.crc32 = crc32(0, data, frame.size);
+	frame.wire_len = frame.size;
+	if (compress) {
+		if (!IS_ENABLED(CONFIG_GZIP_COMPRESSED)) {
+			printf("Compressing needs CONFIG_GZIP_COMPRESSED\n");
+			return -ENOSYS;
+		}
+		zbuf = malloc(wire_len);
+		if (!zbuf) {
+			printf("No memory to compress %zu bytes: dump without -z\n", frame.size);
+			return -ENOMEM;
+		}
+		if (gzip(zbuf, &wire_len, (unsigned char *)data, frame.size)) {
+			printf("Cannot compress the recording: dump without -z\n");
+			free(zbuf);
+			return -EIO;
+		}
+		frame.compressed = true;
+		frame.wire_len = wire_len;
+		wire = zbuf;
+	}
+	perfrec_frame_write(&frame, wire, perfrec_dump_line, NULL);
+	free(zbuf);
+	if (wirep)
+		*wirep = perfrec_frame_lines(frame.wire_len) * PERFREC_FRAME_WIRE_PER_LINE;
+
+	return 0;
+}
+
+int perfrec_dump_stream(bool compress, size_t max, size_t *wirep)
+{
+	struct perfrec_frame frame = { .kind = "pipe" };
+	struct perfrec_result res;
+	struct perfrec_chunk chunk;
+	size_t size = perfrec_stream_pending();
+	void *buf;
+	int ret;
+
+	*wirep = 0;
+	perfrec_get_result(&res);
+	if (!size)
+		return 0;
+	buf = malloc(size);
+	if (!buf) {
+		printf("No memory for %zu bytes of stream\n", size);
+		return -ENOMEM;
+	}
+	ret = perfrec_stream_read(buf, min(size, max), &chunk);
+	if (ret == -ENOSPC)
+		ret = perfrec_stream_read(buf, size, &chunk);
+	if (ret) {
+		printf("Cannot stream the recording (err=%d)\n", ret);
+		free(buf);
+		return ret;
+	}
+	if (chunk.len) {
+		frame.id = res.id;
+		frame.seq = chunk.seq;
+		frame.size = chunk.len;
+		ret = perfrec_dump(&frame, buf, compress, wirep);
+	}
+	free(buf);
+	if (chunk.last)
+		printf("perfrec: end of stream %08x (%u chunks)\n", res.id, chunk.seq + 1);
+
+	return ret;
+}
+
+/* Streaming at command boundaries: wire bytes a second (0: off), gzip or not */
+static ulong perfrec_stream_rate;
+static bool perfrec_stream_compress;
+static ulong perfrec_stream_ms;
+static long perfrec_stream_budget;
+
+void perfrec_command_done(void)
+{
+	struct perfrec_result res;
+	ulong now, elapsed;
+	size_t wire;
+
+	if (!perfrec_stream_rate)
+		return;
+	perfrec_get_result(&res);
+	if (res.state != PERFREC_ARMED || res.mode != PERFREC_RECORD)
+		return;
+	now = get_timer(0);
+	elapsed = now - perfrec_stream_ms;
+	perfrec_stream_ms = now;
+	/* A token bucket: what the line carries in the time since, at most 1 s of it */
+	perfrec_stream_budget = min((long)perfrec_stream_rate,
+				    perfrec_stream_budget +
+				    (long)(elapsed * perfrec_stream_rate / 1000));
+	if (perfrec_stream_budget <= 0)
+		return;
+	perfrec_dump_stream(perfrec_stream_compress, perfrec_stream_budget *
+			    PERFREC_FRAME_LINE_BYTES / PERFREC_FRAME_WIRE_PER_LINE, &wire);
+	perfrec_stream_budget -= wire;
+}
+
+void perfrec_stream_setup(ulong rate, bool compress)
+{
+	perfrec_stream_rate = rate;
+	perfrec_stream_compress = compress;
+	perfrec_stream_ms = get_timer(0);
+	perfrec_stream_budget = 0;
+}
+
+int perfrec_stream_finish(void)
+{
+	size_t wire;
+
+	perfrec_stream_rate = 0;
+	/* The rest of the stream, whatever the rate: the user asked to stop */
+	return perfrec_dump_stream(perfrec_stream_compress, SIZE_MAX, &wire);
+}
+
+int perfrec_arm_fallback(struct perfrec_cfg *cfg, perfrec_fallback_fn next, void *ctx)
+{
+	struct perfrec_result res;
+	int ret;
+
+	for (;;) {
+		ret = perfrec_arm(cfg);
+		if (!ret)
+			return 0;
+		perfrec_get_result(&res);
+		/* Only a missing or silent interrupt leaves another source to try */
+		if (res.irq.fault == PERFREC_IRQ_OK || !next(cfg, &res.irq, ctx))
+			return ret;
+	}
+}
