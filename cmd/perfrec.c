@@ -16,7 +16,6 @@
 #include <perfrec.h>
 #include <perfrec_compat.h>
 #include <perfrec_frame.h>
-#include <semihosting.h>
 #include <stdio.h>
 #include <vsprintf.h>
 #include <asm/global_data.h>
@@ -245,9 +244,6 @@ static char perfrec_host_path[PERFREC_HOST_PATH_LEN];
 
 /* Largest -j: periods vary by at most half */
 #define PERFREC_MAX_JITTER_PCT	50
-
-/* Shortest cpu-clock period: 10 us, the 100 kHz of -F's limit */
-#define PERFREC_MIN_CLOCK_NS	10000
 
 /* Parse the value of option -@opt into @o; print the reason if it is bad */
 static int perfrec_parse_value(char opt, const char *val, struct perfrec_opts *o)
@@ -491,36 +487,6 @@ static int perfrec_parse_events(const char *list, bool terms, struct perfrec_cfg
 	return CMD_RET_SUCCESS;
 }
 
-/* Write @size bytes at @addr to host file @path through semihosting (created or truncated) */
-static int perfrec_write_host(const char *path, ulong addr, ulong size)
-{
-	ulong written = 0;
-	long fd, ret;
-	void *buf;
-
-	if (!IS_ENABLED(CONFIG_SEMIHOSTING)) {
-		printf("Writing host file '%s' needs CONFIG_SEMIHOSTING\n", path);
-		return CMD_RET_FAILURE;
-	}
-	fd = smh_open(path, MODE_WRITE | MODE_BINARY);
-	if (fd < 0) {
-		printf("Cannot create host file '%s' (err=%ld)\n", path, fd);
-		return CMD_RET_FAILURE;
-	}
-	buf = map_sysmem(addr, size);
-	ret = smh_write(fd, buf, size, &written);
-	unmap_sysmem(buf);
-	smh_close(fd);
-	if (ret || written != size) {
-		printf("Cannot write host file '%s': %lu of %lu bytes written (err=%ld)\n", path,
-		       written, size, ret);
-		return CMD_RET_FAILURE;
-	}
-	printf("perfrec: %lu bytes written to host file %s\n", size, path);
-
-	return CMD_RET_SUCCESS;
-}
-
 static int do_perfrec_dump(struct cmd_tbl *cmdtp, int flag, int argc, char *const argv[])
 {
 	struct perfrec_frame frame = { .kind = "file" };
@@ -576,7 +542,8 @@ static int do_perfrec_dump(struct cmd_tbl *cmdtp, int flag, int argc, char *cons
 		return CMD_RET_FAILURE;
 	}
 	if (o.host_path)
-		return perfrec_write_host(o.host_path, res.addr, res.size);
+		return perfrec_host_write(o.host_path, res.addr, res.size) ?
+			CMD_RET_FAILURE : CMD_RET_SUCCESS;
 
 	frame.id = res.id;
 	frame.size = res.size;
@@ -585,39 +552,6 @@ static int do_perfrec_dump(struct cmd_tbl *cmdtp, int flag, int argc, char *cons
 	unmap_sysmem(data);
 
 	return ret ? CMD_RET_FAILURE : CMD_RET_SUCCESS;
-}
-
-/*
- * cpu-clock samples on the generic timer alone (no PMU event beside it), at
- * a steady period of at least PERFREC_MIN_CLOCK_NS; choose the session's
- * interrupt accordingly
- */
-static int perfrec_check_clock(struct perfrec_cfg *cfg)
-{
-	const struct perfrec_event_cfg *ev = &cfg->events[0];
-	uint i;
-
-	cfg->source = PERFREC_SRC_PMU;
-	for (i = 0; i < cfg->nr_events; i++) {
-		if (cfg->events[i].timer && cfg->nr_events > 1) {
-			printf("cpu-clock samples on the timer's interrupt: record it alone, not with PMU events\n");
-			return CMD_RET_FAILURE;
-		}
-	}
-	if (!ev->timer)
-		return CMD_RET_SUCCESS;
-	if (cfg->jitter_pct) {
-		printf("-j does not apply to cpu-clock: its period is the timer's\n");
-		return CMD_RET_FAILURE;
-	}
-	if (ev->period && ev->period < PERFREC_MIN_CLOCK_NS) {
-		printf("Period %llu ns of cpu-clock is below its %u ns minimum\n", ev->period,
-		       PERFREC_MIN_CLOCK_NS);
-		return CMD_RET_FAILURE;
-	}
-	cfg->source = PERFREC_SRC_TIMER;
-
-	return CMD_RET_SUCCESS;
 }
 
 /*
@@ -678,9 +612,8 @@ static int perfrec_begin_recording(struct perfrec_opts *o, int argc, char *const
 	cfg.jitter_pct = o->jitter;
 	cfg.callchain = o->callchain;
 	cfg.no_probe = o->no_probe;
-	ret = perfrec_check_clock(&cfg);
-	if (ret)
-		return ret;
+	if (perfrec_clock_check(&cfg))
+		return CMD_RET_FAILURE;
 
 	if (!o->have_addr) {
 		if (perfrec_buffer_default(o->size, &o->addr)) {
@@ -746,7 +679,8 @@ static int perfrec_end_recording(int wret)
 	env_set_hex("fileaddr", res.addr);
 	env_set_hex("filesize", res.size);
 	if (*perfrec_host_path)
-		return perfrec_write_host(perfrec_host_path, res.addr, res.size);
+		return perfrec_host_write(perfrec_host_path, res.addr, res.size) ?
+			CMD_RET_FAILURE : CMD_RET_SUCCESS;
 
 	return CMD_RET_SUCCESS;
 }
@@ -846,8 +780,7 @@ static int do_perfrec_stat(struct cmd_tbl *cmdtp, int flag, int argc, char *cons
 	struct perfrec_cfg cfg = { .mode = PERFREC_STAT };
 	struct perfrec_result res;
 	struct perfrec_opts o;
-	int ret, wret, i;
-	u64 cycles = 0, insns = 0;
+	int ret, wret;
 
 	ret = perfrec_parse_opts(argc, argv, "ewN", true, &o);
 	if (ret)
@@ -875,30 +808,7 @@ static int do_perfrec_stat(struct cmd_tbl *cmdtp, int flag, int argc, char *cons
 		       res.before, res.after);
 		return CMD_RET_FAILURE;
 	}
-	printf("\n Performance counter stats for '");
-	for (i = 0; i < o.cmd_argc; i++)
-		printf("%s%s", i ? " " : "", o.cmd_argv[i]);
-	printf("':\n\n");
-	for (i = 0; i < res.nr_events; i++) {
-		const struct perfrec_event_cfg *ev = &cfg.events[i];
-
-		if (ev->type == PERF_DATA_TYPE_HARDWARE &&
-		    ev->config == PERF_DATA_COUNT_HW_CPU_CYCLES && !cycles)
-			cycles = res.count[i];
-		if (ev->type == PERF_DATA_TYPE_HARDWARE &&
-		    ev->config == PERF_DATA_COUNT_HW_INSTRUCTIONS && !insns)
-			insns = res.count[i];
-		if (ev->timer)	/* like perf stat: milliseconds */
-			printf("%16llu.%03llu msec %s\n", res.count[i] / 1000000,
-			       res.count[i] / 1000 % 1000, res.name[i]);
-		else
-			printf("%20llu      %s\n", res.count[i], res.name[i]);
-	}
-	if (cycles && insns)
-		printf("%20s      (%llu.%02llu insn per cycle)\n", "",
-		       insns / cycles, insns * 100 / cycles % 100);
-	printf("\n%10llu.%09llu seconds time elapsed\n\n", res.elapsed_ns / 1000000000,
-	       res.elapsed_ns % 1000000000);
+	perfrec_stat_report(&cfg, o.cmd_argc, o.cmd_argv);
 
 	return wret;
 }

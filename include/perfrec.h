@@ -451,6 +451,17 @@ int perfrec_buffer_default(ulong size, ulong *addrp);
 int perfrec_buffer_check(ulong addr, ulong size);
 
 /**
+ * perfrec_clock_check() - Check a cpu-clock recording and choose its interrupt
+ * @cfg: the recording; its source becomes the timer for cpu-clock, else the PMU
+ *
+ * cpu-clock samples on the generic timer alone (no PMU event beside it),
+ * without -j, at a period of at least 10 us.
+ *
+ * Return: 0, or -EINVAL with the reason printed
+ */
+int perfrec_clock_check(struct perfrec_cfg *cfg);
+
+/**
  * typedef perfrec_fallback_fn - Choose the next interrupt source to try
  * @cfg: the configuration that failed to arm; change it for the next try
  * @irq: why its interrupt could not be used
@@ -473,6 +484,24 @@ typedef bool (*perfrec_fallback_fn)(struct perfrec_cfg *cfg,
  * Return: 0 when armed, else perfrec_arm()'s error for the last try
  */
 int perfrec_arm_fallback(struct perfrec_cfg *cfg, perfrec_fallback_fn next, void *ctx);
+
+/**
+ * perfrec_host_write() - Write a file on the host through semihosting
+ * @path: the host file, created or truncated
+ * @addr: the bytes to write
+ * @size: how many
+ * Return: 0 (and a line saying so), -ENOSYS without CONFIG_SEMIHOSTING,
+ * -EIO if the host refused; each failure is printed
+ */
+int perfrec_host_write(const char *path, ulong addr, ulong size);
+
+/**
+ * perfrec_stat_report() - Print the counts of the finished 'perfrec stat', as perf stat does
+ * @cfg: the events that were counted
+ * @argc: words of the command that ran
+ * @argv: the command
+ */
+void perfrec_stat_report(const struct perfrec_cfg *cfg, int argc, char *const argv[]);
 
 struct perfrec_frame;
 

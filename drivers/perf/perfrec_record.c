@@ -10,9 +10,11 @@
 #include <errno.h>
 #include <gzip.h>
 #include <malloc.h>
+#include <mapmem.h>
 #include <perfrec.h>
 #include <perfrec_compat.h>
 #include <perfrec_frame.h>
+#include <semihosting.h>
 #include <stdio.h>
 #include <time.h>
 #include <u-boot/crc.h>
@@ -104,6 +106,35 @@ int perfrec_buffer_check(ulong addr, ulong size)
 		return -ERANGE;
 	if (!perfrec_lmb_range_free(gd->bd, (void *)gd->fdt_blob, addr, size))
 		return -EADDRINUSE;
+
+	return 0;
+}
+
+int perfrec_host_write(const char *path, ulong addr, ulong size)
+{
+	ulong written = 0;
+	long fd, ret;
+	void *buf;
+
+	if (!IS_ENABLED(CONFIG_SEMIHOSTING)) {
+		printf("Writing host file '%s' needs CONFIG_SEMIHOSTING\n", path);
+		return -ENOSYS;
+	}
+	fd = smh_open(path, MODE_WRITE | MODE_BINARY);
+	if (fd < 0) {
+		printf("Cannot create host file '%s' (err=%ld)\n", path, fd);
+		return -EIO;
+	}
+	buf = map_sysmem(addr, size);
+	ret = smh_write(fd, buf, size, &written);
+	unmap_sysmem(buf);
+	smh_close(fd);
+	if (ret || written != size) {
+		printf("Cannot write host file '%s': %lu of %lu bytes written (err=%ld)\n", path,
+		       written, size, ret);
+		return -EIO;
+	}
+	printf("perfrec: %lu bytes written to host file %s\n", size, path);
 
 	return 0;
 }
@@ -235,6 +266,42 @@ int perfrec_stream_finish(void)
 	perfrec_stream_rate = 0;
 	/* The rest of the stream, whatever the rate: the user asked to stop */
 	return perfrec_dump_stream(perfrec_stream_compress, SIZE_MAX, &wire);
+}
+
+/* Shortest cpu-clock period: 10 us, the 100 kHz of -F's limit */
+#define PERFREC_MIN_CLOCK_NS	10000
+
+/*
+ * cpu-clock samples on the generic timer alone (no PMU event beside it), at
+ * a steady period of at least PERFREC_MIN_CLOCK_NS; choose the session's
+ * interrupt accordingly
+ */
+int perfrec_clock_check(struct perfrec_cfg *cfg)
+{
+	const struct perfrec_event_cfg *ev = &cfg->events[0];
+	uint i;
+
+	cfg->source = PERFREC_SRC_PMU;
+	for (i = 0; i < cfg->nr_events; i++) {
+		if (cfg->events[i].timer && cfg->nr_events > 1) {
+			printf("cpu-clock samples on the timer's interrupt: record it alone, not with PMU events\n");
+			return -EINVAL;
+		}
+	}
+	if (!ev->timer)
+		return 0;
+	if (cfg->jitter_pct) {
+		printf("-j does not apply to cpu-clock: its period is the timer's\n");
+		return -EINVAL;
+	}
+	if (ev->period && ev->period < PERFREC_MIN_CLOCK_NS) {
+		printf("Period %llu ns of cpu-clock is below its %u ns minimum\n", ev->period,
+		       PERFREC_MIN_CLOCK_NS);
+		return -EINVAL;
+	}
+	cfg->source = PERFREC_SRC_TIMER;
+
+	return 0;
 }
 
 int perfrec_arm_fallback(struct perfrec_cfg *cfg, perfrec_fallback_fn next, void *ctx)

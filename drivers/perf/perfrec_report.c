@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0+
 /*
  * Copyright (c) 2026 The perfrec authors
- * perfrec report: the hottest functions and call paths of the last recording,
- * printed on the board (as bootstage_report() prints bootstage's records)
+ * perfrec's reports on the board: the hottest functions and call paths of the
+ * last recording, and the counts of 'perfrec stat' (as bootstage_report()
+ * prints bootstage's records)
  */
 
 #include <errno.h>
@@ -269,7 +270,7 @@ int perfrec_report(uint top)
 	int ret = 0;
 	uint ev;
 
-	if (!system_map)
+	if (!IS_ENABLED(CONFIG_PERFREC_REPORT) || !system_map)
 		return -ENOSYS;
 	perfrec_get_result(&res);
 	if (res.state != PERFREC_FINALISED || res.mode != PERFREC_RECORD || res.streamed)
@@ -303,4 +304,37 @@ out:
 	free(r.names);
 
 	return ret;
+}
+
+void perfrec_stat_report(const struct perfrec_cfg *cfg, int argc, char *const argv[])
+{
+	struct perfrec_result res;
+	u64 cycles = 0, insns = 0;
+	int i;
+
+	perfrec_get_result(&res);
+	printf("\n Performance counter stats for '");
+	for (i = 0; i < argc; i++)
+		printf("%s%s", i ? " " : "", argv[i]);
+	printf("':\n\n");
+	for (i = 0; i < res.nr_events; i++) {
+		const struct perfrec_event_cfg *ev = &cfg->events[i];
+
+		if (ev->type == PERF_DATA_TYPE_HARDWARE &&
+		    ev->config == PERF_DATA_COUNT_HW_CPU_CYCLES && !cycles)
+			cycles = res.count[i];
+		if (ev->type == PERF_DATA_TYPE_HARDWARE &&
+		    ev->config == PERF_DATA_COUNT_HW_INSTRUCTIONS && !insns)
+			insns = res.count[i];
+		if (ev->timer)	/* like perf stat: milliseconds */
+			printf("%16llu.%03llu msec %s\n", res.count[i] / 1000000,
+			       res.count[i] / 1000 % 1000, res.name[i]);
+		else
+			printf("%20llu      %s\n", res.count[i], res.name[i]);
+	}
+	if (cycles && insns)
+		printf("%20s      (%llu.%02llu insn per cycle)\n", "",
+		       insns / cycles, insns * 100 / cycles % 100);
+	printf("\n%10llu.%09llu seconds time elapsed\n\n", res.elapsed_ns / 1000000000,
+	       res.elapsed_ns % 1000000000);
 }
