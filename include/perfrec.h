@@ -405,6 +405,12 @@ struct perfrec_sample_view {
 /* Called for each sample by perfrec_walk_samples() */
 typedef int (*perfrec_sample_fn)(void *ctx, const struct perfrec_sample_view *s);
 
+/*
+ * U-Boot's embedded symbol table (CONFIG_KALLSYMS, common/system_map.c),
+ * weak: NULL in a build without it
+ */
+extern const char system_map[] __weak;
+
 /* Most functions and call paths perfrec_report() shows */
 #define PERFREC_REPORT_MAX_TOP	1000
 

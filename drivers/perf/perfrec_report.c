@@ -20,11 +20,10 @@ DECLARE_GLOBAL_DATA_PTR;
 
 /*
  * perfrec report: the hottest functions of the last recording, named with
- * the symbol table U-Boot embeds with CONFIG_KALLSYMS (common/system_map.c):
+ * the symbol table U-Boot embeds with CONFIG_KALLSYMS (system_map):
  * "<16 hex digits of link address><name>\0" entries sorted by address.
  * Addresses are taken in sorted order and merged with the table in one pass.
  */
-extern const char system_map[] __weak;
 
 #define PERFREC_REPORT_DEPTH	8	/* call-path entries shown with -g */
 #define PERFREC_MAP_ADDR_DIGITS	16
