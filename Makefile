@@ -77,7 +77,7 @@ overlay: source
 
 # --- Configure and build ----------------------------------------------------
 
-$(O)/.config: $(FRAGMENTS) $(SRC_STAMP) Kconfig
+$(O)/.config: $(FRAGMENTS) $(SRC_STAMP) drivers/perf/Kconfig
 	$(PYTHON) scripts/perfrec_overlay.py $(SRC)
 	mkdir -p $(O)
 	$(UBOOT_MAKE) -s $(BASE_DEFCONFIG)
@@ -172,7 +172,7 @@ SANDBOX_O	:= $(BUILD)/sandbox$(TAG)
 SANDBOX_MAKE	= SOURCE_DATE_EPOCH=$$(scripts/perfrec_source_date.sh $(SRC)) \
 		  PATH=/usr/bin:$$PATH $(MAKE) -C $(SRC) O=$(SANDBOX_O) PYTHON3=$(PYTHON) NO_SDL=1
 
-$(SANDBOX_O)/.config: $(SRC_STAMP) Kconfig
+$(SANDBOX_O)/.config: $(SRC_STAMP) drivers/perf/Kconfig
 	$(PYTHON) scripts/perfrec_overlay.py $(SRC)
 	mkdir -p $(SANDBOX_O)
 	$(SANDBOX_MAKE) -s sandbox_defconfig
@@ -225,7 +225,7 @@ check-qemu-fast: build
 #  LIVETREE: perfrec_fdt.c fixes up the OS's flat tree with
 #	fdtdec_add_reserved_memory(), which has no ofnode counterpart in 2023.01
 PERFREC_SOURCES	= $(addprefix $(SRC)/,$(shell ls cmd/*.[cS] drivers/perf/*.[chS] \
-			drivers/perf/Makefile include/*.h test/lib/*.c) drivers/perf/Kconfig)
+			drivers/perf/Makefile drivers/perf/Kconfig include/*.h test/lib/*.c))
 
 checkpatch: source
 	$(PYTHON) scripts/perfrec_overlay.py $(SRC)

@@ -29,7 +29,6 @@ DIRS = ['arch', 'cmd', 'doc', 'drivers/perf', 'include', 'scripts', 'test/py/tes
 
 # Single files with a different place in the tree: project path -> tree path
 FILES = {
-    'Kconfig': 'drivers/perf/Kconfig',
     'test/lib/perf_data.c': 'test/lib/perf_data.c',
 }
 
