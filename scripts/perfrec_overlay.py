@@ -5,14 +5,17 @@
 
 Usage:
     perfrec_overlay.py [--check] <u-boot-tree>
+    perfrec_overlay.py --list
 
-Copies the project's files into the tree (see FILES) and applies the few edits
-perfrec needs in U-Boot's own files (see EDITS: this table is the complete
-list). Every edit is checked first: if a hook point is missing in the tree the
+Copies the project's files into the tree (see DIRS and FILES), removes what
+an earlier overlay copied that is no longer perfrec's (STALE), and applies the
+few edits perfrec needs in U-Boot's own files (see EDITS: this table is the
+complete list). Every edit is checked first: if a hook point is missing in the tree the
 script names it and changes nothing at all. Running it again is harmless: an
 edit already present is left alone, and files are only copied when they differ.
 With --check nothing is written; the exit code says whether the tree is ready
-(0) or would change (1).
+(0) or would change (1). --list prints the project files it copies, one a
+line, so that make can rerun it exactly when one of them changes.
 """
 
 import argparse
@@ -24,17 +27,19 @@ import sys
 TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 # Project directories copied as they are (same relative path in the tree)
-DIRS = ['arch', 'cmd', 'doc', 'drivers/perf', 'include', 'scripts', 'test/py/tests',
-        'tools/perfrec']
+DIRS = ['arch', 'cmd', 'doc/usage', 'drivers/perf', 'include', 'test/py/tests', 'tools/perfrec']
 
-# Single files with a different place in the tree: project path -> tree path
-FILES = {
-    'test/lib/perf_data.c': 'test/lib/perf_data.c',
-}
+# Single project files copied to the same path in the tree. Of scripts/ only
+# what U-Boot's own build runs (arch/arm/Makefile.postlink runs the pgoff
+# script); the rest of scripts/ is the project's tooling and stays out.
+FILES = ['scripts/perfrec_pgoff.py', 'test/lib/perf_data.c']
 
-# Files under DIRS that belong to the project's own tooling, not to U-Boot
-SKIP = {'scripts/perfrec-deps.sh', 'scripts/perfrec_get_uboot.py',
-        'scripts/perfrec_overlay.py', 'scripts/perfrec_run_tests.py'}
+# What earlier overlays copied into the tree that is no longer perfrec's there
+# (project tooling and the README's pictures): removed where still present
+STALE = ['doc/perfrec-flamegraph.png', 'doc/perfrec-hotspot.png',
+         'scripts/perfrec_demo.py', 'scripts/perfrec_hotspot_shot.py',
+         'scripts/perfrec_load.sh', 'scripts/perfrec_qemu.py',
+         'scripts/perfrec_source_date.sh']
 
 MAINTAINERS_ENTRY = '''PERFREC SAMPLING PROFILER
 M:	perfrec developers <perfrec@localhost>
@@ -268,24 +273,27 @@ def plan_edits(tree):
     return texts
 
 
-def plan_copies(tree):
-    """Return [(src, dst)] for project files whose tree copy is missing or differs"""
-    pairs = []
+def project_files():
+    """Return the project-relative paths of every file the overlay copies"""
+    rels = []
     for rel in DIRS:
         for root, dirs, names in os.walk(os.path.join(TOP, rel)):
-            dirs[:] = [d for d in dirs if d != 'node_modules']    # npm's, not U-Boot's
-            for name in names:
-                if name.endswith('.pyc') or '__pycache__' in root:
-                    continue
-                src = os.path.join(root, name)
-                relpath = os.path.relpath(src, TOP)
-                if relpath in SKIP:
-                    continue
-                pairs.append((src, os.path.join(tree, relpath)))
-    for rel, dst in FILES.items():
-        pairs.append((os.path.join(TOP, rel), os.path.join(tree, dst)))
+            dirs[:] = [d for d in dirs if d not in ('node_modules', '__pycache__')]  # npm's
+            rels += [os.path.relpath(os.path.join(root, name), TOP) for name in names
+                     if not name.endswith('.pyc')]
+    return sorted(rels + FILES)
+
+
+def plan_copies(tree):
+    """Return [(src, dst)] for project files whose tree copy is missing or differs"""
+    pairs = [(os.path.join(TOP, rel), os.path.join(tree, rel)) for rel in project_files()]
     return [(s, d) for s, d in pairs
             if not os.path.exists(d) or not filecmp.cmp(s, d, shallow=False)]
+
+
+def plan_removals(tree):
+    """Return the tree paths of STALE files still present"""
+    return [os.path.join(tree, rel) for rel in STALE if os.path.exists(os.path.join(tree, rel))]
 
 
 def check_new_files(tree, copies):
@@ -303,8 +311,16 @@ def main(argv=None):
     """Overlay and return the exit code"""
     parser = argparse.ArgumentParser(description=__doc__.split('\n', 1)[0])
     parser.add_argument('--check', action='store_true', help='only report, write nothing')
-    parser.add_argument('tree', help='U-Boot source tree to overlay')
+    parser.add_argument('--list', action='store_true',
+                        help='print the project files it copies (for make), nothing else')
+    parser.add_argument('tree', nargs='?', help='U-Boot source tree to overlay')
     args = parser.parse_args(argv)
+
+    if args.list:
+        print('\n'.join(project_files()))
+        return 0
+    if not args.tree:
+        parser.error('the U-Boot tree is required')
 
     if not os.path.exists(os.path.join(args.tree, 'Kbuild')):
         print('perfrec_overlay: %s is not a U-Boot source tree' % args.tree, file=sys.stderr)
@@ -313,6 +329,7 @@ def main(argv=None):
         texts = plan_edits(args.tree)
         copies = plan_copies(args.tree)
         check_new_files(args.tree, copies)
+        removals = plan_removals(args.tree)
     except HookMissing as exc:
         print('perfrec_overlay: cannot apply to %s: %s; nothing was changed' %
               (args.tree, exc), file=sys.stderr)
@@ -333,6 +350,10 @@ def main(argv=None):
             os.makedirs(os.path.dirname(dst), exist_ok=True)
             shutil.copyfile(src, dst)
             shutil.copymode(src, dst)
+    for path in removals:
+        changed.append(os.path.relpath(path, args.tree))
+        if not args.check:
+            os.remove(path)
     if changed:
         print('perfrec_overlay: %s %d file(s) in %s' %
               ('would change' if args.check else 'updated', len(changed), args.tree))
