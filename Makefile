@@ -10,6 +10,9 @@
 #   make soak       the slow reliability tier (1000 sessions, 50000 fuzz cases)
 #   make            just build (build/qemu_arm64_perfrec/u-boot.bin)
 #
+# The flow, as prerequisites: U-Boot source ($(SRC_STAMP)) -> overlay
+# ($(OVERLAY_STAMP)) -> .config -> build -> demo, check-*, bench
+#
 # UBOOT_SRC=/path/to/u-boot   use your own U-Boot tree (copied, then overlaid)
 # UBOOT_SUITE=trixie          use another Debian release's u-boot source package
 
@@ -72,13 +75,25 @@ $(SRC_STAMP):
 	touch $@
 endif
 
-overlay: source
+# --- Overlay: perfrec's files and edits in the U-Boot tree ------------------
+
+# Runs again when the tree is new, or when the script (its table of edits) or
+# a file it copies is newer than its last run (no python3 yet, before 'make
+# deps': the stamp is missing anyway)
+OVERLAY_STAMP	:= $(SRC)/.perfrec-overlay
+OVERLAY_INPUTS	:= $(if $(wildcard $(PYTHON)),$(shell $(PYTHON) scripts/perfrec_overlay.py --list))
+
+overlay: $(OVERLAY_STAMP)
+
+$(OVERLAY_STAMP): $(SRC_STAMP) scripts/perfrec_overlay.py $(OVERLAY_INPUTS)
 	$(PYTHON) scripts/perfrec_overlay.py $(SRC)
+	touch $@
 
 # --- Configure and build ----------------------------------------------------
 
-$(O)/.config: $(FRAGMENTS) $(SRC_STAMP) drivers/perf/Kconfig
-	$(PYTHON) scripts/perfrec_overlay.py $(SRC)
+# Reconfigured when a fragment or perfrec's Kconfig changes, not for every
+# overlaid file (that is U-Boot's make's business)
+$(O)/.config: $(FRAGMENTS) $(SRC_STAMP) drivers/perf/Kconfig | $(OVERLAY_STAMP)
 	mkdir -p $(O)
 	$(UBOOT_MAKE) -s $(BASE_DEFCONFIG)
 	cd $(SRC) && PATH=/usr/bin:$$PATH scripts/kconfig/merge_config.sh -m -O $(O) \
@@ -96,8 +111,7 @@ $(O)/.config: $(FRAGMENTS) $(SRC_STAMP) drivers/perf/Kconfig
 config: $(O)/.config
 
 # symfs/: the ELF for host profilers, also by build-id (tools/perfrec/perfrec_symfs.py)
-build: $(O)/.config
-	$(PYTHON) scripts/perfrec_overlay.py $(SRC)
+build: $(O)/.config $(OVERLAY_STAMP)
 	$(UBOOT_MAKE) -j$(JOBS) -s
 	$(PYTHON) tools/perfrec/perfrec_symfs.py --objcopy $(CROSS_COMPILE)objcopy \
 		$(O)/u-boot $(O)/symfs
@@ -172,13 +186,11 @@ SANDBOX_O	:= $(BUILD)/sandbox$(TAG)
 SANDBOX_MAKE	= SOURCE_DATE_EPOCH=$$(scripts/perfrec_source_date.sh $(SRC)) \
 		  PATH=/usr/bin:$$PATH $(MAKE) -C $(SRC) O=$(SANDBOX_O) PYTHON3=$(PYTHON) NO_SDL=1
 
-$(SANDBOX_O)/.config: $(SRC_STAMP) drivers/perf/Kconfig
-	$(PYTHON) scripts/perfrec_overlay.py $(SRC)
+$(SANDBOX_O)/.config: $(SRC_STAMP) drivers/perf/Kconfig | $(OVERLAY_STAMP)
 	mkdir -p $(SANDBOX_O)
 	$(SANDBOX_MAKE) -s sandbox_defconfig
 
-check-sandbox: $(SANDBOX_O)/.config
-	$(PYTHON) scripts/perfrec_overlay.py $(SRC)
+check-sandbox: $(SANDBOX_O)/.config $(OVERLAY_STAMP)
 	$(SANDBOX_MAKE) -j$(JOBS) -s
 	@want=$$(grep -c '^LIB_TEST(lib_test_perf_data_' test/lib/perf_data.c); \
 	out=$$(cd $(SANDBOX_O) && ./u-boot -T -c 'ut lib perf_data_*' 2>&1 | tr -d '\r'); \
@@ -227,8 +239,7 @@ check-qemu-fast: build
 PERFREC_SOURCES	= $(addprefix $(SRC)/,$(shell ls cmd/*.[cS] drivers/perf/*.[chS] \
 			drivers/perf/Makefile drivers/perf/Kconfig include/*.h test/lib/*.c))
 
-checkpatch: source
-	$(PYTHON) scripts/perfrec_overlay.py $(SRC)
+checkpatch: $(OVERLAY_STAMP)
 	cd $(SRC) && ./scripts/checkpatch.pl --terse \
 		--ignore CAMELCASE,CMD_TEST,MACRO_ARG_REUSE,LIVETREE -f $(PERFREC_SOURCES) \
 		&& echo "perfrec: checkpatch clean"
