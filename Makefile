@@ -99,14 +99,7 @@ $(O)/.config: $(FRAGMENTS) $(SRC_STAMP) drivers/perf/Kconfig | $(OVERLAY_STAMP)
 	cd $(SRC) && PATH=/usr/bin:$$PATH scripts/kconfig/merge_config.sh -m -O $(O) \
 		$(O)/.config $(FRAGMENTS) >/dev/null
 	$(UBOOT_MAKE) -s olddefconfig
-	@grep -hE '^CONFIG_|^# CONFIG_.* is not set' $(FRAGMENTS) | \
-		awk '{ k = $$0; sub(/^# /, "", k); sub(/[= ].*/, "", k); \
-		       if (!(k in v)) o[n++] = k; v[k] = $$0 } \
-		     END { for (i = 0; i < n; i++) print v[o[i]] }' | while IFS= read -r opt; do \
-		case "$$opt" in \
-		"# "*) k=$${opt#\# }; ! grep -q "^$${k%% *}=" $@ ;; \
-		*) grep -qxF "$$opt" $@ ;; \
-		esac || { echo "perfrec: '$$opt' did not stick in $@"; rm -f $@; exit 1; }; done
+	@scripts/perfrec_config_check.sh $@ $(FRAGMENTS)
 
 config: $(O)/.config
 
@@ -168,12 +161,10 @@ endif
 REPRO		:= $(BUILD)/repro
 
 check-repro: build
-	@before=$$(stat -c %Y $(O)/u-boot); $(MAKE) -s build >/dev/null && \
-	[ "$$(stat -c %Y $(O)/u-boot)" = "$$before" ] || \
-		{ echo "perfrec: a second make rebuilt $(O)/u-boot"; exit 1; }
+	@scripts/perfrec_repro.sh relink $(O)/u-boot $(MAKE) -s build
 	rm -rf $(REPRO)
 	$(MAKE) -s UBOOT_SRC=$(SRC) SRC=$(REPRO)/src O=$(REPRO)/out build >/dev/null
-	for f in u-boot u-boot.bin symfs/u-boot; do cmp $(O)/$$f $(REPRO)/out/$$f || exit 1; done
+	scripts/perfrec_repro.sh compare $(O) $(REPRO)/out u-boot u-boot.bin symfs/u-boot
 	rm -rf $(REPRO)
 	@echo "perfrec: reproducible: a clean build elsewhere gave the same u-boot, u-boot.bin, symfs"
 
@@ -192,13 +183,7 @@ $(SANDBOX_O)/.config: $(SRC_STAMP) drivers/perf/Kconfig | $(OVERLAY_STAMP)
 
 check-sandbox: $(SANDBOX_O)/.config $(OVERLAY_STAMP)
 	$(SANDBOX_MAKE) -j$(JOBS) -s
-	@want=$$(grep -c '^LIB_TEST(lib_test_perf_data_' test/lib/perf_data.c); \
-	out=$$(cd $(SANDBOX_O) && ./u-boot -T -c 'ut lib perf_data_*' 2>&1 | tr -d '\r'); \
-	echo "$$out" | grep -E '^(Test:|Failures:)'; \
-	ran=$$(echo "$$out" | grep -c '^Test: lib_test_perf_data_'); \
-	echo "$$out" | grep -qx 'Failures: 0' && [ "$$ran" -eq "$$want" ] || \
-		{ echo "perfrec: ut lib perf_data_*: $$ran of $$want tests ran, or one failed"; \
-		  echo "$$out" | tail -20; exit 1; }
+	@scripts/perfrec_sandbox_ut.sh $(SANDBOX_O) lib perf_data_ test/lib/perf_data.c
 
 # The early-boot build: perfrec.config plus perfrec-early.config
 EARLY_CONFIG	:= $(CONFIG)_early
