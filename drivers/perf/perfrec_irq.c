@@ -15,6 +15,7 @@
 #include <linux/types.h>
 #include "perfrec_gic.h"
 #include "perfrec_irq.h"
+#include "perfrec_irq_frame.h"
 #include "perfrec_timer.h"
 #include "pmuv3_regs.h"
 

@@ -128,11 +128,6 @@ struct perfrec_irq {
 
 extern struct perfrec_irq perfrec_irq;
 
-/* The entry's register frame: x0-x17, then x29 and x30 (perfrec_vectors.S) */
-#define PERFREC_IRQ_FRAME_X29		18
-#define PERFREC_IRQ_FRAME_X30		19
-#define PERFREC_IRQ_FRAME_BYTES		160
-
 /* Longest call chain perf accepts (PERF_MAX_STACK_DEPTH), and ours */
 #define PERFREC_MAX_DEPTH		127
 
@@ -142,7 +137,7 @@ extern char perfrec_vectors_el1[], perfrec_vectors_el2[], perfrec_vectors_el3[];
 /**
  * perfrec_irq_handler() - C side of perfrec's IRQ/FIQ vector entries
  * @pc: the interrupted PC (ELR_ELx)
- * @regs: the registers the entry saved: x0-x17, x29, x30
+ * @regs: the registers the entry saved (perfrec_irq_frame.h)
  */
 void perfrec_irq_handler(u64 pc, u64 *regs);
 

@@ -16,14 +16,14 @@
  * U-Boot is built with -mgeneral-regs-only. x18 (gd) is neither used nor
  * touched. ELR and SPSR are not saved because the handler cannot take an
  * exception: interrupts stay masked and it makes no calls that could fault.
+ * The frame's layout is in perfrec_irq_frame.h, shared with the C side.
  */
 
 #include <linux/linkage.h>
-
-#define PERFREC_IRQ_FRAME	160	/* x0-x17, x29, x30 */
+#include "perfrec_irq_frame.h"
 
 .macro	perfrec_irq_entry el
-	sub	sp, sp, #PERFREC_IRQ_FRAME
+	sub	sp, sp, #PERFREC_IRQ_FRAME_BYTES
 	stp	x0, x1, [sp, #0]
 	stp	x2, x3, [sp, #16]
 	stp	x4, x5, [sp, #32]
@@ -33,7 +33,7 @@
 	stp	x12, x13, [sp, #96]
 	stp	x14, x15, [sp, #112]
 	stp	x16, x17, [sp, #128]
-	stp	x29, x30, [sp, #144]
+	stp	x29, x30, [sp, #PERFREC_IRQ_FRAME_X29 * 8]
 	mrs	x0, elr_el\el
 	mov	x1, sp
 	bl	perfrec_irq_handler
@@ -46,8 +46,8 @@
 	ldp	x12, x13, [sp, #96]
 	ldp	x14, x15, [sp, #112]
 	ldp	x16, x17, [sp, #128]
-	ldp	x29, x30, [sp, #144]
-	add	sp, sp, #PERFREC_IRQ_FRAME
+	ldp	x29, x30, [sp, #PERFREC_IRQ_FRAME_X29 * 8]
+	add	sp, sp, #PERFREC_IRQ_FRAME_BYTES
 	eret
 .endm
 
