@@ -17,9 +17,10 @@ For each cell (EL1/EL2/EL3 x GICv2/GICv3) it measures:
             the samples taken; at two periods, to show the cost is constant.
   breakdown the same cost from QEMU's own execution trace (-d exec,nochain
             -singlestep -dfilter over perfrec's vector table and the code of
-            perfrec_irq.o, at their relocated addresses): each logged
-            instruction is attributed, by addr2line's innermost inlined
-            function, to entry/exit, GIC, PMU, record or dispatch/other.
+            perfrec_irq.o and perfrec_unwind.o, at their relocated
+            addresses): each logged instruction is attributed, by
+            addr2line's innermost inlined function, to entry/exit, GIC, PMU,
+            record or dispatch/other.
             The trace counts every instruction from vector entry to eret;
             the difference method cannot see those executed between the
             handler's read and its reload of the counter, so the script
@@ -218,7 +219,7 @@ class Image:
         if not os.path.isfile(self.elf):
             raise BenchError('%s: no such file' % self.elf)
         self.vectors = {}  # el -> (start, size)
-        self.funcs = []  # (start, size, name) of perfrec_irq.c's code
+        self.funcs = []  # (start, size, name) of the IRQ path's C code
         self._find_symbols()
         self.ranges = sorted([v for v in self.vectors.values()] +
                              [(s, n) for s, n, _ in self.funcs])
@@ -256,7 +257,7 @@ class Image:
                 nxt = bisect.bisect_right(starts, addr)
                 end = starts[nxt] if nxt < len(starts) else addr + 0x800
                 self.vectors[int(m.group(1))] = (addr, min(0x800, end - addr))
-            elif kind in 'tT' and size and re.search(r'/perfrec_irq\.c:\d', where):
+            elif kind in 'tT' and size and re.search(r'/perfrec_(irq|unwind)\.c:\d', where):
                 self.funcs.append((addr, size, name))
         if sorted(self.vectors) != [1, 2, 3]:
             raise BenchError('%s: perfrec_vectors_el1/2/3 not found' % self.elf)
@@ -278,7 +279,7 @@ class Image:
         return reads, writes
 
     def filter_arg(self, reloc):
-        """-dfilter value: the relocated vector tables and perfrec_irq.o code"""
+        """-dfilter value: the relocated vector tables and the IRQ path's C code"""
         return ','.join('%#x+%#x' % (start + reloc, size) for start, size in self.ranges)
 
     def in_range(self, addr):

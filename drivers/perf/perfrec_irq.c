@@ -8,6 +8,7 @@
  * It reads the PC, acknowledges the GIC, turns each overflow into one
  * finished PERF_RECORD_SAMPLE in the ring, reloads the counter and ends the
  * interrupt. Every function is static notrace, except the entry point.
+ * Call chains (-g) come from perfrec_unwind.c, under the same rules.
  */
 
 #include <linux/compiler.h>
@@ -17,6 +18,7 @@
 #include "perfrec_irq.h"
 #include "perfrec_irq_frame.h"
 #include "perfrec_timer.h"
+#include "perfrec_unwind.h"
 #include "pmuv3_regs.h"
 
 struct perfrec_irq perfrec_irq;
@@ -149,135 +151,27 @@ static __always_inline notrace bool perfrec_irq_put(struct perfrec_irq *st, cons
 	return true;
 }
 
-/* A64 encodings (Arm ARM C6) the call-graph walker looks at */
-#define PERFREC_A64_STP_FP_LR_PRE	0xa9807bfd	/* stp x29, x30, [sp, #-n]! */
-#define PERFREC_A64_STP_FP_LR_OFF	0xa9007bfd	/* stp x29, x30, [sp, #n] */
-#define PERFREC_A64_PAIR_MASK		0xffc07fff	/* all but imm7 */
-#define PERFREC_A64_ADD_FP_SP		0x910003fd	/* add x29, sp, #n (mov x29, sp) */
-#define PERFREC_A64_ADDSUB_MASK		0xffc003ff	/* all but imm12 */
-#define PERFREC_A64_RET			0xd65f03c0	/* ret */
-#define PERFREC_A64_BL			0x94000000	/* bl <label> */
-#define PERFREC_A64_BL_MASK		0xfc000000
-#define PERFREC_A64_BL_IMM		GENMASK(25, 0)
-
-static notrace bool perfrec_irq_in_text(const struct perfrec_irq *st, u64 addr)
-{
-	return addr >= st->text_start && addr < st->text_end && !(addr & 3);
-}
-
-static notrace u32 perfrec_irq_insn(const struct perfrec_irq *st, u64 addr)
-{
-	return perfrec_irq_in_text(st, addr) ? *(const u32 *)addr : 0;
-}
-
-/* The target of the bl that a return address @ret follows, or 0 */
-static notrace u64 perfrec_irq_call_target(const struct perfrec_irq *st, u64 ret)
-{
-	u32 insn = perfrec_irq_insn(st, ret - 4);
-	s64 off;
-
-	if ((insn & PERFREC_A64_BL_MASK) != PERFREC_A64_BL)
-		return 0;
-	off = (s64)((u64)(insn & PERFREC_A64_BL_IMM) << 38) >> 36;	/* imm26 * 4 */
-
-	return ret - 4 + off;
-}
-
-/*
- * The rule for the link register. The interrupted function's own frame
- * record is either in place (x29 points at it, its saved LR returns into the
- * caller, and x30 holds nothing useful: a return address into the function
- * itself after a call, or the same LR) or not yet / no longer in place
- * (prologue before "mov x29, sp", epilogue after "ldp x29, x30": x29 still
- * points at the caller's record, and x30 is the return address into the
- * caller, which the chain needs as its second entry). x30 counts as the
- * caller's return address when:
- *  - the interrupted instruction is the stp of x29/x30, the add/mov that
- *    sets x29, or the ret; or
- *  - x30 differs from the record's saved LR and lies outside [entry, pc] of
- *    the function the call before x30 entered, and that bl (at x30 - 4)
- *    entered the function holding the PC more closely than the bl before
- *    the record's saved LR did: the entry it called is at or below the PC
- *    and above the other entry (or the other is unknown or above the PC).
- * Calls through a register (blr) leave the entry unknown: then only the
- * first test applies. Every function must keep a frame record
- * (CONFIG_PERFREC_FRAME_POINTERS) for the chain to skip no caller.
- */
-static notrace bool perfrec_irq_lr_is_caller(const struct perfrec_irq *st, u64 pc, u64 lr,
-					     u64 saved_lr)
-{
-	u32 insn = perfrec_irq_insn(st, pc);
-	u32 pair = insn & PERFREC_A64_PAIR_MASK;
-	u64 entry_lr, entry_saved;
-
-	if (pair == PERFREC_A64_STP_FP_LR_PRE || pair == PERFREC_A64_STP_FP_LR_OFF ||
-	    (insn & PERFREC_A64_ADDSUB_MASK) == PERFREC_A64_ADD_FP_SP ||
-	    insn == PERFREC_A64_RET)
-		return true;
-	if (lr == saved_lr)
-		return false;
-	entry_lr = perfrec_irq_call_target(st, lr);
-	if (!entry_lr || entry_lr > pc || (lr >= entry_lr && lr <= pc))
-		return false;
-	entry_saved = perfrec_irq_call_target(st, saved_lr);
-
-	return !entry_saved || entry_saved > pc || entry_saved < entry_lr;
-}
-
-/* The LR saved in the frame record at @fp, if @fp is a plausible record, else 0 */
-static notrace u64 perfrec_irq_saved_lr(const struct perfrec_irq *st, u64 fp, u64 low)
-{
-	if ((fp & 15) || fp < low || fp > st->stack_top - 16)
-		return 0;
-
-	return ((const u64 *)fp)[1];
-}
-
-/*
- * Fill @chain with PERF_CONTEXT_USER, @pc and the return addresses found by
- * walking the frame records from x29; return the number of entries. Every
- * frame record must lie in the stack between the interrupted stack pointer
- * and the stack's top, be 16-byte aligned and above the one before, and
- * every return address must be in the image's code: anything else ends the
- * chain, so a corrupt or foreign stack is never followed (or faulted on).
- */
-static notrace uint perfrec_irq_callchain(const struct perfrec_irq *st, u64 pc, const u64 *regs,
-					  u64 *chain)
-{
-	u64 low = (u64)regs + PERFREC_IRQ_FRAME_BYTES;
-	u64 fp = regs[PERFREC_IRQ_FRAME_X29];
-	u64 lr = regs[PERFREC_IRQ_FRAME_X30];
-	uint max = st->max_depth + 2;
-	uint n = 0;
-
-	chain[n++] = PERF_DATA_CONTEXT_USER;
-	chain[n++] = pc;
-	if (perfrec_irq_in_text(st, lr) &&
-	    perfrec_irq_lr_is_caller(st, pc, lr, perfrec_irq_saved_lr(st, fp, low)))
-		chain[n++] = lr;
-	while (n < max && !(fp & 15) && fp >= low && fp <= st->stack_top - 16) {
-		const u64 *record = (const u64 *)fp;
-
-		if (!perfrec_irq_in_text(st, record[1]))
-			break;
-		chain[n++] = record[1];
-		low = fp + 16;
-		fp = record[0];
-	}
-
-	return n;
-}
-
 static notrace void perfrec_irq_sample_chain(struct perfrec_irq *st, struct perfrec_counter *c,
 					     u64 pc, const u64 *regs, u64 now)
 {
+	const struct perfrec_unwind_area area = {
+		.text_start = st->text_start,
+		.text_end = st->text_end,
+		.stack_low = (u64)regs + PERFREC_IRQ_FRAME_BYTES,	/* the interrupted sp */
+		.stack_top = st->stack_top,
+	};
 	struct {
 		struct perf_data_sample s;
 		u64 nr;
 		u64 chain[PERFREC_MAX_DEPTH + 2];
 	} rec;
-	uint nr = perfrec_irq_callchain(st, pc, regs, rec.chain);
-	uint words = (sizeof(rec.s) + sizeof(rec.nr)) / sizeof(u64) + nr;
+	uint nr, words;
+
+	/* The chain: PERF_CONTEXT_USER, then the PC and its callers */
+	rec.chain[0] = PERF_DATA_CONTEXT_USER;
+	nr = 1 + perfrec_unwind(&area, pc, regs[PERFREC_IRQ_FRAME_X29], regs[PERFREC_IRQ_FRAME_X30],
+				rec.chain + 1, st->max_depth + 1);
+	words = (sizeof(rec.s) + sizeof(rec.nr)) / sizeof(u64) + nr;
 
 	rec.s.header.type = PERF_DATA_RECORD_SAMPLE;
 	rec.s.header.misc = PERF_DATA_MISC_USER;

@@ -1,0 +1,52 @@
+/* SPDX-License-Identifier: GPL-2.0+ */
+/*
+ * Copyright (c) 2026 The perfrec authors
+ * perfrec's call-graph walker over AArch64 frame records (IRQ context; builds for the host too)
+ */
+
+#ifndef __PERFREC_UNWIND_H
+#define __PERFREC_UNWIND_H
+
+#include <linux/types.h>
+
+/**
+ * struct perfrec_unwind_area - Where the walker may read
+ *
+ * Instructions are read only inside [@text_start, @text_end) and frame
+ * records only inside [@stack_low, @stack_top): nothing else is ever read,
+ * so a corrupt or foreign stack cannot fault.
+ *
+ * @text_start: address of the image's first instruction
+ * @text_end: address of the first byte after its code
+ * @stack_low: lowest address a frame record may lie at (the interrupted sp)
+ * @stack_top: the stack's upper end (U-Boot's initial stack pointer)
+ */
+struct perfrec_unwind_area {
+	__u64 text_start;
+	__u64 text_end;
+	__u64 stack_low;
+	__u64 stack_top;
+};
+
+/**
+ * perfrec_unwind() - Walk the call chain of an interrupted function
+ * @area: where code and stack are
+ * @pc: the interrupted PC
+ * @fp: the interrupted x29
+ * @lr: the interrupted x30
+ * @chain: returns @pc, then the return addresses, innermost first
+ * @max: room in @chain, at least 2 (the PC and @lr)
+ *
+ * Follows the frame records (x29 -> {saved x29, saved x30}) from @fp, and
+ * adds @lr when the interrupted function's own record is not (yet, or any
+ * more) in place: in its prologue, epilogue, or a leaf without a record.
+ * Every record must lie in the stack, 16-byte aligned and above the one
+ * before, and every return address in the code: anything else ends the
+ * chain. IRQ-safe: no calls, no globals, nothing written outside @chain.
+ *
+ * Return: entries written to @chain, 1..@max
+ */
+unsigned int perfrec_unwind(const struct perfrec_unwind_area *area, __u64 pc, __u64 fp,
+			    __u64 lr, __u64 *chain, unsigned int max);
+
+#endif /* __PERFREC_UNWIND_H */

@@ -1,0 +1,154 @@
+// SPDX-License-Identifier: GPL-2.0+
+/*
+ * Copyright (c) 2026 The perfrec authors
+ * Host driver for perfrec's call-graph walker: one walk over synthetic code and stack
+ *
+ * Usage: perfrec_unwind_run [-m <max>] -t <insns> -s <words> <pc> <fp> <lr> <sp>
+ *   -t <insns>   the code: 32-bit instruction words in hex, comma-separated
+ *   -s <words>   the stack: 64-bit words, comma-separated (an even number)
+ *   -m <max>     room in the chain, default 66
+ * Code and stack are separate heap blocks (ASan guards their edges); the
+ * walker may read the code and, from <sp> up, the stack. A value is a hex
+ * number or an address in them: t<i> is instruction i, s<i> stack word i,
+ * either with an optional +<n> or -<n> (bytes). The chain is printed one
+ * entry a line, in the same notation (t<i>, s<i>, else hex).
+ * Exits 0 on success, 1 on bad usage.
+ */
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "perfrec_unwind.h"
+
+static __u32 *text;
+static size_t text_words;
+static __u64 *stack;
+static size_t stack_words;
+
+static void usage(void)
+{
+	fprintf(stderr, "Usage: perfrec_unwind_run [-m max] -t <insn,...> -s <word,...> "
+		"<pc> <fp> <lr> <sp>\n");
+	exit(EXIT_FAILURE);
+}
+
+/* Parse a value: hex, or t<i>/s<i> with an optional byte offset */
+static __u64 parse_value(const char *arg)
+{
+	unsigned long long val;
+	__u64 base = 0;
+	char *end;
+
+	if (arg[0] == 't' || arg[0] == 's') {
+		val = strtoull(arg + 1, &end, 10);
+		if (end == arg + 1)
+			usage();
+		if (arg[0] == 't')
+			base = (__u64)(unsigned long)text + val * sizeof(*text);
+		else
+			base = (__u64)(unsigned long)stack + val * sizeof(*stack);
+		arg = end;
+		if (!*arg)
+			return base;
+		if (*arg != '+' && *arg != '-')
+			usage();
+	}
+	errno = 0;
+	val = strtoull(arg, &end, base ? 10 : 16);
+	if (*end || end == arg || errno)
+		usage();
+
+	return base + val;
+}
+
+/* Split the comma-separated @list; return the number of items, @items set to them */
+static size_t split(char *list, char ***itemsp)
+{
+	size_t n = 1, i = 0;
+	char **items, *p;
+
+	for (p = list; *p; p++)
+		n += *p == ',';
+	items = calloc(n, sizeof(*items));
+	if (!items)
+		exit(EXIT_FAILURE);
+	for (p = strtok(list, ","); p; p = strtok(NULL, ","))
+		items[i++] = p;
+	if (i != n)
+		usage();
+	*itemsp = items;
+
+	return n;
+}
+
+static void print_value(__u64 val)
+{
+	__u64 t = (__u64)(unsigned long)text, s = (__u64)(unsigned long)stack;
+
+	if (val >= t && val < t + text_words * sizeof(*text) && !((val - t) % sizeof(*text)))
+		printf("t%llu\n", (unsigned long long)(val - t) / sizeof(*text));
+	else if (val >= s && val < s + stack_words * sizeof(*stack) &&
+		 !((val - s) % sizeof(*stack)))
+		printf("s%llu\n", (unsigned long long)(val - s) / sizeof(*stack));
+	else
+		printf("%#llx\n", (unsigned long long)val);
+}
+
+int main(int argc, char *argv[])
+{
+	char **text_args = NULL, **stack_args = NULL;
+	struct perfrec_unwind_area area;
+	unsigned int max = 66, n, i;
+	__u64 *chain;
+	int opt;
+
+	while ((opt = getopt(argc, argv, "m:t:s:")) != -1) {
+		switch (opt) {
+		case 'm':
+			max = strtoul(optarg, NULL, 0);
+			break;
+		case 't':
+			text_words = split(optarg, &text_args);
+			break;
+		case 's':
+			stack_words = split(optarg, &stack_args);
+			break;
+		default:
+			usage();
+		}
+	}
+	if (argc - optind != 4 || !text_args || !stack_args || stack_words % 2 || max < 2)
+		usage();
+	text = malloc(text_words * sizeof(*text));
+	stack = aligned_alloc(16, stack_words * sizeof(*stack));
+	chain = malloc(max * sizeof(*chain));
+	if (!text || !stack || !chain)
+		return EXIT_FAILURE;
+	/* Addresses first, so that words may point anywhere in code and stack */
+	for (i = 0; i < text_words; i++)
+		text[i] = strtoul(text_args[i], NULL, 16);
+	for (i = 0; i < stack_words; i++)
+		stack[i] = parse_value(stack_args[i]);
+
+	area.text_start = (__u64)(unsigned long)text;
+	area.text_end = area.text_start + text_words * sizeof(*text);
+	area.stack_low = parse_value(argv[optind + 3]);
+	area.stack_top = (__u64)(unsigned long)stack + stack_words * sizeof(*stack);
+	n = perfrec_unwind(&area, parse_value(argv[optind]), parse_value(argv[optind + 1]),
+			   parse_value(argv[optind + 2]), chain, max);
+	if (n < 1 || n > max) {
+		fprintf(stderr, "perfrec_unwind_run: %u entries, room for %u\n", n, max);
+		return EXIT_FAILURE;
+	}
+	for (i = 0; i < n; i++)
+		print_value(chain[i]);
+	free(chain);
+	free(stack);
+	free(text);
+	free(stack_args);
+	free(text_args);
+
+	return 0;
+}
