@@ -394,4 +394,31 @@ int perf_data_pipe_head(struct perf_data_writer *w, void *buf, size_t cap,
 int perf_data_pipe_tail(struct perf_data_writer *w, const struct perf_data_info *info,
 			const struct perf_data_stats *stats);
 
+/**
+ * perf_data_pipe_tail_bytes() - Room perf_data_pipe_tail() needs at most
+ * @info: the facts of the stream
+ *
+ * The tail with a LOST_SAMPLES record, which is as long as it gets.
+ * Return: bytes, or (size_t)-1 if @info cannot be written
+ */
+size_t perf_data_pipe_tail_bytes(const struct perf_data_info *info);
+
+/**
+ * perf_data_pipe_begin() - Write the head of a pipe-mode stream and lay out the buffer
+ * @w: writer; set up here over @buf
+ * @buf: output buffer
+ * @cap: its size in bytes
+ * @info: what the stream states
+ * @lay: returns where sample records go and how much room they have
+ *
+ * perf_data_pipe_head(), then the layout perf_data_begin() gives a file:
+ * sample records from @lay->ring_offset, and @lay->trailer_bytes kept after
+ * them for perf_data_pipe_tail(), which is to be called with @w->pos at the
+ * end of the records.
+ * Return: 0 on success, -EINVAL if @info is inconsistent, -ENOSPC if the
+ * buffer cannot hold the head, the tail and at least one sample
+ */
+int perf_data_pipe_begin(struct perf_data_writer *w, void *buf, size_t cap,
+			 const struct perf_data_info *info, struct perf_data_layout *lay);
+
 #endif /* __PERFREC_PERF_DATA_H */

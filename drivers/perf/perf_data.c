@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0+
 /*
  * Copyright (c) 2026 The perfrec authors
- * perf.data writer: file mode, freestanding, built for the target and the host
+ * perf.data writer: file and pipe mode, freestanding, built for the target and the host
  *
- * The variant is perf's seekable "file mode" (PERFILE2), readable by every
- * perf since 3.x with "perf report -i"; attrs are PERF_ATTR_SIZE_VER0 (64
- * bytes) so that old and new perf alike accept them. A recording looks like:
+ * The main variant is perf's seekable "file mode" (PERFILE2), readable by
+ * every perf since 3.x with "perf report -i"; attrs are PERF_ATTR_SIZE_VER0
+ * (64 bytes) so that old and new perf alike accept them. A recording looks
+ * like:
  *
  *   0     +---------------------------------+
  *         | perf_data_file_header (104)     |  sizes filled in by _finish()
@@ -20,6 +21,25 @@
  *         +---------------------------------+
  *         | feature table {offset,size} x n |  one per set feature bit
  *         | feature payloads                |  BUILD_ID (if given), HOSTNAME, ...
+ *         +---------------------------------+
+ *
+ * "Pipe mode" is perf's streamable variant (read with "-i", or before perf
+ * 5.8 only from standard input): nothing is rewritten, so a recording can go
+ * out in chunks while it runs, and what file mode keeps in its header and
+ * features are records. perf_data_pipe_begin() lays out a buffer as
+ * perf_data_begin() does: head, ring, room for the tail.
+ *
+ *   0     +---------------------------------+
+ *         | magic, size (16)                |  perf_data_pipe_head() ...
+ *   16    +---------------------------------+
+ *         | HEADER_ATTR + EVENT_UPDATE x nr |  attr and id; the event's name
+ *         | HEADER_FEATURE x n              |  HOSTNAME ... EVENT_DESC
+ *         | HEADER_BUILD_ID                 |  only if given
+ *         | PERF_RECORD_COMM, _MMAP         |  as in file mode
+ *  ring:  | PERF_RECORD_SAMPLE ...          |  as they are
+ *         +---------------------------------+
+ *         | PERF_RECORD_LOST_SAMPLES        |  perf_data_pipe_tail(): only if
+ *         | HEADER_FEATURE SAMPLE_TIME      |  the ring filled; then the times
  *         +---------------------------------+
  *
  * The spec is tools/perf/Documentation/perf.data-file-format.txt in Linux;
@@ -386,16 +406,39 @@ static int perf_data_put_trailer(struct perf_data_writer *w,
 	return ret;
 }
 
-/* Bytes perf_data_put_trailer() writes at most (with a LOST_SAMPLES record) */
-static size_t perf_data_trailer_bytes(const struct perf_data_info *info)
+/*
+ * Bytes @put_end (perf_data_put_trailer() or perf_data_pipe_tail()) writes at
+ * most: with a LOST_SAMPLES record. (size_t)-1 if it fails.
+ */
+static size_t perf_data_end_bytes(int (*put_end)(struct perf_data_writer *w,
+						 const struct perf_data_info *info,
+						 const struct perf_data_stats *stats),
+				  const struct perf_data_info *info)
 {
 	struct perf_data_writer count = { .buf = NULL, .cap = (size_t)-1, .pos = 0 };
 	struct perf_data_stats stats = { .lost = 1 };
 
-	if (perf_data_put_trailer(&count, info, &stats))
+	if (put_end(&count, info, &stats))
 		return (size_t)-1;
 
 	return count.pos;
+}
+
+/*
+ * Lay out the rest of the buffer after the head at @w->pos: the ring, then
+ * @trailer bytes kept for the end. -ENOSPC unless one sample fits.
+ */
+static int perf_data_lay_out(const struct perf_data_writer *w, size_t trailer,
+			     struct perf_data_layout *lay)
+{
+	if (trailer > w->cap - w->pos ||
+	    w->cap - w->pos - trailer < sizeof(struct perf_data_sample))
+		return -ENOSPC;
+	lay->ring_offset = w->pos;
+	lay->trailer_bytes = trailer;
+	lay->ring_bytes = w->cap - w->pos - trailer;
+
+	return 0;
 }
 
 static int perf_data_check_info(const struct perf_data_info *info)
@@ -432,7 +475,7 @@ int perf_data_begin(struct perf_data_writer *w, void *buf, size_t cap,
 {
 	struct perf_data_file_header hdr;
 	struct perf_data_file_attr fattr;
-	size_t ids_offset, trailer;
+	size_t ids_offset;
 	unsigned int i;
 	int ret;
 
@@ -468,15 +511,7 @@ int perf_data_begin(struct perf_data_writer *w, void *buf, size_t cap,
 	if (ret)
 		return ret;
 
-	trailer = perf_data_trailer_bytes(info);
-	if (trailer > w->cap - w->pos ||
-	    w->cap - w->pos - trailer < sizeof(struct perf_data_sample))
-		return -ENOSPC;
-	lay->ring_offset = w->pos;
-	lay->trailer_bytes = trailer;
-	lay->ring_bytes = w->cap - w->pos - trailer;
-
-	return 0;
+	return perf_data_lay_out(w, perf_data_end_bytes(perf_data_put_trailer, info), lay);
 }
 
 int perf_data_finish(struct perf_data_writer *w, const struct perf_data_info *info,
@@ -642,4 +677,21 @@ int perf_data_pipe_tail(struct perf_data_writer *w, const struct perf_data_info 
 		ret = perf_data_put_feature_record(w, PERF_DATA_FEAT_SAMPLE_TIME, info, stats);
 
 	return ret;
+}
+
+size_t perf_data_pipe_tail_bytes(const struct perf_data_info *info)
+{
+	return perf_data_end_bytes(perf_data_pipe_tail, info);
+}
+
+int perf_data_pipe_begin(struct perf_data_writer *w, void *buf, size_t cap,
+			 const struct perf_data_info *info, struct perf_data_layout *lay)
+{
+	int ret;
+
+	ret = perf_data_pipe_head(w, buf, cap, info);
+	if (ret)
+		return ret;
+
+	return perf_data_lay_out(w, perf_data_pipe_tail_bytes(info), lay);
 }

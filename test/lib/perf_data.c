@@ -574,6 +574,49 @@ static int lib_test_perf_data_pipe(struct unit_test_state *uts)
 
 LIB_TEST(lib_test_perf_data_pipe, 0);
 
+/* Pipe mode in one buffer: the head, the ring, room for the longest tail */
+static int lib_test_perf_data_pipe_begin(struct unit_test_state *uts)
+{
+	struct perf_data_stats stats = { .lost = 2, .first_time = 2000, .last_time = 3000 };
+	struct perf_data_writer w, head;
+	struct perf_data_layout lay;
+	struct perf_data_info info;
+	size_t tail, cap;
+
+	pd_info(&info, 1);
+	ut_assertok(perf_data_pipe_head(&head, NULL, (size_t)-1, &info));
+	tail = perf_data_pipe_tail_bytes(&info);
+	/* LOST_SAMPLES, then the SAMPLE_TIME feature record (header, id, two times) */
+	ut_asserteq(PD_LOST_BYTES + 32, tail);
+
+	pd_clear();
+	ut_assertok(perf_data_pipe_begin(&w, pd_buf, PD_BUF_BYTES, &info, &lay));
+	ut_asserteq(head.pos, w.pos);
+	ut_asserteq(head.pos, lay.ring_offset);
+	ut_asserteq(tail, lay.trailer_bytes);
+	ut_asserteq(PD_BUF_BYTES - head.pos - tail, lay.ring_bytes);
+	/* A full ring leaves room for the tail, which ends the buffer */
+	w.pos = lay.ring_offset + lay.ring_bytes;
+	ut_assertok(perf_data_pipe_tail(&w, &info, &stats));
+	ut_asserteq(PD_BUF_BYTES, w.pos);
+	ut_asserteq(0, pd_canaries_hit(PD_BUF_BYTES));
+
+	/* The smallest buffer holds one sample; one byte less is -ENOSPC */
+	cap = head.pos + PD_SAMPLE_BYTES + tail;
+	ut_assertok(perf_data_pipe_begin(&w, pd_buf, cap, &info, &lay));
+	ut_asserteq(PD_SAMPLE_BYTES, lay.ring_bytes);
+	ut_asserteq(-ENOSPC, perf_data_pipe_begin(&w, pd_buf, cap - 1, &info, &lay));
+	ut_asserteq(-ENOSPC, perf_data_pipe_begin(&w, pd_buf, head.pos, &info, &lay));
+
+	/* Inconsistent facts: refused by the head */
+	info.comm = NULL;
+	ut_asserteq(-EINVAL, perf_data_pipe_begin(&w, pd_buf, PD_BUF_BYTES, &info, &lay));
+
+	return 0;
+}
+
+LIB_TEST(lib_test_perf_data_pipe_begin, 0);
+
 /* Inconsistent facts are refused before anything is written */
 static int lib_test_perf_data_einval(struct unit_test_state *uts)
 {
