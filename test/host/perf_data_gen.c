@@ -79,42 +79,6 @@ static unsigned int parse_build_id(unsigned char *buf, size_t max, const char *h
 	return len / 2;
 }
 
-/* Bytes perf_data_pipe_tail() writes at most: with a LOST_SAMPLES record */
-static size_t pipe_tail_bytes(const struct perf_data_info *info)
-{
-	struct perf_data_writer count = { .buf = NULL, .cap = (size_t)-1, .pos = 0 };
-	struct perf_data_stats stats = { .lost = 1 };
-
-	if (perf_data_pipe_tail(&count, info, &stats))
-		return (size_t)-1;
-
-	return count.pos;
-}
-
-/*
- * Write the head of a pipe-mode stream and lay out the rest of @cap like
- * perf_data_begin() does: sample records, then room kept for the tail.
- */
-static int pipe_begin(struct perf_data_writer *w, void *buf, size_t cap,
-		      const struct perf_data_info *info, struct perf_data_layout *lay)
-{
-	size_t tail;
-	int ret;
-
-	ret = perf_data_pipe_head(w, buf, cap, info);
-	if (ret)
-		return ret;
-	tail = pipe_tail_bytes(info);
-	if (tail > w->cap - w->pos ||
-	    w->cap - w->pos - tail < sizeof(struct perf_data_sample))
-		return -ENOSPC;
-	lay->ring_offset = w->pos;
-	lay->trailer_bytes = tail;
-	lay->ring_bytes = w->cap - w->pos - tail;
-
-	return 0;
-}
-
 int main(int argc, char *argv[])
 {
 	struct perf_data_event events[PERF_DATA_MAX_EVENTS];
@@ -198,7 +162,7 @@ int main(int argc, char *argv[])
 	if (!buf)
 		return EXIT_FAILURE;
 	if (pipe)
-		ret = pipe_begin(&w, buf, cap, &info, &lay);
+		ret = perf_data_pipe_begin(&w, buf, cap, &info, &lay);
 	else
 		ret = perf_data_begin(&w, buf, cap, &info, &lay);
 	if (ret) {
