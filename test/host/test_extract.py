@@ -136,19 +136,26 @@ def test_crc16_is_xmodem():
     assert PE.crc16(b'123456789') == 0x31c3
 
 
-def test_encode_golden():
-    """The reference encoder's output, pinned"""
-    data = b'PERFILE2' + bytes(range(60))
-    assert PE.encode_block(data, 0x1a2b3c4d, 0, 'file', False) == [
+# Blocks pinned byte for byte: (payload, id, seq, kind, compress, lines). Also the
+# C encoder's reference (test_perfrec_frame.py)
+GOLDEN_BLOCKS = [
+    (b'PERFILE2' + bytes(range(60)), 0x1a2b3c4d, 0, 'file', False, [
         'perfrec-begin 1 1a2b3c4d 0 file 68 d533756b b64 68 2',
         '0:UEVSRklMRTIAAQIDBAUGBwgJCgsMDQ4PEBESExQVFhcYGRobHB0eHyAhIiMkJSYnKCkqKywtLi8w:9346',
         '1:MTIzNDU2Nzg5Ojs=:b2ed',
-        'perfrec-end 1a2b3c4d 0']
-    assert PE.encode_block(b'', 'deadbeef', 3, 'pipe', False) == [
-        'perfrec-begin 1 deadbeef 3 pipe 0 00000000 b64 0 0', 'perfrec-end deadbeef 3']
-    assert PE.encode_block(b'', 'deadbeef', 3, 'pipe', True) == [
+        'perfrec-end 1a2b3c4d 0']),
+    (b'', 'deadbeef', 3, 'pipe', False, [
+        'perfrec-begin 1 deadbeef 3 pipe 0 00000000 b64 0 0', 'perfrec-end deadbeef 3']),
+    (b'', 'deadbeef', 3, 'pipe', True, [
         'perfrec-begin 1 deadbeef 3 pipe 0 00000000 b64z 20 1',
-        '0:H4sIAAAAAAACAwMAAAAAAAAAAAA=:10b4', 'perfrec-end deadbeef 3']
+        '0:H4sIAAAAAAACAwMAAAAAAAAAAAA=:10b4', 'perfrec-end deadbeef 3']),
+]
+
+
+def test_encode_golden():
+    """The reference encoder's output, pinned"""
+    for data, rec_id, seq, kind, compress, lines in GOLDEN_BLOCKS:
+        assert PE.encode_block(data, rec_id, seq, kind, compress) == lines
 
 
 @pytest.mark.parametrize('compress', [False, True])
