@@ -85,10 +85,10 @@ static ofnode perfrec_gic_parent(ofnode node)
 static int perfrec_gicv3_find_rdist(ofnode gic_node, struct perfrec_gic *gic)
 {
 	u64 mpidr = read_mpidr_el1();
-	u64 aff = FIELD_GET(PMUV3_MPIDR_AFF3, mpidr) << 24 |
-		  FIELD_GET(PMUV3_MPIDR_AFF2, mpidr) << 16 |
-		  FIELD_GET(PMUV3_MPIDR_AFF1, mpidr) << 8 |
-		  FIELD_GET(PMUV3_MPIDR_AFF0, mpidr);
+	u64 aff = FIELD_GET(CPU_MPIDR_AFF3, mpidr) << 24 |
+		  FIELD_GET(CPU_MPIDR_AFF2, mpidr) << 16 |
+		  FIELD_GET(CPU_MPIDR_AFF1, mpidr) << 8 |
+		  FIELD_GET(CPU_MPIDR_AFF0, mpidr);
 	u32 regions = ofnode_read_u32_default(gic_node, "#redistributor-regions", 1);
 	u64 stride = ofnode_read_u64_default(gic_node, "redistributor-stride", 0);
 	uint region;
@@ -238,8 +238,8 @@ static void perfrec_gic_route(struct perfrec_gic *gic)
 		       gic->dist + GICD_ITARGETSRn + gic->intid);
 		return;
 	}
-	aff = read_mpidr_el1() & (PMUV3_MPIDR_AFF3 | PMUV3_MPIDR_AFF2 | PMUV3_MPIDR_AFF1 |
-				  PMUV3_MPIDR_AFF0);
+	aff = read_mpidr_el1() & (CPU_MPIDR_AFF3 | CPU_MPIDR_AFF2 | CPU_MPIDR_AFF1 |
+				  CPU_MPIDR_AFF0);
 	gic->saved.target = readq(gic->dist + GICD_IROUTERn + 8 * gic->intid);
 	writeq(aff, gic->dist + GICD_IROUTERn + 8 * gic->intid);
 }
@@ -284,22 +284,22 @@ static void perfrec_icc_sre_write(u64 val)
 static int perfrec_gicv3_cpu_setup(struct perfrec_gic *gic)
 {
 	gic->saved.icc_sre = perfrec_icc_sre_read();
-	if (!(gic->saved.icc_sre & PMUV3_ICC_SRE_SRE)) {
-		perfrec_icc_sre_write(gic->saved.icc_sre | PMUV3_ICC_SRE_SRE);
-		if (!(perfrec_icc_sre_read() & PMUV3_ICC_SRE_SRE))
+	if (!(gic->saved.icc_sre & GIC_ICC_SRE_SRE)) {
+		perfrec_icc_sre_write(gic->saved.icc_sre | GIC_ICC_SRE_SRE);
+		if (!(perfrec_icc_sre_read() & GIC_ICC_SRE_SRE))
 			return -ENODEV;
 	}
 
 	gic->saved.icc_pmr = read_icc_pmr_el1();
 	gic->saved.icc_ctlr = read_icc_ctlr_el1();
 	write_icc_pmr_el1(PERFREC_GIC_PMR);
-	write_icc_ctlr_el1(gic->saved.icc_ctlr & ~PMUV3_ICC_CTLR_EOIMODE);
+	write_icc_ctlr_el1(gic->saved.icc_ctlr & ~GIC_ICC_CTLR_EOIMODE);
 	if (gic->group0) {
 		gic->saved.icc_igrpen0 = read_icc_igrpen0_el1();
-		write_icc_igrpen0_el1(PMUV3_ICC_IGRPEN0_EN);
+		write_icc_igrpen0_el1(GIC_ICC_IGRPEN0_EN);
 	} else {
 		gic->saved.icc_igrpen1 = read_icc_igrpen1_el1();
-		write_icc_igrpen1_el1(PMUV3_ICC_IGRPEN1_EN);
+		write_icc_igrpen1_el1(GIC_ICC_IGRPEN1_EN);
 	}
 	isb();	/* the CPU interface is open before the interrupt is enabled */
 
@@ -308,7 +308,7 @@ static int perfrec_gicv3_cpu_setup(struct perfrec_gic *gic)
 
 static void perfrec_gicv3_cpu_restore(struct perfrec_gic *gic)
 {
-	if (perfrec_icc_sre_read() & PMUV3_ICC_SRE_SRE) {
+	if (perfrec_icc_sre_read() & GIC_ICC_SRE_SRE) {
 		if (gic->group0)
 			write_icc_igrpen0_el1(gic->saved.icc_igrpen0);
 		else
@@ -492,7 +492,7 @@ void perfrec_gic_snapshot(const struct perfrec_gic *gic, struct perfrec_snapshot
 			 readl(frame + GICR_IGROUPMODRn + 4 * (gic->intid / 32)));
 	perfrec_snap_add(snap, "GICR_WAKER", -1, readl(gic->rdist + GICR_WAKER));
 	perfrec_snap_add(snap, "ICC_SRE", -1, perfrec_icc_sre_read());
-	if (!(perfrec_icc_sre_read() & PMUV3_ICC_SRE_SRE))
+	if (!(perfrec_icc_sre_read() & GIC_ICC_SRE_SRE))
 		return;	/* ICC_* other than SRE are not accessible */
 	perfrec_snap_add(snap, "ICC_PMR_EL1", -1, read_icc_pmr_el1());
 	perfrec_snap_add(snap, "ICC_CTLR_EL1", -1, read_icc_ctlr_el1());

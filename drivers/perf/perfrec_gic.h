@@ -157,7 +157,7 @@ static inline u32 perfrec_gic_ack(const struct perfrec_gic_cpuif *cpuif, bool ge
 static inline uint perfrec_gic_intid(const struct perfrec_gic_cpuif *cpuif, u32 iar)
 {
 	if (cpuif->version == 3)
-		return iar & PMUV3_ICC_IAR_INTID;
+		return iar & GIC_ICC_IAR_INTID;
 
 	return iar & PERFREC_GICV2_IAR_INTID;
 }

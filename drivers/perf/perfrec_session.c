@@ -694,7 +694,7 @@ int perfrec_arm(const struct perfrec_cfg *cfg)
 
 	/* Interrupts are masked at the prompt; keep them so until all is ready */
 	s->daif = read_daif();
-	write_daif(s->daif | PMUV3_DAIF_I | PMUV3_DAIF_F);
+	write_daif(s->daif | CPU_DAIF_I | CPU_DAIF_F);
 	if (irq && !cfg->no_probe) {
 		ret = perfrec_probe_irq(s);
 		if (ret) {
@@ -708,7 +708,7 @@ int perfrec_arm(const struct perfrec_cfg *cfg)
 	if (current_el() == 2) {
 		/* Physical IRQs are taken at EL2 only with HCR_EL2.IMO */
 		s->hcr = read_hcr_el2();
-		write_hcr_el2(s->hcr | PMUV3_HCR_EL2_IMO);
+		write_hcr_el2(s->hcr | CPU_HCR_EL2_IMO);
 		isb();	/* routing in effect before the interrupt can arrive */
 	} else if (current_el() == 3) {
 		/*
@@ -718,8 +718,8 @@ int perfrec_arm(const struct perfrec_cfg *cfg)
 		 */
 		s->scr = read_scr_el3();
 		s->mdcr = read_mdcr_el3();
-		write_scr_el3(s->scr | PMUV3_SCR_EL3_IRQ | PMUV3_SCR_EL3_FIQ);
-		write_mdcr_el3(s->mdcr | PMUV3_MDCR_EL3_SPME);
+		write_scr_el3(s->scr | CPU_SCR_EL3_IRQ | CPU_SCR_EL3_FIQ);
+		write_mdcr_el3(s->mdcr | CPU_MDCR_EL3_SPME);
 		isb();	/* routing and counting in effect before the counters start */
 	}
 	if (s->have_pmu) {

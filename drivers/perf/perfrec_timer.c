@@ -119,14 +119,14 @@ void perfrec_timer_start(struct perfrec_timer *timer, u64 cval)
 	timer->cval = perfrec_timer_read_cval(timer->el);
 	perfrec_timer_write_ctl(timer->el, 0);
 	perfrec_timer_set(timer->el, cval);
-	perfrec_timer_write_ctl(timer->el, PMUV3_CNT_CTL_ENABLE);
+	perfrec_timer_write_ctl(timer->el, TIMER_CNT_CTL_ENABLE);
 }
 
 void perfrec_timer_restore(const struct perfrec_timer *timer)
 {
 	perfrec_timer_write_ctl(timer->el, 0);
 	perfrec_timer_set(timer->el, timer->cval);
-	perfrec_timer_write_ctl(timer->el, timer->ctl & ~PMUV3_CNT_CTL_ISTATUS);
+	perfrec_timer_write_ctl(timer->el, timer->ctl & ~TIMER_CNT_CTL_ISTATUS);
 }
 
 void perfrec_timer_snapshot(struct perfrec_snapshot *snap)
@@ -138,6 +138,6 @@ void perfrec_timer_snapshot(struct perfrec_snapshot *snap)
 	uint el = current_el();
 
 	perfrec_snap_add(snap, ctl_name[el], -1,
-			 perfrec_timer_read_ctl(el) & ~PMUV3_CNT_CTL_ISTATUS);
+			 perfrec_timer_read_ctl(el) & ~TIMER_CNT_CTL_ISTATUS);
 	perfrec_snap_add(snap, cval_name[el], -1, perfrec_timer_read_cval(el));
 }

@@ -102,8 +102,8 @@ int pmuv3_find_node(ofnode *nodep)
 /* Is @cpu (a /cpus node) this CPU? Its "reg" holds the MPIDR affinity */
 static bool pmuv3_cpu_is_me(ofnode cpu)
 {
-	u64 me = read_mpidr_el1() & (PMUV3_MPIDR_AFF3 | PMUV3_MPIDR_AFF2 |
-				     PMUV3_MPIDR_AFF1 | PMUV3_MPIDR_AFF0);
+	u64 me = read_mpidr_el1() & (CPU_MPIDR_AFF3 | CPU_MPIDR_AFF2 |
+				     CPU_MPIDR_AFF1 | CPU_MPIDR_AFF0);
 	const fdt32_t *reg;
 	int len;
 

@@ -5,6 +5,9 @@
  *
  * Layer 1 of the driver: one static inline per register, no policy. Names
  * and fields follow the Arm ARM (DDI 0487), so PMUV3_PMCR_E is PMCR_EL0.E.
+ * Fields carry their owner's prefix: PMUV3_ for the PMU, CPU_ for the
+ * CPU's own registers, TIMER_ for the generic timer, GIC_ for the GIC's CPU
+ * interface.
  */
 
 #ifndef __PERFREC_PMUV3_REGS_H
@@ -63,37 +66,37 @@
 #define PMUV3_EVTYPE_EVENT		GENMASK(15, 0)
 
 /* DAIF */
-#define PMUV3_DAIF_I			BIT(7)
-#define PMUV3_DAIF_F			BIT(6)
+#define CPU_DAIF_I			BIT(7)
+#define CPU_DAIF_F			BIT(6)
 
 /* HCR_EL2 */
-#define PMUV3_HCR_EL2_FMO		BIT(3)
-#define PMUV3_HCR_EL2_IMO		BIT(4)
+#define CPU_HCR_EL2_FMO			BIT(3)
+#define CPU_HCR_EL2_IMO			BIT(4)
 
 /* CNT*_CTL: the timer's enable, interrupt mask and (read-only) status */
-#define PMUV3_CNT_CTL_ENABLE		BIT(0)
-#define PMUV3_CNT_CTL_IMASK		BIT(1)
-#define PMUV3_CNT_CTL_ISTATUS		BIT(2)
+#define TIMER_CNT_CTL_ENABLE		BIT(0)
+#define TIMER_CNT_CTL_IMASK		BIT(1)
+#define TIMER_CNT_CTL_ISTATUS		BIT(2)
 
 /* SCR_EL3: physical IRQs and FIQs taken to EL3 */
-#define PMUV3_SCR_EL3_IRQ		BIT(1)
-#define PMUV3_SCR_EL3_FIQ		BIT(2)
+#define CPU_SCR_EL3_IRQ			BIT(1)
+#define CPU_SCR_EL3_FIQ			BIT(2)
 
 /* MDCR_EL3: event counters count in Secure state */
-#define PMUV3_MDCR_EL3_SPME		BIT(17)
+#define CPU_MDCR_EL3_SPME		BIT(17)
 
 /* MPIDR_EL1 affinity fields */
-#define PMUV3_MPIDR_AFF0		GENMASK(7, 0)
-#define PMUV3_MPIDR_AFF1		GENMASK(15, 8)
-#define PMUV3_MPIDR_AFF2		GENMASK(23, 16)
-#define PMUV3_MPIDR_AFF3		GENMASK_ULL(39, 32)
+#define CPU_MPIDR_AFF0			GENMASK(7, 0)
+#define CPU_MPIDR_AFF1			GENMASK(15, 8)
+#define CPU_MPIDR_AFF2			GENMASK(23, 16)
+#define CPU_MPIDR_AFF3			GENMASK_ULL(39, 32)
 
 /* ICC_SRE_ELx, ICC_CTLR_EL1, ICC_IGRPEN1_EL1 */
-#define PMUV3_ICC_SRE_SRE		BIT(0)
-#define PMUV3_ICC_CTLR_EOIMODE		BIT(1)
-#define PMUV3_ICC_IGRPEN1_EN		BIT(0)
-#define PMUV3_ICC_IGRPEN0_EN		BIT(0)
-#define PMUV3_ICC_IAR_INTID		GENMASK(23, 0)
+#define GIC_ICC_SRE_SRE			BIT(0)
+#define GIC_ICC_CTLR_EOIMODE		BIT(1)
+#define GIC_ICC_IGRPEN1_EN		BIT(0)
+#define GIC_ICC_IGRPEN0_EN		BIT(0)
+#define GIC_ICC_IAR_INTID		GENMASK(23, 0)
 
 #define PMUV3_SYSREG_RO(name, reg)					\
 static inline u64 read_##name(void)					\
