@@ -8,6 +8,7 @@
 #define __PERFREC_H
 
 #include <perf_data.h>
+#include <perfrec_snapshot.h>
 #include <linux/types.h>
 
 /* Highest sampling frequency perfrec accepts (-F), in Hz */
@@ -248,31 +249,6 @@ struct perfrec_result {
 	struct perfrec_irq_report irq;
 };
 
-/* Most registers a snapshot holds */
-#define PERFREC_SNAPSHOT_MAX		128
-
-/**
- * struct perfrec_reg - One register in a snapshot
- * @name: Arm ARM / GIC spec name; with a %d where the index goes, if it has one
- * @index: index of a numbered register (GICD_ISENABLER<n>), or -1
- * @val: its value
- */
-struct perfrec_reg {
-	const char *name;
-	int index;
-	u64 val;
-};
-
-/**
- * struct perfrec_snapshot - Every register perfrec may change, as read now
- * @count: registers in @regs
- * @regs: the registers
- */
-struct perfrec_snapshot {
-	uint count;
-	struct perfrec_reg regs[PERFREC_SNAPSHOT_MAX];
-};
-
 /**
  * perfrec_event_lookup() - Resolve an event name for this CPU
  * @name: "cycles", "instructions", perf's other generic names, a common
@@ -337,16 +313,6 @@ int perfrec_arm(const struct perfrec_cfg *cfg);
  * differs from its snapshot (the perf.data is still complete)
  */
 int perfrec_disarm(void);
-
-/**
- * perfrec_handoff() - End a recording because an OS is about to start
- *
- * Called when the PMU device is removed before an OS boots: a recording
- * that is still armed is disarmed and finalised in memory, with one line on
- * the console saying where it is. Nothing happens otherwise.
- * Return: 0, or the error perfrec_disarm() returned
- */
-int perfrec_handoff(void);
 
 /**
  * struct perfrec_chunk - One part of a recording streamed as pipe-mode perf.data
@@ -576,22 +542,5 @@ void perfrec_get_result(struct perfrec_result *res);
  *	a usable PMU interrupt and GIC
  */
 void perfrec_snapshot(struct perfrec_snapshot *snap);
-
-/**
- * perfrec_reg_name() - The printable name of a snapshot register
- * @reg: the register
- * @buf: returns the name, with its index if it has one ("PMEVTYPER2_EL0")
- * @size: size of @buf
- */
-void perfrec_reg_name(const struct perfrec_reg *reg, char *buf, size_t size);
-
-/**
- * perfrec_snap_add() - Add one register to a snapshot (silently full at the limit)
- * @snap: snapshot
- * @name: register name
- * @index: register index, or -1
- * @val: value
- */
-void perfrec_snap_add(struct perfrec_snapshot *snap, const char *name, int index, u64 val);
 
 #endif /* __PERFREC_H */

@@ -14,7 +14,7 @@
 #include <errno.h>
 #include <log.h>
 #include <mapmem.h>
-#include <perfrec.h>
+#include <perfrec_snapshot.h>
 #include <time.h>
 #include <asm/gic.h>
 #include <asm/io.h>

@@ -17,6 +17,7 @@
 #include <log.h>
 #include <perf_data.h>
 #include <perfrec.h>
+#include <perfrec_snapshot.h>
 #include <stdio.h>
 #include <time.h>
 #include <version.h>
@@ -29,6 +30,7 @@
 #include <linux/kernel.h>
 #include <linux/string.h>
 #include "perfrec_gic.h"
+#include "perfrec_handoff.h"
 #include "perfrec_irq.h"
 #include "perfrec_timer.h"
 #include "pmuv3.h"
@@ -93,9 +95,7 @@ u64 perfrec_image_text_bytes __section(".data") = PERFREC_PGOFF_UNSET;
  * @id: the recording's id
  * @failed_event: the event a failed perfrec_arm() is about, or -1
  * @restore_err: result of the state check at disarm
- * @mismatch: first register that differed
- * @mismatch_before: its value before arming
- * @mismatch_after: its value after the restore
+ * @mismatch: first register that differed, with its values before and after
  * @cpuid: HEADER_CPUID text
  * @osrelease: HEADER_OSRELEASE text
  * @streamed: samples were taken out of the ring while recording
@@ -134,9 +134,7 @@ struct perfrec_session {
 	u32 id;
 	int failed_event;
 	int restore_err;
-	char mismatch[24];
-	u64 mismatch_before;
-	u64 mismatch_after;
+	struct perfrec_snap_diff mismatch;
 	char cpuid[24];
 	char osrelease[48];
 	bool streamed;
@@ -148,24 +146,6 @@ struct perfrec_session {
 };
 
 static struct perfrec_session perfrec_session;
-
-void perfrec_snap_add(struct perfrec_snapshot *snap, const char *name, int index, u64 val)
-{
-	if (snap->count >= PERFREC_SNAPSHOT_MAX)
-		return;
-	snap->regs[snap->count].name = name;
-	snap->regs[snap->count].index = index;
-	snap->regs[snap->count].val = val;
-	snap->count++;
-}
-
-void perfrec_reg_name(const struct perfrec_reg *reg, char *buf, size_t size)
-{
-	if (reg->index < 0)
-		strlcpy(buf, reg->name, size);
-	else
-		snprintf(buf, size, reg->name, reg->index);
-}
 
 static u64 perfrec_read_vbar(void)
 {
@@ -804,33 +784,6 @@ static u64 perfrec_total(struct perfrec_session *s, uint i)
 	return c->count + val;
 }
 
-/* Compare two snapshots; remember the first difference */
-static int perfrec_compare(struct perfrec_session *s, const struct perfrec_snapshot *after)
-{
-	const struct perfrec_snapshot *before = &s->before;
-	uint i;
-
-	for (i = 0; i < before->count && i < after->count; i++) {
-		const struct perfrec_reg *a = &before->regs[i];
-		const struct perfrec_reg *b = &after->regs[i];
-
-		if (a->val == b->val && a->name == b->name && a->index == b->index)
-			continue;
-		perfrec_reg_name(a, s->mismatch, sizeof(s->mismatch));
-		s->mismatch_before = a->val;
-		s->mismatch_after = b->val;
-		return -EIO;
-	}
-	if (before->count != after->count) {
-		strlcpy(s->mismatch, "(register set)", sizeof(s->mismatch));
-		s->mismatch_before = before->count;
-		s->mismatch_after = after->count;
-		return -EIO;
-	}
-
-	return 0;
-}
-
 /* The statistics the end of a perf.data states */
 static void perfrec_stats(struct perf_data_stats *stats)
 {
@@ -879,7 +832,7 @@ int perfrec_disarm(void)
 	write_daif(s->daif);
 
 	perfrec_session_snapshot(s, &after);
-	s->restore_err = perfrec_compare(s, &after);
+	s->restore_err = perfrec_snap_compare(&s->before, &after, &s->mismatch);
 	s->state = PERFREC_FINALISED;
 	/* Streamed samples are gone from the ring: only the stream has them all */
 	if (s->cfg.mode == PERFREC_STAT || s->streamed)
@@ -1078,7 +1031,7 @@ void perfrec_get_result(struct perfrec_result *res)
 	res->elapsed_ns = s->state == PERFREC_FINALISED ? s->end_ns - s->start_ns :
 			  perfrec_irq_now_ns(st) - s->start_ns;
 	res->restore_err = s->restore_err;
-	strlcpy(res->mismatch, s->mismatch, sizeof(res->mismatch));
-	res->before = s->mismatch_before;
-	res->after = s->mismatch_after;
+	strlcpy(res->mismatch, s->mismatch.name, sizeof(res->mismatch));
+	res->before = s->mismatch.before;
+	res->after = s->mismatch.after;
 }

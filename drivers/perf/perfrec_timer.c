@@ -12,7 +12,7 @@
 
 #include <errno.h>
 #include <log.h>
-#include <perfrec.h>
+#include <perfrec_snapshot.h>
 #include <asm/system.h>
 #include <dm/ofnode.h>
 #include "perfrec_gic.h"

@@ -16,10 +16,11 @@
 #include <dm.h>
 #include <errno.h>
 #include <log.h>
-#include <perfrec.h>
+#include <perfrec_snapshot.h>
 #include <asm/system.h>
 #include <dm/ofnode.h>
 #include <linux/bitfield.h>
+#include "perfrec_handoff.h"
 #include "pmuv3.h"
 #include "pmuv3_regs.h"
 
@@ -342,7 +343,10 @@ void pmuv3_snapshot(const struct pmuv3_hw *hw, struct perfrec_snapshot *snap)
 
 static int pmuv3_remove(struct udevice *dev)
 {
-	/* About to boot an OS: it must find the hardware as U-Boot had it */
+	/*
+	 * About to boot an OS: it must find the hardware as U-Boot had it. The
+	 * one call up into the session: driver model offers no other hook
+	 */
 	return perfrec_handoff();
 }
 
