@@ -22,6 +22,7 @@
 #include <dm/ofnode.h>
 #include <linux/bitfield.h>
 #include <linux/sizes.h>
+#include "perfrec_cpu.h"
 #include "perfrec_gic.h"
 
 /* GICD_CTLR */
@@ -84,7 +85,7 @@ static ofnode perfrec_gic_parent(ofnode node)
 /* Find the redistributor whose GICR_TYPER affinity is this CPU's MPIDR */
 static int perfrec_gicv3_find_rdist(ofnode gic_node, struct perfrec_gic *gic)
 {
-	u64 mpidr = read_mpidr_el1();
+	u64 mpidr = perfrec_cpu_affinity();
 	u64 aff = FIELD_GET(CPU_MPIDR_AFF3, mpidr) << 24 |
 		  FIELD_GET(CPU_MPIDR_AFF2, mpidr) << 16 |
 		  FIELD_GET(CPU_MPIDR_AFF1, mpidr) << 8 |
@@ -238,8 +239,7 @@ static void perfrec_gic_route(struct perfrec_gic *gic)
 		       gic->dist + GICD_ITARGETSRn + gic->intid);
 		return;
 	}
-	aff = read_mpidr_el1() & (CPU_MPIDR_AFF3 | CPU_MPIDR_AFF2 | CPU_MPIDR_AFF1 |
-				  CPU_MPIDR_AFF0);
+	aff = perfrec_cpu_affinity();
 	gic->saved.target = readq(gic->dist + GICD_IROUTERn + 8 * gic->intid);
 	writeq(aff, gic->dist + GICD_IROUTERn + 8 * gic->intid);
 }

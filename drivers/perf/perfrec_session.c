@@ -29,6 +29,7 @@
 #include <dm/root.h>
 #include <linux/kernel.h>
 #include <linux/string.h>
+#include "perfrec_cpu.h"
 #include "perfrec_gic.h"
 #include "perfrec_handoff.h"
 #include "perfrec_irq.h"
@@ -72,16 +73,12 @@ u64 perfrec_image_text_bytes __section(".data") = PERFREC_PGOFF_UNSET;
  * @hw: the PMU
  * @gic: the GIC and the interrupt
  * @pmu: PMU registers before arming
- * @vbar: VBAR_ELx before arming
- * @daif: DAIF before arming
+ * @cpu: VBAR_ELx, DAIF and the routing registers before arming
  * @have_pmu: the CPU has a PMUv3 (@hw is valid)
  * @timer: the generic timer, when it drives the session
  * @irq: what the last perfrec_arm() found of its interrupt
  * @start_ticks: the counter (CNTPCT_EL0) when the timer was started
  * @end_ticks: and when the session was disarmed
- * @hcr: HCR_EL2 before arming (at EL2)
- * @scr: SCR_EL3 before arming (at EL3)
- * @mdcr: MDCR_EL3 before arming (at EL3)
  * @before: snapshot before arming
  * @events: the events as the perf.data states them
  * @info: facts for the perf.data
@@ -111,16 +108,12 @@ struct perfrec_session {
 	struct pmuv3_hw hw;
 	struct perfrec_gic gic;
 	struct pmuv3_saved pmu;
-	u64 vbar;
-	u64 daif;
+	struct perfrec_cpu cpu;
 	bool have_pmu;
 	struct perfrec_timer timer;
 	struct perfrec_irq_report irq;
 	u64 start_ticks;
 	u64 end_ticks;
-	u64 hcr;
-	u64 scr;
-	u64 mdcr;
 	struct perfrec_snapshot before;
 	struct perf_data_event events[PERF_DATA_MAX_EVENTS];
 	struct perf_data_info info;
@@ -146,62 +139,6 @@ struct perfrec_session {
 };
 
 static struct perfrec_session perfrec_session;
-
-static u64 perfrec_read_vbar(void)
-{
-	switch (current_el()) {
-	case 3:
-		return read_vbar_el3();
-	case 2:
-		return read_vbar_el2();
-	default:
-		return read_vbar_el1();
-	}
-}
-
-static void perfrec_write_vbar(u64 val)
-{
-	switch (current_el()) {
-	case 3:
-		write_vbar_el3(val);
-		break;
-	case 2:
-		write_vbar_el2(val);
-		break;
-	default:
-		write_vbar_el1(val);
-		break;
-	}
-	isb();	/* the new table is in use before an exception can be taken */
-}
-
-static char *perfrec_vectors_for_el(void)
-{
-	switch (current_el()) {
-	case 3:
-		return perfrec_vectors_el3;
-	case 2:
-		return perfrec_vectors_el2;
-	default:
-		return perfrec_vectors_el1;
-	}
-}
-
-static void perfrec_cpu_snapshot(struct perfrec_snapshot *snap)
-{
-	static const char *const vbar_name[] = { "VBAR_EL1", "VBAR_EL1", "VBAR_EL2",
-						 "VBAR_EL3" };
-
-	perfrec_snap_add(snap, vbar_name[current_el()], -1, perfrec_read_vbar());
-	perfrec_snap_add(snap, "DAIF", -1, read_daif());
-	if (current_el() == 2) {
-		perfrec_snap_add(snap, "HCR_EL2", -1, read_hcr_el2());
-		perfrec_snap_add(snap, "MDCR_EL2", -1, read_mdcr_el2());
-	} else if (current_el() == 3) {
-		perfrec_snap_add(snap, "SCR_EL3", -1, read_scr_el3());
-		perfrec_snap_add(snap, "MDCR_EL3", -1, read_mdcr_el3());
-	}
-}
 
 /* Find the PMU's interrupt and GIC in the control device tree, as it is now */
 /* The path of @node, for messages */
@@ -673,35 +610,16 @@ int perfrec_arm(const struct perfrec_cfg *cfg)
 	}
 
 	/* Interrupts are masked at the prompt; keep them so until all is ready */
-	s->daif = read_daif();
-	write_daif(s->daif | CPU_DAIF_I | CPU_DAIF_F);
+	perfrec_cpu_mask(&s->cpu);
 	if (irq && !cfg->no_probe) {
 		ret = perfrec_probe_irq(s);
 		if (ret) {
 			perfrec_gic_restore(&s->gic);
-			write_daif(s->daif);
+			perfrec_cpu_restore_daif(&s->cpu);
 			return log_msg_ret("probe", ret);
 		}
 	}
-	s->vbar = perfrec_read_vbar();
-	perfrec_write_vbar((ulong)perfrec_vectors_for_el());
-	if (current_el() == 2) {
-		/* Physical IRQs are taken at EL2 only with HCR_EL2.IMO */
-		s->hcr = read_hcr_el2();
-		write_hcr_el2(s->hcr | CPU_HCR_EL2_IMO);
-		isb();	/* routing in effect before the interrupt can arrive */
-	} else if (current_el() == 3) {
-		/*
-		 * EL3 takes physical interrupts only if they are routed to it
-		 * (GICv2 signals ours as an IRQ, GICv3 as an FIQ), and event
-		 * counters count in Secure state only with MDCR_EL3.SPME
-		 */
-		s->scr = read_scr_el3();
-		s->mdcr = read_mdcr_el3();
-		write_scr_el3(s->scr | CPU_SCR_EL3_IRQ | CPU_SCR_EL3_FIQ);
-		write_mdcr_el3(s->mdcr | CPU_MDCR_EL3_SPME);
-		isb();	/* routing and counting in effect before the counters start */
-	}
+	perfrec_cpu_take(&s->cpu);
 	if (s->have_pmu) {
 		pmuv3_save(&s->hw, &s->pmu);
 		for (i = 0; i < st->nr_counters; i++) {
@@ -728,10 +646,8 @@ int perfrec_arm(const struct perfrec_cfg *cfg)
 	s->stream_seq = 0;
 	s->stream_done = false;
 	s->first_ns = 0;
-	if (s->gic.group0 && irq)
-		asm volatile("msr daifclr, #3" : : : "memory");	/* unmask IRQ, FIQ */
-	else if (irq)
-		asm volatile("msr daifclr, #2" : : : "memory");	/* unmask IRQ */
+	if (irq)
+		perfrec_cpu_unmask(s->gic.group0);
 
 	return 0;
 }
@@ -807,7 +723,7 @@ int perfrec_disarm(void)
 	if (s->state != PERFREC_ARMED)
 		return -EALREADY;
 
-	asm volatile("msr daifset, #3" : : : "memory");	/* mask IRQ, FIQ */
+	perfrec_cpu_block();
 	if (s->have_pmu)
 		pmuv3_stop(st->ovf_mask);
 	s->end_ticks = read_cntpct_el0();
@@ -818,18 +734,10 @@ int perfrec_disarm(void)
 		s->count[i] = perfrec_total(s, i);
 	if (s->have_pmu)
 		pmuv3_restore(&s->pmu);
-	if (current_el() == 2) {
-		write_hcr_el2(s->hcr);
-		isb();	/* routing restored before the vectors change */
-	} else if (current_el() == 3) {
-		write_mdcr_el3(s->mdcr);
-		write_scr_el3(s->scr);
-		isb();	/* routing restored before the vectors change */
-	}
-	perfrec_write_vbar(s->vbar);
+	perfrec_cpu_give_back(&s->cpu);
 	if (s->cfg.source != PERFREC_SRC_NONE)
 		perfrec_gic_restore(&s->gic);
-	write_daif(s->daif);
+	perfrec_cpu_restore_daif(&s->cpu);
 
 	perfrec_session_snapshot(s, &after);
 	s->restore_err = perfrec_snap_compare(&s->before, &after, &s->mismatch);

@@ -20,6 +20,7 @@
 #include <asm/system.h>
 #include <dm/ofnode.h>
 #include <linux/bitfield.h>
+#include "perfrec_cpu.h"
 #include "perfrec_handoff.h"
 #include "pmuv3.h"
 #include "pmuv3_regs.h"
@@ -103,8 +104,7 @@ int pmuv3_find_node(ofnode *nodep)
 /* Is @cpu (a /cpus node) this CPU? Its "reg" holds the MPIDR affinity */
 static bool pmuv3_cpu_is_me(ofnode cpu)
 {
-	u64 me = read_mpidr_el1() & (CPU_MPIDR_AFF3 | CPU_MPIDR_AFF2 |
-				     CPU_MPIDR_AFF1 | CPU_MPIDR_AFF0);
+	u64 me = perfrec_cpu_affinity();
 	const fdt32_t *reg;
 	int len;
 

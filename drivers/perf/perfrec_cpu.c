@@ -1,0 +1,132 @@
+// SPDX-License-Identifier: GPL-2.0+
+/*
+ * Copyright (c) 2026 The perfrec authors
+ * perfrec's use of the CPU's own state: vectors, interrupt masks and routing per EL
+ *
+ * Everything that depends on the EL U-Boot runs at is here: which VBAR_ELx
+ * and vector table, and what routes a physical interrupt to that EL
+ * (HCR_EL2.IMO at EL2; SCR_EL3.IRQ/FIQ at EL3, with MDCR_EL3.SPME so that
+ * the counters count in Secure state). Every change is saved first and
+ * given back by the reverse call.
+ */
+
+#include <perfrec_snapshot.h>
+#include <asm/system.h>
+#include "perfrec_cpu.h"
+#include "perfrec_irq.h"
+
+static u64 perfrec_read_vbar(void)
+{
+	switch (current_el()) {
+	case 3:
+		return read_vbar_el3();
+	case 2:
+		return read_vbar_el2();
+	default:
+		return read_vbar_el1();
+	}
+}
+
+static void perfrec_write_vbar(u64 val)
+{
+	switch (current_el()) {
+	case 3:
+		write_vbar_el3(val);
+		break;
+	case 2:
+		write_vbar_el2(val);
+		break;
+	default:
+		write_vbar_el1(val);
+		break;
+	}
+	isb();	/* the new table is in use before an exception can be taken */
+}
+
+static char *perfrec_vectors_for_el(void)
+{
+	switch (current_el()) {
+	case 3:
+		return perfrec_vectors_el3;
+	case 2:
+		return perfrec_vectors_el2;
+	default:
+		return perfrec_vectors_el1;
+	}
+}
+
+void perfrec_cpu_snapshot(struct perfrec_snapshot *snap)
+{
+	static const char *const vbar_name[] = { "VBAR_EL1", "VBAR_EL1", "VBAR_EL2",
+						 "VBAR_EL3" };
+
+	perfrec_snap_add(snap, vbar_name[current_el()], -1, perfrec_read_vbar());
+	perfrec_snap_add(snap, "DAIF", -1, read_daif());
+	if (current_el() == 2) {
+		perfrec_snap_add(snap, "HCR_EL2", -1, read_hcr_el2());
+		perfrec_snap_add(snap, "MDCR_EL2", -1, read_mdcr_el2());
+	} else if (current_el() == 3) {
+		perfrec_snap_add(snap, "SCR_EL3", -1, read_scr_el3());
+		perfrec_snap_add(snap, "MDCR_EL3", -1, read_mdcr_el3());
+	}
+}
+
+void perfrec_cpu_mask(struct perfrec_cpu *cpu)
+{
+	cpu->daif = read_daif();
+	write_daif(cpu->daif | CPU_DAIF_I | CPU_DAIF_F);
+}
+
+void perfrec_cpu_take(struct perfrec_cpu *cpu)
+{
+	cpu->vbar = perfrec_read_vbar();
+	perfrec_write_vbar((ulong)perfrec_vectors_for_el());
+	if (current_el() == 2) {
+		/* Physical IRQs are taken at EL2 only with HCR_EL2.IMO */
+		cpu->hcr = read_hcr_el2();
+		write_hcr_el2(cpu->hcr | CPU_HCR_EL2_IMO);
+		isb();	/* routing in effect before the interrupt can arrive */
+	} else if (current_el() == 3) {
+		/*
+		 * EL3 takes physical interrupts only if they are routed to it
+		 * (GICv2 signals ours as an IRQ, GICv3 as an FIQ), and event
+		 * counters count in Secure state only with MDCR_EL3.SPME
+		 */
+		cpu->scr = read_scr_el3();
+		cpu->mdcr = read_mdcr_el3();
+		write_scr_el3(cpu->scr | CPU_SCR_EL3_IRQ | CPU_SCR_EL3_FIQ);
+		write_mdcr_el3(cpu->mdcr | CPU_MDCR_EL3_SPME);
+		isb();	/* routing and counting in effect before the counters start */
+	}
+}
+
+void perfrec_cpu_unmask(bool fiq)
+{
+	if (fiq)
+		asm volatile("msr daifclr, #3" : : : "memory");	/* unmask IRQ, FIQ */
+	else
+		asm volatile("msr daifclr, #2" : : : "memory");	/* unmask IRQ */
+}
+
+void perfrec_cpu_block(void)
+{
+	asm volatile("msr daifset, #3" : : : "memory");	/* mask IRQ, FIQ */
+}
+
+void perfrec_cpu_give_back(const struct perfrec_cpu *cpu)
+{
+	if (current_el() == 2) {
+		write_hcr_el2(cpu->hcr);
+		isb();	/* routing restored before the vectors change */
+	} else if (current_el() == 3) {
+		write_mdcr_el3(cpu->mdcr);
+		write_scr_el3(cpu->scr);
+		isb();	/* routing restored before the vectors change */
+	}
+	perfrec_write_vbar(cpu->vbar);
+}
+
+void perfrec_cpu_restore_daif(const struct perfrec_cpu *cpu)
+{
+	write_daif(cpu->daif);
+}

@@ -1,0 +1,88 @@
+/* SPDX-License-Identifier: GPL-2.0+ */
+/*
+ * Copyright (c) 2026 The perfrec authors
+ * perfrec's use of the CPU's own state: vectors, interrupt masks and routing per EL
+ */
+
+#ifndef __PERFREC_CPU_H
+#define __PERFREC_CPU_H
+
+#include <linux/types.h>
+#include "pmuv3_regs.h"
+
+struct perfrec_snapshot;
+
+/**
+ * struct perfrec_cpu - The CPU state a session borrows, as it was before
+ * @vbar: VBAR_ELx
+ * @daif: DAIF
+ * @hcr: HCR_EL2 (at EL2)
+ * @scr: SCR_EL3 (at EL3)
+ * @mdcr: MDCR_EL3 (at EL3)
+ */
+struct perfrec_cpu {
+	u64 vbar;
+	u64 daif;
+	u64 hcr;
+	u64 scr;
+	u64 mdcr;
+};
+
+/**
+ * perfrec_cpu_affinity() - This CPU's affinity: MPIDR_EL1's Aff3-Aff0 fields in place
+ *
+ * The form a /cpus node's "reg" and GICD_IROUTER<n> hold it in.
+ * Return: MPIDR_EL1 without its flag bits
+ */
+static inline u64 perfrec_cpu_affinity(void)
+{
+	return read_mpidr_el1() & (CPU_MPIDR_AFF3 | CPU_MPIDR_AFF2 | CPU_MPIDR_AFF1 |
+				   CPU_MPIDR_AFF0);
+}
+
+/**
+ * perfrec_cpu_snapshot() - Add the CPU registers perfrec changes to a snapshot
+ * @snap: snapshot: VBAR_ELx and DAIF, HCR_EL2 and MDCR_EL2 at EL2, SCR_EL3
+ *	and MDCR_EL3 at EL3
+ */
+void perfrec_cpu_snapshot(struct perfrec_snapshot *snap);
+
+/**
+ * perfrec_cpu_mask() - Save DAIF, then mask IRQ and FIQ
+ * @cpu: returns DAIF as it was
+ */
+void perfrec_cpu_mask(struct perfrec_cpu *cpu);
+
+/**
+ * perfrec_cpu_take() - Install perfrec's vectors and route interrupts to this EL
+ * @cpu: returns VBAR_ELx and the routing registers as they were
+ *
+ * At EL2 sets HCR_EL2.IMO; at EL3 SCR_EL3.IRQ and FIQ, and MDCR_EL3.SPME so
+ * that event counters count in Secure state. Call with interrupts masked.
+ */
+void perfrec_cpu_take(struct perfrec_cpu *cpu);
+
+/**
+ * perfrec_cpu_unmask() - Let the session's interrupt in
+ * @fiq: unmask FIQ too (GICv3 group 0 signals as FIQ)
+ */
+void perfrec_cpu_unmask(bool fiq);
+
+/**
+ * perfrec_cpu_block() - Mask IRQ and FIQ, the first step of ending a session
+ */
+void perfrec_cpu_block(void);
+
+/**
+ * perfrec_cpu_give_back() - Undo perfrec_cpu_take(): routing, then VBAR_ELx
+ * @cpu: the state perfrec_cpu_take() saved
+ */
+void perfrec_cpu_give_back(const struct perfrec_cpu *cpu);
+
+/**
+ * perfrec_cpu_restore_daif() - Undo perfrec_cpu_mask(): DAIF as it was
+ * @cpu: the state perfrec_cpu_mask() saved
+ */
+void perfrec_cpu_restore_daif(const struct perfrec_cpu *cpu);
+
+#endif /* __PERFREC_CPU_H */
