@@ -109,43 +109,15 @@ static __always_inline notrace void perfrec_irq_reload(struct perfrec_counter *c
 
 /*
  * Append one record of @words 64-bit words to the ring, or count it lost;
- * return whether it was stored. The ring's fields are read once: stores into
- * the ring may alias anything.
+ * return whether it was stored (perfrec_ring.h pairs the ring's barriers)
  */
 static __always_inline notrace bool perfrec_irq_put(struct perfrec_irq *st, const u64 *rec,
 						    uint words)
 {
-	struct perfrec_ring *ring = &st->ring;
-	u64 *base = ring->base;
-	u64 size = ring->size;
-	u64 head = ring->head;
-	u64 wr = ring->wr;
-	u64 bytes = words * sizeof(u64);
-	uint i;
-
-	if (size - (head - READ_ONCE(ring->tail)) < bytes) {
+	if (!perfrec_ring_put(&st->ring, rec, words)) {
 		st->lost++;
 		return false;
 	}
-	if (likely(wr + bytes < size)) {
-		u64 *dst = base + wr / sizeof(u64);
-
-		/* Unrolled: -Os would otherwise keep a loop of ~6 instructions a word */
-#pragma GCC unroll 16
-		for (i = 0; i < words; i++)
-			dst[i] = rec[i];
-		wr += bytes;
-	} else {
-		for (i = 0; i < words; i++) {
-			base[wr / sizeof(u64)] = rec[i];
-			wr += sizeof(u64);
-			if (wr == size)
-				wr = 0;
-		}
-	}
-	ring->wr = wr;
-	barrier();	/* the record is complete before the consumer can see it */
-	WRITE_ONCE(ring->head, head + bytes);
 	st->samples++;
 
 	return true;

@@ -11,28 +11,8 @@
 #include <linux/compiler.h>
 #include <linux/types.h>
 #include "perfrec_gic.h"
+#include "perfrec_ring.h"
 #include "pmuv3_regs.h"
-
-/**
- * struct perfrec_ring - Single-producer ring of finished perf records
- *
- * The IRQ handler is the only producer, command context the only consumer.
- * @head and @tail count bytes since the start, so head - tail is the fill.
- * Records are multiples of 8 bytes and may wrap at @size.
- *
- * @base: first byte (8-byte aligned), inside the user's buffer
- * @size: bytes, a multiple of 8
- * @head: bytes produced (written by the IRQ only)
- * @tail: bytes consumed (written by command context only)
- * @wr: @head modulo @size (IRQ only)
- */
-struct perfrec_ring {
-	u64 *base;
-	u64 size;
-	u64 head;
-	u64 tail;
-	u64 wr;
-};
 
 /**
  * struct perfrec_counter - One sampling counter of a session

@@ -8,6 +8,10 @@
  * after the restore; a difference fails the recording with the register's
  * name. Headers and features of the perf.data are written here, in command
  * context; the IRQ handler (perfrec_irq.c) only appends samples.
+ *
+ * perfrec_arm() is a list of steps, each a call into the layer that owns the
+ * hardware (perfrec_cpu.c, perfrec_gic.c, perfrec_timer.c, pmuv3.c);
+ * perfrec_disarm() takes them back in the reverse order.
  */
 
 #define LOG_CATEGORY	LOGC_ARCH
@@ -20,7 +24,6 @@
 #include <perfrec_snapshot.h>
 #include <stdio.h>
 #include <time.h>
-#include <version.h>
 #include <asm/global_data.h>
 #include <asm/system.h>
 #include <dm/device-internal.h>
@@ -32,15 +35,16 @@
 #include "perfrec_cpu.h"
 #include "perfrec_gic.h"
 #include "perfrec_handoff.h"
+#include "perfrec_info.h"
 #include "perfrec_irq.h"
+#include "perfrec_ring.h"
+#include "perfrec_session.h"
 #include "perfrec_timer.h"
 #include "pmuv3.h"
 #include "pmuv3_regs.h"
 
 DECLARE_GLOBAL_DATA_PTR;
 
-#define PERFREC_VERSION		"perfrec 0.1"
-#define PERFREC_PID		1
 #define PERFREC_NSEC_PER_SEC	1000000000ULL
 
 /* Counting with the timer: how often it folds the PMU's overflows in (10 ms) */
@@ -48,97 +52,7 @@ DECLARE_GLOBAL_DATA_PTR;
 /* How long a raised interrupt may take to show as pending at the GIC */
 #define PERFREC_PROBE_US	1000
 
-/* Marks perfrec_image_pgoff as not yet set by the build */
-#define PERFREC_PGOFF_UNSET	0x5045524652454331ULL	/* "1CERFREP" */
-
-/*
- * File offset of the image's first byte in the u-boot ELF (the p_offset of
- * its PT_LOAD segment). The image cannot read its ELF, so the build writes it
- * here after linking (scripts/perfrec_pgoff.py, run from
- * arch/arm/Makefile.postlink). perf needs it to map sampled addresses to
- * symbols: a wrong value gives wrong symbols without any warning.
- */
-u64 perfrec_image_pgoff __section(".data") = PERFREC_PGOFF_UNSET;
-
-/*
- * Bytes from _start to the end of the image's code, written by the same
- * post-link step: call-graph return addresses must fall in there.
- */
-u64 perfrec_image_text_bytes __section(".data") = PERFREC_PGOFF_UNSET;
-
-/**
- * struct perfrec_session - The one session U-Boot can have
- * @state: where it is
- * @cfg: its configuration
- * @hw: the PMU
- * @gic: the GIC and the interrupt
- * @pmu: PMU registers before arming
- * @cpu: VBAR_ELx, DAIF and the routing registers before arming
- * @have_pmu: the CPU has a PMUv3 (@hw is valid)
- * @timer: the generic timer, when it drives the session
- * @irq: what the last perfrec_arm() found of its interrupt
- * @start_ticks: the counter (CNTPCT_EL0) when the timer was started
- * @end_ticks: and when the session was disarmed
- * @before: snapshot before arming
- * @events: the events as the perf.data states them
- * @info: facts for the perf.data
- * @writer: perf.data output
- * @layout: where samples go in it
- * @size: bytes of the finalised perf.data
- * @start: stat mode: each counter's initial value
- * @count: each event's total count, at disarm
- * @start_ns: time the counters started
- * @end_ns: time they stopped
- * @id: the recording's id
- * @failed_event: the event a failed perfrec_arm() is about, or -1
- * @restore_err: result of the state check at disarm
- * @mismatch: first register that differed, with its values before and after
- * @cpuid: HEADER_CPUID text
- * @osrelease: HEADER_OSRELEASE text
- * @streamed: samples were taken out of the ring while recording
- * @stream_seq: number of the next stream chunk
- * @stream_done: the stream's last chunk was taken
- * @first_ns: time of the first sample
- * @argv: the command line's words, pointing into @cmdline
- * @cmdline: the command line's text
- */
-struct perfrec_session {
-	enum perfrec_state state;
-	struct perfrec_cfg cfg;
-	struct pmuv3_hw hw;
-	struct perfrec_gic gic;
-	struct pmuv3_saved pmu;
-	struct perfrec_cpu cpu;
-	bool have_pmu;
-	struct perfrec_timer timer;
-	struct perfrec_irq_report irq;
-	u64 start_ticks;
-	u64 end_ticks;
-	struct perfrec_snapshot before;
-	struct perf_data_event events[PERF_DATA_MAX_EVENTS];
-	struct perf_data_info info;
-	struct perf_data_writer writer;
-	struct perf_data_layout layout;
-	size_t size;
-	u64 start[PERF_DATA_MAX_EVENTS];
-	u64 count[PERF_DATA_MAX_EVENTS];
-	u64 start_ns;
-	u64 end_ns;
-	u32 id;
-	int failed_event;
-	int restore_err;
-	struct perfrec_snap_diff mismatch;
-	char cpuid[24];
-	char osrelease[48];
-	bool streamed;
-	uint stream_seq;
-	bool stream_done;
-	u64 first_ns;
-	const char *argv[PERFREC_CMDLINE_WORDS];
-	char cmdline[PERFREC_CMDLINE_BYTES];
-};
-
-static struct perfrec_session perfrec_session;
+struct perfrec_session perfrec_session;
 
 /* Find the PMU's interrupt and GIC in the control device tree, as it is now */
 /* The path of @node, for messages */
@@ -260,100 +174,6 @@ static int perfrec_probe_device(ofnode node)
 	return device_probe(dev);
 }
 
-/* Keep the command line: the shell's words are gone when 'perfrec start' returns */
-static void perfrec_copy_cmdline(struct perfrec_session *s)
-{
-	size_t used = 0, len;
-	int i, argc = 0;
-
-	for (i = 0; i < s->cfg.argc && i < PERFREC_CMDLINE_WORDS; i++) {
-		len = strlen(s->cfg.argv[i]) + 1;
-		if (used + len > sizeof(s->cmdline))
-			break;
-		memcpy(s->cmdline + used, s->cfg.argv[i], len);
-		s->argv[argc++] = s->cmdline + used;
-		used += len;
-	}
-	s->cfg.argc = argc;
-	s->cfg.argv = s->argv;
-}
-
-/* The image's GNU build-id note (placed by the linker script), if any */
-extern const u8 __perfrec_build_id_start[], __perfrec_build_id_end[];
-
-#define PERFREC_NT_GNU_BUILD_ID		3
-
-static void perfrec_find_build_id(struct perf_data_info *info)
-{
-	const u8 *note = __perfrec_build_id_start;
-	u32 namesz, descsz, type;
-
-	if (!IS_ENABLED(CONFIG_PERFREC_BUILD_ID) || __perfrec_build_id_end - note < 16)
-		return;
-	memcpy(&namesz, note, sizeof(namesz));
-	memcpy(&descsz, note + 4, sizeof(descsz));
-	memcpy(&type, note + 8, sizeof(type));
-	if (type != PERFREC_NT_GNU_BUILD_ID || namesz != 4 || memcmp(note + 12, "GNU", 4) ||
-	    !descsz || descsz > PERF_DATA_BUILD_ID_MAX ||
-	    note + 16 + descsz > __perfrec_build_id_end)
-		return;
-	info->build_id = note + 16;
-	info->build_id_len = descsz;
-}
-
-static void perfrec_fill_info(struct perfrec_session *s)
-{
-	struct perf_data_info *info = &s->info;
-	const char *model;
-	ofnode cpus, cpu;
-	uint i, nr_cpus = 0;
-
-	for (i = 0; i < s->cfg.nr_events; i++) {
-		const struct perfrec_event_cfg *ec = &s->cfg.events[i];
-
-		s->events[i].type = ec->type;
-		s->events[i].config = ec->config;
-		s->events[i].freq = !!ec->freq_hz;
-		s->events[i].period = ec->freq_hz ? ec->freq_hz : ec->period;
-		s->events[i].id = i + 1;
-		s->events[i].name = ec->name;
-		s->events[i].callchain = s->cfg.callchain;
-	}
-
-	cpus = ofnode_path("/cpus");
-	ofnode_for_each_subnode(cpu, cpus) {
-		const char *type = ofnode_read_string(cpu, "device_type");
-
-		if (type && !strcmp(type, "cpu"))
-			nr_cpus++;
-	}
-	model = ofnode_read_string(ofnode_root(), "model");
-	snprintf(s->cpuid, sizeof(s->cpuid), "0x%016llx", read_midr_el1());
-	snprintf(s->osrelease, sizeof(s->osrelease), "U-Boot %s", PLAIN_VERSION);
-
-	memset(info, 0, sizeof(*info));
-	info->events = s->events;
-	info->nr_events = s->cfg.nr_events;
-	info->pid = PERFREC_PID;
-	info->tid = PERFREC_PID;
-	info->comm = "u-boot";
-	info->image_start = gd->relocaddr;
-	info->image_len = gd->mon_len;
-	info->image_pgoff = READ_ONCE(perfrec_image_pgoff);
-	info->image_name = "/u-boot";
-	info->hostname = model ? model : CONFIG_SYS_BOARD;
-	info->osrelease = s->osrelease;
-	info->version = PERFREC_VERSION;
-	info->arch = "aarch64";
-	info->cpuid = s->cpuid;
-	info->nr_cpus_avail = max(nr_cpus, 1U);
-	info->nr_cpus_online = 1;
-	info->total_mem_kb = gd->ram_size / 1024;
-	info->argv = s->argv;
-	info->argc = s->cfg.argc;
-	perfrec_find_build_id(info);
-}
-
 /* Give each event a counter: cycles the cycle counter if free, others in order */
 static int perfrec_assign_counters(struct perfrec_session *s)
 {
@@ -424,7 +244,7 @@ static int perfrec_init_irq(struct perfrec_session *s)
 	st->callchain = s->cfg.callchain;
 	st->max_depth = CONFIG_PERFREC_CALLCHAIN_DEPTH;
 	st->text_start = gd->relocaddr;
-	st->text_end = gd->relocaddr + READ_ONCE(perfrec_image_text_bytes);
+	st->text_end = gd->relocaddr + perfrec_info_text_bytes();
 	st->stack_top = gd->start_addr_sp;
 	st->jitter_pct = s->cfg.jitter_pct;
 	st->general = s->cfg.callchain || s->gic.group0 || st->timer || st->stat ||
@@ -440,7 +260,7 @@ static int perfrec_init_irq(struct perfrec_session *s)
 		const struct perfrec_event_cfg *ec = &s->cfg.events[i];
 		struct perfrec_counter *c = &st->counter[i];
 
-		c->id = s->events[i].id;
+		c->id = s->facts.events[i].id;
 		if (st->stat) {
 			/* Count from 0, or from just before the wrap */
 			s->start[i] = s->cfg.preload ? (c->max_period - s->cfg.preload + 1) &
@@ -553,17 +373,13 @@ static int perfrec_find_irq(struct perfrec_session *s, const struct perfrec_cfg 
 	}
 }
 
-int perfrec_arm(const struct perfrec_cfg *cfg)
+/* Check @cfg and find what it needs: the PMU, the interrupt, the image's facts */
+static int perfrec_prepare(struct perfrec_session *s, const struct perfrec_cfg *cfg)
 {
-	struct perfrec_session *s = &perfrec_session;
-	struct perfrec_irq *st = &perfrec_irq;
-	bool irq = cfg->source != PERFREC_SRC_NONE;
 	ofnode node;
 	uint i;
 	int ret;
 
-	if (s->state == PERFREC_ARMED)
-		return -EBUSY;
 	s->failed_event = -1;
 	memset(&s->irq, 0, sizeof(s->irq));
 	s->irq.source = cfg->source;
@@ -578,40 +394,53 @@ int perfrec_arm(const struct perfrec_cfg *cfg)
 	ret = perfrec_find_irq(s, cfg, &node);
 	if (ret)
 		return log_msg_ret("irq", ret);
-	if (READ_ONCE(perfrec_image_pgoff) == PERFREC_PGOFF_UNSET ||
-	    READ_ONCE(perfrec_image_text_bytes) == PERFREC_PGOFF_UNSET)
-		return log_msg_ret("pgoff", -ENOEXEC);
+	ret = perfrec_info_check_image();
+	if (ret)
+		return log_msg_ret("pgoff", ret);
 	if (cfg->callchain && !IS_ENABLED(CONFIG_PERFREC_CALLCHAIN))
 		return log_msg_ret("chain", -EOPNOTSUPP);
 	ret = perfrec_probe_device(node);
 	if (ret)
 		return log_msg_ret("dev", ret);
 
-	s->cfg = *cfg;
-	perfrec_copy_cmdline(s);
-	perfrec_fill_info(s);
-	ret = perfrec_init_irq(s);
-	if (ret)
-		return log_msg_ret("counters", ret);
-	if (cfg->mode == PERFREC_RECORD) {
-		s->info.start_time = perfrec_irq_now_ns(st);
-		ret = perf_data_begin(&s->writer, cfg->buf, cfg->buf_size, &s->info, &s->layout);
-		if (ret)
-			return log_msg_ret("head", ret);
-		st->ring.base = cfg->buf + s->layout.ring_offset;
-		st->ring.size = ALIGN_DOWN(s->layout.ring_bytes, sizeof(u64));
-	}
+	return 0;
+}
 
-	perfrec_session_snapshot(s, &s->before);
+/* Recording: write the perf.data's head and point the ring at the room after it */
+static int perfrec_begin_data(struct perfrec_session *s)
+{
+	struct perfrec_irq *st = &perfrec_irq;
+	int ret;
+
+	if (s->cfg.mode != PERFREC_RECORD)
+		return 0;
+	s->facts.info.start_time = perfrec_irq_now_ns(st);
+	ret = perf_data_begin(&s->writer, s->cfg.buf, s->cfg.buf_size, &s->facts.info,
+			      &s->layout);
+	if (ret)
+		return ret;
+	st->ring.base = s->cfg.buf + s->layout.ring_offset;
+	st->ring.size = ALIGN_DOWN(s->layout.ring_bytes, sizeof(u64));
+
+	return 0;
+}
+
+/*
+ * Enable the interrupt at the GIC and mask it at the CPU (it is masked at the
+ * prompt; it stays so until all is ready); then check that it arrives
+ */
+static int perfrec_take_irq(struct perfrec_session *s)
+{
+	bool irq = s->cfg.source != PERFREC_SRC_NONE;
+	int ret;
+
 	if (irq) {
 		ret = perfrec_gic_setup(&s->gic);
 		if (ret)
 			return log_msg_ret("gic", ret);
 	}
-
-	/* Interrupts are masked at the prompt; keep them so until all is ready */
 	perfrec_cpu_mask(&s->cpu);
-	if (irq && !cfg->no_probe) {
+	if (irq && !s->cfg.no_probe) {
 		ret = perfrec_probe_irq(s);
 		if (ret) {
 			perfrec_gic_restore(&s->gic);
@@ -619,7 +448,16 @@ int perfrec_arm(const struct perfrec_cfg *cfg)
 			return log_msg_ret("probe", ret);
 		}
 	}
-	perfrec_cpu_take(&s->cpu);
+
+	return 0;
+}
+
+/* Program the counters and start them and the timer */
+static void perfrec_start_counters(struct perfrec_session *s)
+{
+	struct perfrec_irq *st = &perfrec_irq;
+	uint i;
+
 	if (s->have_pmu) {
 		pmuv3_save(&s->hw, &s->pmu);
 		for (i = 0; i < st->nr_counters; i++) {
@@ -634,19 +472,47 @@ int perfrec_arm(const struct perfrec_cfg *cfg)
 		st->counter[i].last_ns = s->start_ns;
 	if (s->have_pmu && st->ovf_mask)
 		pmuv3_start(&s->hw, st->ovf_mask,
-			    cfg->source == PERFREC_SRC_PMU ? st->ovf_mask : 0);
+			    s->cfg.source == PERFREC_SRC_PMU ? st->ovf_mask : 0);
 	if (st->timer) {
 		s->start_ticks = read_cntpct_el0();
 		st->timer_cval = s->start_ticks + st->timer_ticks;
 		perfrec_timer_start(&s->timer, st->timer_cval);
 	}
+}
+
+int perfrec_arm(const struct perfrec_cfg *cfg)
+{
+	struct perfrec_session *s = &perfrec_session;
+	int ret;
+
+	if (s->state == PERFREC_ARMED)
+		return -EBUSY;
+	ret = perfrec_prepare(s, cfg);
+	if (ret)
+		return ret;
+
+	s->cfg = *cfg;
+	perfrec_info_fill(&s->facts, &s->cfg);
+	ret = perfrec_init_irq(s);
+	if (ret)
+		return log_msg_ret("counters", ret);
+	ret = perfrec_begin_data(s);
+	if (ret)
+		return log_msg_ret("head", ret);
+	perfrec_session_snapshot(s, &s->before);
+	ret = perfrec_take_irq(s);
+	if (ret)
+		return ret;
+	perfrec_cpu_take(&s->cpu);
+	perfrec_start_counters(s);
+
 	s->state = PERFREC_ARMED;
 	s->restore_err = 0;
 	s->streamed = false;
 	s->stream_seq = 0;
 	s->stream_done = false;
 	s->first_ns = 0;
-	if (irq)
+	if (s->cfg.source != PERFREC_SRC_NONE)
 		perfrec_cpu_unmask(s->gic.group0);
 
 	return 0;
@@ -700,8 +566,7 @@ static u64 perfrec_total(struct perfrec_session *s, uint i)
 	return c->count + val;
 }
 
-/* The statistics the end of a perf.data states */
-static void perfrec_stats(struct perf_data_stats *stats)
+void perfrec_session_stats(struct perf_data_stats *stats)
 {
 	struct perfrec_irq *st = &perfrec_irq;
 
@@ -711,19 +576,12 @@ static void perfrec_stats(struct perf_data_stats *stats)
 	stats->last_time = st->last_ns;
 }
 
-int perfrec_disarm(void)
+/* Stop the counters and the timer; take their totals; give the PMU back */
+static void perfrec_stop_counters(struct perfrec_session *s)
 {
-	struct perfrec_session *s = &perfrec_session;
 	struct perfrec_irq *st = &perfrec_irq;
-	struct perf_data_stats stats = { 0 };
-	struct perfrec_snapshot after;
 	uint i;
-	int ret;
 
-	if (s->state != PERFREC_ARMED)
-		return -EALREADY;
-
-	perfrec_cpu_block();
 	if (s->have_pmu)
 		pmuv3_stop(st->ovf_mask);
 	s->end_ticks = read_cntpct_el0();
@@ -734,6 +592,36 @@ int perfrec_disarm(void)
 		s->count[i] = perfrec_total(s, i);
 	if (s->have_pmu)
 		pmuv3_restore(&s->pmu);
+}
+
+/* Recording: the perf.data's tail, unless the samples were streamed away */
+static int perfrec_finish_data(struct perfrec_session *s)
+{
+	struct perfrec_irq *st = &perfrec_irq;
+	struct perf_data_stats stats = { 0 };
+
+	if (s->cfg.mode == PERFREC_STAT || s->streamed)
+		return 0;
+	if (st->samples)
+		memcpy(&s->first_ns, (u8 *)st->ring.base + offsetof(struct perf_data_sample, time),
+		       sizeof(s->first_ns));
+	perfrec_session_stats(&stats);
+	stats.records_bytes = st->ring.head;
+
+	return perf_data_finish(&s->writer, &s->facts.info, &s->layout, &stats, &s->size);
+}
+
+int perfrec_disarm(void)
+{
+	struct perfrec_session *s = &perfrec_session;
+	struct perfrec_snapshot after;
+	int ret;
+
+	if (s->state != PERFREC_ARMED)
+		return -EALREADY;
+
+	perfrec_cpu_block();
+	perfrec_stop_counters(s);
 	perfrec_cpu_give_back(&s->cpu);
 	if (s->cfg.source != PERFREC_SRC_NONE)
 		perfrec_gic_restore(&s->gic);
@@ -743,15 +631,7 @@ int perfrec_disarm(void)
 	s->restore_err = perfrec_snap_compare(&s->before, &after, &s->mismatch);
 	s->state = PERFREC_FINALISED;
 	/* Streamed samples are gone from the ring: only the stream has them all */
-	if (s->cfg.mode == PERFREC_STAT || s->streamed)
-		return s->restore_err;
-
-	if (st->samples)
-		memcpy(&s->first_ns, (u8 *)st->ring.base + offsetof(struct perf_data_sample, time),
-		       sizeof(s->first_ns));
-	perfrec_stats(&stats);
-	stats.records_bytes = st->ring.head;
-	ret = perf_data_finish(&s->writer, &s->info, &s->layout, &stats, &s->size);
+	ret = perfrec_finish_data(s);
 	if (ret)
 		return log_msg_ret("finish", ret);
 
@@ -775,133 +655,6 @@ int perfrec_handoff(void)
 	return ret;
 }
 
-/* Copy @len bytes from ring offset @from (mod its size) to @dst */
-static void perfrec_ring_copy(const struct perfrec_ring *ring, u64 from, void *dst, u64 len)
-{
-	u64 off = from % ring->size;
-	u64 first = min(len, ring->size - off);
-
-	memcpy(dst, (u8 *)ring->base + off, first);
-	memcpy((u8 *)dst + first, ring->base, len - first);
-}
-
-size_t perfrec_stream_pending(void)
-{
-	struct perfrec_session *s = &perfrec_session;
-	struct perfrec_irq *st = &perfrec_irq;
-	struct perf_data_writer count;
-	struct perf_data_stats stats;
-	size_t bytes;
-
-	if (s->state == PERFREC_IDLE || s->cfg.mode != PERFREC_RECORD || s->stream_done)
-		return 0;
-	bytes = READ_ONCE(st->ring.head) - st->ring.tail;
-	if (!s->stream_seq && !perf_data_pipe_head(&count, NULL, SIZE_MAX, &s->info))
-		bytes += count.pos;
-	if (s->state == PERFREC_FINALISED) {
-		perfrec_stats(&stats);
-		count.buf = NULL;
-		count.cap = SIZE_MAX;
-		count.pos = 0;
-		if (!perf_data_pipe_tail(&count, &s->info, &stats))
-			bytes += count.pos;
-	}
-
-	return bytes;
-}
-
-int perfrec_stream_read(void *buf, size_t size, struct perfrec_chunk *chunk)
-{
-	struct perfrec_session *s = &perfrec_session;
-	struct perfrec_ring *ring = &perfrec_irq.ring;
-	struct perf_data_writer w = { .buf = buf, .cap = size };
-	struct perf_data_event_header hdr;
-	struct perf_data_stats stats;
-	u64 head, tail = ring->tail;
-	int ret;
-
-	memset(chunk, 0, sizeof(*chunk));
-	if (s->state == PERFREC_IDLE || s->cfg.mode != PERFREC_RECORD || s->stream_done)
-		return -ENODATA;
-	if (!s->stream_seq) {
-		ret = perf_data_pipe_head(&w, buf, size, &s->info);
-		if (ret)
-			return ret;
-	}
-
-	/* Whole records between the consumer's tail and the producer's head */
-	head = READ_ONCE(ring->head);
-	barrier();	/* the records up to head are complete before they are read */
-	while (tail < head) {
-		perfrec_ring_copy(ring, tail, &hdr, sizeof(hdr));
-		if (hdr.size > w.cap - w.pos)
-			break;
-		perfrec_ring_copy(ring, tail, w.buf + w.pos, hdr.size);
-		if (!s->first_ns && hdr.type == PERF_DATA_RECORD_SAMPLE)
-			memcpy(&s->first_ns, w.buf + w.pos +
-			       offsetof(struct perf_data_sample, time), sizeof(s->first_ns));
-		w.pos += hdr.size;
-		tail += hdr.size;
-	}
-	if (tail < head && !w.pos)
-		return -ENOSPC;
-	barrier();	/* copied before the producer may reuse the room */
-	WRITE_ONCE(ring->tail, tail);
-
-	if (s->state == PERFREC_FINALISED && tail == head) {
-		perfrec_stats(&stats);
-		if (!perf_data_pipe_tail(&w, &s->info, &stats)) {
-			chunk->last = true;
-			s->stream_done = true;
-		}
-	}
-	if (!w.pos)
-		return 0;
-	if (s->state == PERFREC_ARMED)
-		s->streamed = true;
-	chunk->len = w.pos;
-	chunk->seq = s->stream_seq++;
-
-	return 0;
-}
-
-int perfrec_walk_samples(perfrec_sample_fn fn, void *ctx)
-{
-	struct perfrec_session *s = &perfrec_session;
-	const u8 *rec = (const u8 *)perfrec_irq.ring.base;
-	const u8 *end = rec + perfrec_irq.ring.head;
-	struct perfrec_sample_view view;
-	struct perf_data_sample sample;
-	u64 nr;
-	int ret;
-
-	if (s->state != PERFREC_FINALISED || s->cfg.mode != PERFREC_RECORD || s->streamed)
-		return -ENODATA;
-	for (; rec < end; rec += sample.header.size) {
-		memcpy(&sample, rec, sizeof(sample));
-		if (sample.header.type != PERF_DATA_RECORD_SAMPLE)
-			continue;
-		view.event = sample.id - 1;
-		view.ip = sample.ip;
-		view.period = sample.period;
-		view.chain = NULL;
-		view.chain_len = 0;
-		if (s->cfg.callchain) {
-			/* nr, then PERF_CONTEXT_USER and the PC, then the callers */
-			memcpy(&nr, rec + sizeof(sample), sizeof(nr));
-			if (nr > 2) {
-				view.chain = (const u64 *)(rec + sizeof(sample) + 3 * sizeof(u64));
-				view.chain_len = nr - 2;
-			}
-		}
-		ret = fn(ctx, &view);
-		if (ret)
-			return ret;
-	}
-
-	return 0;
-}
-
 void perfrec_get_result(struct perfrec_result *res)
 {
 	struct perfrec_session *s = &perfrec_session;
@@ -918,7 +671,7 @@ void perfrec_get_result(struct perfrec_result *res)
 	res->addr = s->cfg.buf_addr;
 	res->size = s->state == PERFREC_FINALISED ? s->size : s->cfg.buf_size;
 	res->streamed = s->streamed;
-	res->ring_used = st->ring.head - st->ring.tail;
+	res->ring_used = perfrec_ring_used(&st->ring);
 	res->ring_size = st->ring.size;
 	res->samples = st->samples;
 	res->lost = st->lost;

@@ -1,0 +1,134 @@
+// SPDX-License-Identifier: GPL-2.0+
+/*
+ * Copyright (c) 2026 The perfrec authors
+ * perfrec stream: read a recording's samples out of the ring, as pipe-mode perf.data
+ *
+ * The reader above the session: while recording, 'perfrec stream' takes the
+ * finished records the IRQ handler appended (perfrec_ring.h is the other
+ * half of the ring); after the recording, the sample walker hands the
+ * on-target report each sample of a buffer that was not streamed.
+ */
+
+#include <errno.h>
+#include <perf_data.h>
+#include <perfrec.h>
+#include <linux/kernel.h>
+#include <linux/string.h>
+#include "perfrec_irq.h"
+#include "perfrec_ring.h"
+#include "perfrec_session.h"
+
+size_t perfrec_stream_pending(void)
+{
+	struct perfrec_session *s = &perfrec_session;
+	struct perfrec_irq *st = &perfrec_irq;
+	struct perf_data_writer count;
+	struct perf_data_stats stats;
+	size_t bytes;
+
+	if (s->state == PERFREC_IDLE || s->cfg.mode != PERFREC_RECORD || s->stream_done)
+		return 0;
+	bytes = perfrec_ring_used(&st->ring);
+	if (!s->stream_seq && !perf_data_pipe_head(&count, NULL, SIZE_MAX, &s->facts.info))
+		bytes += count.pos;
+	if (s->state == PERFREC_FINALISED) {
+		perfrec_session_stats(&stats);
+		count.buf = NULL;
+		count.cap = SIZE_MAX;
+		count.pos = 0;
+		if (!perf_data_pipe_tail(&count, &s->facts.info, &stats))
+			bytes += count.pos;
+	}
+
+	return bytes;
+}
+
+int perfrec_stream_read(void *buf, size_t size, struct perfrec_chunk *chunk)
+{
+	struct perfrec_session *s = &perfrec_session;
+	struct perfrec_ring *ring = &perfrec_irq.ring;
+	struct perf_data_writer w = { .buf = buf, .cap = size };
+	struct perf_data_event_header hdr;
+	struct perf_data_stats stats;
+	u64 head, tail = ring->tail;
+	int ret;
+
+	memset(chunk, 0, sizeof(*chunk));
+	if (s->state == PERFREC_IDLE || s->cfg.mode != PERFREC_RECORD || s->stream_done)
+		return -ENODATA;
+	if (!s->stream_seq) {
+		ret = perf_data_pipe_head(&w, buf, size, &s->facts.info);
+		if (ret)
+			return ret;
+	}
+
+	/* Whole records between the consumer's tail and the producer's head */
+	head = perfrec_ring_head(ring);
+	while (tail < head) {
+		perfrec_ring_copy(ring, tail, &hdr, sizeof(hdr));
+		if (hdr.size > w.cap - w.pos)
+			break;
+		perfrec_ring_copy(ring, tail, w.buf + w.pos, hdr.size);
+		if (!s->first_ns && hdr.type == PERF_DATA_RECORD_SAMPLE)
+			memcpy(&s->first_ns, w.buf + w.pos +
+			       offsetof(struct perf_data_sample, time), sizeof(s->first_ns));
+		w.pos += hdr.size;
+		tail += hdr.size;
+	}
+	if (tail < head && !w.pos)
+		return -ENOSPC;
+	perfrec_ring_consume(ring, tail);
+
+	if (s->state == PERFREC_FINALISED && tail == head) {
+		perfrec_session_stats(&stats);
+		if (!perf_data_pipe_tail(&w, &s->facts.info, &stats)) {
+			chunk->last = true;
+			s->stream_done = true;
+		}
+	}
+	if (!w.pos)
+		return 0;
+	if (s->state == PERFREC_ARMED)
+		s->streamed = true;
+	chunk->len = w.pos;
+	chunk->seq = s->stream_seq++;
+
+	return 0;
+}
+
+int perfrec_walk_samples(perfrec_sample_fn fn, void *ctx)
+{
+	struct perfrec_session *s = &perfrec_session;
+	const u8 *rec = (const u8 *)perfrec_irq.ring.base;
+	const u8 *end = rec + perfrec_irq.ring.head;
+	struct perfrec_sample_view view;
+	struct perf_data_sample sample;
+	u64 nr;
+	int ret;
+
+	if (s->state != PERFREC_FINALISED || s->cfg.mode != PERFREC_RECORD || s->streamed)
+		return -ENODATA;
+	for (; rec < end; rec += sample.header.size) {
+		memcpy(&sample, rec, sizeof(sample));
+		if (sample.header.type != PERF_DATA_RECORD_SAMPLE)
+			continue;
+		view.event = sample.id - 1;
+		view.ip = sample.ip;
+		view.period = sample.period;
+		view.chain = NULL;
+		view.chain_len = 0;
+		if (s->cfg.callchain) {
+			/* nr, then PERF_CONTEXT_USER and the PC, then the callers */
+			memcpy(&nr, rec + sizeof(sample), sizeof(nr));
+			if (nr > 2) {
+				view.chain = (const u64 *)(rec + sizeof(sample) + 3 * sizeof(u64));
+				view.chain_len = nr - 2;
+			}
+		}
+		ret = fn(ctx, &view);
+		if (ret)
+			return ret;
+	}
+
+	return 0;
+}
