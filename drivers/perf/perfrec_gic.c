@@ -131,6 +131,31 @@ static int perfrec_gicv3_find_rdist(ofnode gic_node, struct perfrec_gic *gic)
 	return -ENODEV;
 }
 
+/* PPIs: INTIDs 16-31; SPIs: 32-1019 */
+#define PERFREC_GIC_PPI_BASE		16
+#define PERFREC_GIC_NR_PPI		16
+#define PERFREC_GIC_NR_SPI		988
+
+int perfrec_gic_dt_irq(ofnode node, uint idx, struct perfrec_dt_irq *irq)
+{
+	u32 num;
+
+	idx *= PERFREC_DT_IRQ_CELLS;
+	irq->type = U32_MAX;
+	if (ofnode_read_u32_index(node, "interrupts", idx, &irq->type) ||
+	    ofnode_read_u32_index(node, "interrupts", idx + 1, &num) ||
+	    ofnode_read_u32_index(node, "interrupts", idx + 2, &irq->flags))
+		return -ENXIO;
+	if (irq->type == PERFREC_DT_IRQ_TYPE_PPI && num < PERFREC_GIC_NR_PPI)
+		irq->intid = PERFREC_GIC_PPI_BASE + num;
+	else if (irq->type == PERFREC_DT_IRQ_TYPE_SPI && num < PERFREC_GIC_NR_SPI)
+		irq->intid = PERFREC_GIC_SPI_BASE + num;
+	else
+		return -EPROTONOSUPPORT;
+
+	return 0;
+}
+
 int perfrec_gic_check_intid(const struct perfrec_gic *gic, uint intid)
 {
 	return intid < 32 * gic->nr_enable_regs && intid < PERFREC_GIC_INTID_SPECIAL ? 0 :

@@ -70,6 +70,33 @@ struct perfrec_gic {
 	} saved;
 };
 
+/* The GIC binding's interrupt specifier: <type number flags> */
+#define PERFREC_DT_IRQ_CELLS		3
+#define PERFREC_DT_IRQ_TYPE_SPI		0
+#define PERFREC_DT_IRQ_TYPE_PPI		1
+
+/**
+ * struct perfrec_dt_irq - One entry of a device node's "interrupts"
+ * @type: PERFREC_DT_IRQ_TYPE_SPI or _PPI (or what else the entry said)
+ * @intid: the INTID: PPI n is 16 + n, SPI n is 32 + n
+ * @flags: trigger type: 1 and 2 are edges, 4 and 8 levels
+ */
+struct perfrec_dt_irq {
+	u32 type;
+	uint intid;
+	u32 flags;
+};
+
+/**
+ * perfrec_gic_dt_irq() - Decode one entry of a device node's "interrupts"
+ * @node: device node (the PMU's, the timer's)
+ * @idx: which entry, from 0
+ * @irq: returns the entry; @irq->type even when the rest is unusable
+ * Return: 0 on success, -ENXIO if the node has no such entry,
+ * -EPROTONOSUPPORT if it is neither a PPI (0-15) nor an SPI (0-987)
+ */
+int perfrec_gic_dt_irq(ofnode node, uint idx, struct perfrec_dt_irq *irq);
+
 /**
  * perfrec_gic_from_dt() - Find the interrupt controller of a device node
  * @node: device node whose interrupt-parent is wanted (the PMU)

@@ -23,12 +23,6 @@
 #define PERFREC_TIMER_IRQ_PHYS		1
 #define PERFREC_TIMER_IRQ_HYP		3
 
-/* The GIC binding: <type number flags>; type 1 is a PPI, numbered from INTID 16 */
-#define PERFREC_DT_IRQ_CELLS		3
-#define PERFREC_DT_IRQ_TYPE_PPI		1
-#define PERFREC_GIC_PPI_BASE		16
-#define PERFREC_GIC_NR_PPI		16
-
 static const char *const perfrec_timer_compat[] = {
 	"arm,armv8-timer",
 	"arm,armv7-timer",
@@ -48,9 +42,9 @@ static uint perfrec_timer_irq_index(uint el)
 
 int perfrec_timer_from_dt(struct perfrec_timer *timer, struct perfrec_gic *gic)
 {
-	uint i, idx;
-	u32 type, num;
+	struct perfrec_dt_irq irq;
 	ofnode node = ofnode_null();
+	uint i;
 	int ret;
 
 	for (i = 0; i < ARRAY_SIZE(perfrec_timer_compat) && !ofnode_valid(node); i++)
@@ -59,14 +53,13 @@ int perfrec_timer_from_dt(struct perfrec_timer *timer, struct perfrec_gic *gic)
 		return log_msg_ret("node", -ENOENT);
 	timer->node = node;
 	timer->el = current_el();
-	idx = perfrec_timer_irq_index(timer->el) * PERFREC_DT_IRQ_CELLS;
-	if (ofnode_read_u32_index(node, "interrupts", idx, &type) ||
-	    ofnode_read_u32_index(node, "interrupts", idx + 1, &num))
-		return log_msg_ret("irq", -ENXIO);
-	if (type != PERFREC_DT_IRQ_TYPE_PPI || num >= PERFREC_GIC_NR_PPI)
+	ret = perfrec_gic_dt_irq(node, perfrec_timer_irq_index(timer->el), &irq);
+	if (ret == -ENXIO)
+		return log_msg_ret("irq", ret);
+	if (ret || irq.type != PERFREC_DT_IRQ_TYPE_PPI)
 		return log_msg_ret("ppi", -EPROTONOSUPPORT);
 	ret = perfrec_gic_from_dt(node, gic);
-	gic->intid = PERFREC_GIC_PPI_BASE + num;
+	gic->intid = irq.intid;
 	if (ret)
 		return log_msg_ret("gic", -ENOLINK);
 

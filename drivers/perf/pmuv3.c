@@ -21,18 +21,10 @@
 #include <dm/ofnode.h>
 #include <linux/bitfield.h>
 #include "perfrec_cpu.h"
+#include "perfrec_gic.h"
 #include "perfrec_handoff.h"
 #include "pmuv3.h"
 #include "pmuv3_regs.h"
-
-/* Device-tree interrupt specifier of a GIC: <type number flags> */
-#define PMUV3_DT_IRQ_CELLS	3
-#define PMUV3_DT_IRQ_TYPE_SPI	0
-#define PMUV3_DT_IRQ_TYPE_PPI	1
-#define PMUV3_GIC_PPI_BASE	16
-#define PMUV3_GIC_NR_PPI	16
-#define PMUV3_GIC_SPI_BASE	32
-#define PMUV3_GIC_NR_SPI	988	/* INTIDs 32-1019 */
 
 static const struct udevice_id pmuv3_ids[] = {
 	{ .compatible = "arm,armv8-pmuv3" },
@@ -153,31 +145,24 @@ static int pmuv3_my_irq_index(ofnode node, uint nr)
 int pmuv3_read_irq(ofnode node, uint *intidp, uint *flagsp)
 {
 	int size = ofnode_read_size(node, "interrupts");
-	u32 type, num, flags;
-	int idx;
+	struct perfrec_dt_irq irq;
+	int idx, ret;
 
-	if (size < (int)(PMUV3_DT_IRQ_CELLS * sizeof(u32)))
+	if (size < (int)(PERFREC_DT_IRQ_CELLS * sizeof(u32)))
 		return -ENXIO;
 	/* A PPI is every CPU's own; SPIs come one per CPU */
-	idx = pmuv3_my_irq_index(node, size / (PMUV3_DT_IRQ_CELLS * sizeof(u32)));
-	if (ofnode_read_u32_index(node, "interrupts", 0, &type))
+	idx = pmuv3_my_irq_index(node, size / (PERFREC_DT_IRQ_CELLS * sizeof(u32)));
+	if (perfrec_gic_dt_irq(node, 0, &irq) == -ENXIO)
 		return -ENXIO;
-	if (type == PMUV3_DT_IRQ_TYPE_PPI)
+	if (irq.type == PERFREC_DT_IRQ_TYPE_PPI)
 		idx = 0;
 	else if (idx < 0)
 		return idx;
-	idx *= PMUV3_DT_IRQ_CELLS;
-	if (ofnode_read_u32_index(node, "interrupts", idx, &type) ||
-	    ofnode_read_u32_index(node, "interrupts", idx + 1, &num) ||
-	    ofnode_read_u32_index(node, "interrupts", idx + 2, &flags))
-		return -ENXIO;
-	if (type == PMUV3_DT_IRQ_TYPE_PPI && num < PMUV3_GIC_NR_PPI)
-		*intidp = PMUV3_GIC_PPI_BASE + num;
-	else if (type == PMUV3_DT_IRQ_TYPE_SPI && num < PMUV3_GIC_NR_SPI)
-		*intidp = PMUV3_GIC_SPI_BASE + num;
-	else
-		return -EPROTONOSUPPORT;
-	*flagsp = flags;
+	ret = perfrec_gic_dt_irq(node, idx, &irq);
+	if (ret)
+		return ret;
+	*intidp = irq.intid;
+	*flagsp = irq.flags;
 
 	return 0;
 }
