@@ -87,4 +87,25 @@ extern struct perfrec_session perfrec_session;
  */
 void perfrec_session_stats(struct perf_data_stats *stats);
 
+/**
+ * perfrec_counters_init() - Give each event a counter and set the IRQ handler's state
+ * @s: the session, with its configuration and facts in place
+ * Return: 0 on success, -E2BIG if the events need more counters than the PMU
+ * has, -ERANGE if a period does not fit its counter (@s->failed_event says
+ * which event)
+ */
+int perfrec_counters_init(struct perfrec_session *s);
+
+/**
+ * perfrec_counters_start() - Save and program the PMU, then start it and the timer
+ * @s: the session, after perfrec_counters_init()
+ */
+void perfrec_counters_start(struct perfrec_session *s);
+
+/**
+ * perfrec_counters_stop() - Stop the counters and the timer, total them, restore the PMU
+ * @s: the session, as perfrec_counters_start() left it
+ */
+void perfrec_counters_stop(struct perfrec_session *s);
+
 #endif /* __PERFREC_SESSION_H */

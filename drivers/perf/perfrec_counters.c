@@ -1,0 +1,238 @@
+// SPDX-License-Identifier: GPL-2.0+
+/*
+ * Copyright (c) 2026 The perfrec authors
+ * perfrec counters: give each event of a session a counter, start them, total them
+ *
+ * The session's counter setup, in command context: which PMU counter (or
+ * the generic timer, for cpu-clock) takes each event, the periods and
+ * starting values, the IRQ handler's state, and at the end each event's
+ * total, taking back what the handler counted ahead.
+ */
+
+#include <errno.h>
+#include <perfrec.h>
+#include <asm/global_data.h>
+#include <asm/system.h>
+#include <linux/kernel.h>
+#include <linux/string.h>
+#include "perfrec_info.h"
+#include "perfrec_irq.h"
+#include "perfrec_session.h"
+#include "perfrec_timer.h"
+#include "pmuv3.h"
+#include "pmuv3_regs.h"
+
+DECLARE_GLOBAL_DATA_PTR;
+
+#define PERFREC_NSEC_PER_SEC	1000000000ULL
+
+/* Counting with the timer: how often it folds the PMU's overflows in (10 ms) */
+#define PERFREC_STAT_POLL_NS	10000000ULL
+
+/* Give each event a counter: cycles the cycle counter if free, others in order */
+static int perfrec_assign_counters(struct perfrec_session *s)
+{
+	struct perfrec_irq *st = &perfrec_irq;
+	uint i, next_event_counter = 0;
+
+	for (i = 0; i < s->cfg.nr_events; i++) {
+		const struct perfrec_event_cfg *ec = &s->cfg.events[i];
+		struct perfrec_counter *c = &st->counter[i];
+
+		s->failed_event = i;
+		if (ec->timer) {
+			/* cpu-clock: the generic timer, in nanoseconds */
+			c->idx = PERFREC_TIMER_IDX;
+			c->max_period = U64_MAX;
+			continue;
+		}
+		if (ec->cycle_counter && !(st->ovf_mask & BIT(PMUV3_CYCLE_IDX))) {
+			c->idx = PMUV3_CYCLE_IDX;
+		} else {
+			if (next_event_counter >= s->hw.nr_counters)
+				return -E2BIG;
+			c->idx = next_event_counter++;
+		}
+		st->ovf_mask |= BIT(c->idx);
+		/* The cycle counter is 64 bits (PMCR_EL0.LC), the others from PMUv3p5 */
+		c->max_period = c->idx == PMUV3_CYCLE_IDX || s->hw.long_events ? U64_MAX :
+				U32_MAX;
+		if (ec->period > c->max_period)
+			return -ERANGE;
+	}
+	s->failed_event = -1;
+	st->nr_counters = s->cfg.nr_events;
+
+	return 0;
+}
+
+/* Generic-timer ticks in @ns nanoseconds (at least one), and back */
+static u64 perfrec_ns_to_ticks(u64 ns, u64 freq)
+{
+	u64 ticks = ns / PERFREC_NSEC_PER_SEC * freq +
+		    ns % PERFREC_NSEC_PER_SEC * freq / PERFREC_NSEC_PER_SEC;
+
+	return max(ticks, 1ULL);
+}
+
+static u64 perfrec_ticks_to_ns(u64 ticks, u64 freq)
+{
+	return ticks / freq * PERFREC_NSEC_PER_SEC + ticks % freq * PERFREC_NSEC_PER_SEC / freq;
+}
+
+int perfrec_counters_init(struct perfrec_session *s)
+{
+	struct perfrec_irq *st = &perfrec_irq;
+	uint i;
+	int ret;
+
+	memset(st, 0, sizeof(*st));
+	st->intid = s->gic.intid;
+	st->gic.version = s->gic.version;
+	st->gic.cpu = s->gic.cpu;
+	st->gic.group0 = s->gic.group0;
+	st->timer = s->cfg.source == PERFREC_SRC_TIMER;
+	st->timer_el = s->timer.el;
+	st->pid = PERFREC_PID;
+	st->ns_mult = (PERFREC_NSEC_PER_SEC << 32) / read_cntfrq_el0();
+	st->stat = s->cfg.mode == PERFREC_STAT;
+	st->callchain = s->cfg.callchain;
+	st->max_depth = CONFIG_PERFREC_CALLCHAIN_DEPTH;
+	st->text_start = gd->relocaddr;
+	st->text_end = gd->relocaddr + perfrec_info_text_bytes();
+	st->stack_top = gd->start_addr_sp;
+	st->jitter_pct = s->cfg.jitter_pct;
+	st->general = s->cfg.callchain || s->gic.group0 || st->timer || st->stat ||
+		      st->jitter_pct || s->cfg.nr_events != 1;
+	st->rng = read_cntpct_el0() | 1;
+	ret = perfrec_assign_counters(s);
+	if (ret)
+		return ret;
+	if (st->timer && st->stat)
+		st->timer_ticks = perfrec_ns_to_ticks(PERFREC_STAT_POLL_NS, read_cntfrq_el0());
+
+	for (i = 0; i < st->nr_counters; i++) {
+		const struct perfrec_event_cfg *ec = &s->cfg.events[i];
+		struct perfrec_counter *c = &st->counter[i];
+
+		c->id = s->facts.events[i].id;
+		if (st->stat) {
+			/* Count from 0, or from just before the wrap */
+			s->start[i] = s->cfg.preload ? (c->max_period - s->cfg.preload + 1) &
+				      c->max_period : 0;
+			continue;
+		}
+		if (ec->timer) {
+			/* The period the timer can keep: whole ticks, in ns */
+			st->timer_ticks = perfrec_ns_to_ticks(ec->freq_hz ?
+							      PERFREC_NSEC_PER_SEC / ec->freq_hz :
+							      ec->period, read_cntfrq_el0());
+			c->period = perfrec_ticks_to_ns(st->timer_ticks, read_cntfrq_el0());
+			c->base_period = c->period;
+			continue;
+		}
+		if (ec->freq_hz) {
+			/* The first period assumes 1 GHz; the adaptation corrects it */
+			c->target_ns = PERFREC_NSEC_PER_SEC / ec->freq_hz;
+			c->period = min(c->target_ns, c->max_period);
+		} else {
+			c->period = ec->period;
+		}
+		c->base_period = c->period;
+		s->start[i] = -c->period & c->max_period;
+	}
+
+	return 0;
+}
+
+/*
+ * A counter's total at disarm. Recording: its finished intervals plus what
+ * it counted since the last reload (it started at -period); an overflow
+ * whose interrupt had not been taken yet finished an interval without a
+ * sample. Counting: the wraps plus the value, less where it started.
+ */
+static u64 perfrec_total(struct perfrec_session *s, uint i)
+{
+	struct perfrec_counter *c = &perfrec_irq.counter[i];
+	u64 val, ticks, passed, left, ahead;
+	bool pending;
+
+	if (c->idx == PERFREC_TIMER_IDX) {
+		if (perfrec_irq.stat)
+			return s->end_ns - s->start_ns;
+		/* Every deadline that passed was sampled or late; one not taken is late */
+		ticks = s->end_ticks - s->start_ticks;
+		passed = ticks / perfrec_irq.timer_ticks;
+		c->late += passed - c->count / c->period;
+		return perfrec_ticks_to_ns(ticks, read_cntfrq_el0());
+	}
+	val = pmuv3_read_counter(c->idx) & c->max_period;
+	pending = pmuv3_overflowed(c->idx);
+
+	if (perfrec_irq.stat) {
+		if (pending)
+			c->count += c->max_period + 1;
+		return c->count + val - s->start[i];
+	}
+	if (!pending) {
+		/*
+		 * After a late interrupt the handler may have set the counter
+		 * whole periods ahead, counting them late in advance: those
+		 * that have not passed yet are taken back.
+		 */
+		left = -val & c->max_period;
+		ahead = left > c->period ? (left - 1) / c->period : 0;
+		c->late -= ahead;
+		c->count -= ahead * c->period;
+		return c->count + (ahead + 1) * c->period - left;
+	}
+	c->late++;
+	c->count += c->period;
+	val = perfrec_irq_settle(c, val, c->period);
+
+	return c->count + val;
+}
+
+void perfrec_counters_start(struct perfrec_session *s)
+{
+	struct perfrec_irq *st = &perfrec_irq;
+	uint i;
+
+	if (s->have_pmu) {
+		pmuv3_save(&s->hw, &s->pmu);
+		for (i = 0; i < st->nr_counters; i++) {
+			if (st->counter[i].idx != PERFREC_TIMER_IDX)
+				pmuv3_program(st->counter[i].idx, s->cfg.events[i].pmu_event,
+					      s->start[i]);
+		}
+	}
+	s->start_ns = perfrec_irq_now_ns(st);
+	s->id = (u32)(s->start_ns ^ s->start_ns >> 32);
+	for (i = 0; i < st->nr_counters; i++)
+		st->counter[i].last_ns = s->start_ns;
+	if (s->have_pmu && st->ovf_mask)
+		pmuv3_start(&s->hw, st->ovf_mask,
+			    s->cfg.source == PERFREC_SRC_PMU ? st->ovf_mask : 0);
+	if (st->timer) {
+		s->start_ticks = read_cntpct_el0();
+		st->timer_cval = s->start_ticks + st->timer_ticks;
+		perfrec_timer_start(&s->timer, st->timer_cval);
+	}
+}
+
+void perfrec_counters_stop(struct perfrec_session *s)
+{
+	struct perfrec_irq *st = &perfrec_irq;
+	uint i;
+
+	if (s->have_pmu)
+		pmuv3_stop(st->ovf_mask);
+	s->end_ticks = read_cntpct_el0();
+	if (st->timer)
+		perfrec_timer_restore(&s->timer);
+	s->end_ns = perfrec_irq_now_ns(st);
+	for (i = 0; i < st->nr_counters; i++)
+		s->count[i] = perfrec_total(s, i);
+	if (s->have_pmu)
+		pmuv3_restore(&s->pmu);
+}
