@@ -36,7 +36,8 @@ its build-id matching or u-boot.bin depend on:
   p_vaddr 0 the two differ by 0x10000; the empty segment makes elfutils'
   base equal to perf's.
 
-The build-id note is copied unchanged. Nothing is rewritten when the copy is
+The build-id note is copied unchanged; an ELF without one (a build with
+CONFIG_PERFREC_BUILD_ID off) gets OUT_DIR/u-boot only. Nothing is rewritten when the copy is
 already up to date, so a no-op build leaves it alone. Standard library and
 binutils' objcopy only. Exit status 0, or 1 with one line on what is wrong.
 """
@@ -182,8 +183,6 @@ def make_copy(elf, objcopy):
     with open(elf, 'rb') as inf:
         orig = inf.read()
     bid = build_id(orig)
-    if not bid:
-        raise SymfsError('%s has no GNU build-id note (CONFIG_PERFREC_BUILD_ID)' % elf)
     with tempfile.TemporaryDirectory() as tmp:
         out = os.path.join(tmp, 'u-boot')
         strip = os.path.join(tmp, 'strip-symbols')
@@ -202,13 +201,20 @@ def make_copy(elf, objcopy):
 
 
 def publish(data, bid, out_dir):
-    """Write OUT_DIR/u-boot and the build-id tree; return the files written"""
+    """Write OUT_DIR/u-boot and the build-id tree; return the files written
+
+    Without a build-id (CONFIG_PERFREC_BUILD_ID off) there is no tree: a
+    reader could not tell this build's recordings from another's.
+    """
     written = []
     os.makedirs(out_dir, exist_ok=True)
     flat = os.path.join(out_dir, 'u-boot')
     if write_if_changed(flat, data):
         written.append(flat)
     cache = os.path.join(out_dir, '.debug')
+    if not bid:
+        shutil.rmtree(cache, ignore_errors=True)
+        return written
     by_id = os.path.join(cache, 'u-boot', bid)
     os.makedirs(by_id, exist_ok=True)
     if write_if_changed(os.path.join(by_id, 'elf'), data):
@@ -247,8 +253,11 @@ def main(argv=None):
     except (OSError, SymfsError) as err:
         print('perfrec_symfs: %s' % err, file=sys.stderr)
         return 1
-    if written:
+    if written and bid:
         print('perfrec_symfs: %s/u-boot and .debug/u-boot/%s/elf' % (args.out_dir, bid))
+    elif written:
+        print('perfrec_symfs: %s/u-boot (no build-id: no .debug/ tree for hotspot)'
+              % args.out_dir)
     return 0
 
 
