@@ -395,6 +395,46 @@ extern const char system_map[] __weak;
  */
 int perfrec_report(uint top);
 
+/* Call-path entries perfrec_report_print() names per sample: the PC and 7 callers */
+#define PERFREC_REPORT_DEPTH		8
+
+/**
+ * struct perfrec_report_src - The recording perfrec_report_print() reports on
+ * @walk: calls its function for each sample, in order (as perfrec_walk_samples())
+ * @nr_events: events of the recording
+ * @event_names: their names, by the samples' event index
+ * @symbols: the symbol table, laid out as system_map: entries of 16 hex digits
+ *	(link address) and the name, each ended by '\0', sorted by address, then
+ *	an empty string
+ * @run_start: where the image runs (U-Boot: gd->relocaddr)
+ * @run_len: its size in bytes (gd->mon_len); addresses outside it have no name
+ * @reloc_off: run address minus link address (gd->reloc_off)
+ */
+struct perfrec_report_src {
+	int (*walk)(perfrec_sample_fn fn, void *ctx);
+	uint nr_events;
+	const char *const *event_names;
+	const char *symbols;
+	ulong run_start;
+	ulong run_len;
+	ulong reloc_off;
+};
+
+/**
+ * perfrec_report_print() - Print the hottest functions and call paths of samples
+ *
+ * The engine of perfrec_report(), for any source of samples: per event, the
+ * @top functions by their share of its events (as perf report --no-children),
+ * and with call chains the @top call paths by samples. Of several names of one
+ * address it shows perf's choice: fewer leading underscores, else the longer.
+ *
+ * @src: the samples, event names, symbol table and image bounds
+ * @top: functions and call paths to show, 1 to PERFREC_REPORT_MAX_TOP
+ * Return: 0 (also when there are no samples: it says so), -ENOMEM if the
+ * samples do not fit in the heap
+ */
+int perfrec_report_print(const struct perfrec_report_src *src, uint top);
+
 /**
  * perfrec_walk_samples() - Walk the samples of the finished recording
  * @fn: called for each sample, in order; a non-zero return stops the walk
