@@ -562,6 +562,26 @@ void perfrec_stream_setup(ulong rate, bool compress);
 int perfrec_stream_finish(void);
 
 /**
+ * perfrec_stream_refill() - A stream's byte budget after some time (a token bucket)
+ *
+ * perfrec_command_done() prints at most the budget, then takes what it
+ * printed off it; a chunk may end beyond the budget, leaving it negative,
+ * and time pays that back before the next one.
+ *
+ * @budget: bytes the stream had left (negative after a chunk over budget)
+ * @elapsed_ms: milliseconds since
+ * @rate: bytes a second on the wire
+ * Return: @budget plus what @rate carries in @elapsed_ms, at most one
+ * second's worth (@rate)
+ */
+static inline long perfrec_stream_refill(long budget, ulong elapsed_ms, ulong rate)
+{
+	long refilled = budget + (long)(elapsed_ms * rate / 1000);
+
+	return refilled < (long)rate ? refilled : (long)rate;
+}
+
+/**
  * perfrec_command_done() - A shell command has just finished
  *
  * Called by cmd_process() after each command: a recording started with a

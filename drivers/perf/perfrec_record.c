@@ -240,10 +240,8 @@ void perfrec_command_done(void)
 	now = get_timer(0);
 	elapsed = now - perfrec_stream_ms;
 	perfrec_stream_ms = now;
-	/* A token bucket: what the line carries in the time since, at most 1 s of it */
-	perfrec_stream_budget = min((long)perfrec_stream_rate,
-				    perfrec_stream_budget +
-				    (long)(elapsed * perfrec_stream_rate / 1000));
+	perfrec_stream_budget = perfrec_stream_refill(perfrec_stream_budget, elapsed,
+						      perfrec_stream_rate);
 	if (perfrec_stream_budget <= 0)
 		return;
 	perfrec_dump_stream(perfrec_stream_compress, perfrec_stream_budget *
