@@ -171,8 +171,9 @@ check-repro: build
 check-host:
 	PATH=/usr/bin:$$PATH $(PYTHON) -m pytest -p no:cacheprovider -q test/host
 
-# The perf.data writer's unit tests as U-Boot's own 'ut lib' suite, on sandbox
-# (without SDL: no display needed). Every test in test/lib/perf_data.c must run.
+# The unit tests of the perf.data writer and of perfrec's PMU-free code (report
+# engine, stream rate) as U-Boot's own 'ut lib' suite, on sandbox (without
+# SDL: no display needed). Every test in test/lib/perf_data.c and perfrec.c must run.
 SANDBOX_O	:= $(BUILD)/sandbox$(TAG)
 SANDBOX_MAKE	= SOURCE_DATE_EPOCH=$$(scripts/perfrec_source_date.sh $(SRC)) \
 		  PATH=/usr/bin:$$PATH $(MAKE) -C $(SRC) O=$(SANDBOX_O) PYTHON3=$(PYTHON) NO_SDL=1
@@ -184,6 +185,7 @@ $(SANDBOX_O)/.config: $(SRC_STAMP) drivers/perf/Kconfig | $(OVERLAY_STAMP)
 check-sandbox: $(SANDBOX_O)/.config $(OVERLAY_STAMP)
 	$(SANDBOX_MAKE) -j$(JOBS) -s
 	@scripts/perfrec_sandbox_ut.sh $(SANDBOX_O) lib perf_data_ test/lib/perf_data.c
+	@scripts/perfrec_sandbox_ut.sh $(SANDBOX_O) lib perfrec_ test/lib/perfrec.c
 
 # The early-boot build: perfrec.config plus perfrec-early.config
 EARLY_CONFIG	:= $(CONFIG)_early

@@ -32,7 +32,7 @@ DIRS = ['arch', 'cmd', 'doc/usage', 'drivers/perf', 'include', 'test/py/tests', 
 # Single project files copied to the same path in the tree. Of scripts/ only
 # what U-Boot's own build runs (arch/arm/Makefile.postlink runs the pgoff
 # script); the rest of scripts/ is the project's tooling and stays out.
-FILES = ['scripts/perfrec_pgoff.py', 'test/lib/perf_data.c']
+FILES = ['scripts/perfrec_pgoff.py', 'test/lib/perf_data.c', 'test/lib/perfrec.c']
 
 # What earlier overlays copied into the tree that is no longer perfrec's there
 # (project tooling and the README's pictures): removed where still present
@@ -51,6 +51,7 @@ F:	include/perf_data.h
 F:	include/perfrec*.h
 F:	scripts/perfrec_pgoff.py
 F:	test/lib/perf_data.c
+F:	test/lib/perfrec.c
 F:	test/py/tests/*perfrec*
 F:	tools/perfrec/
 
@@ -126,6 +127,9 @@ EDITS = [
     ('test/lib/Makefile', 'build the perf.data writer\'s unit tests (ut lib)',
      'obj-$(CONFIG_UT_LIB_CRYPT) += test_crypt.o\n',
      'obj-$(CONFIG_UT_PERF_DATA) += perf_data.o\n', 'after'),
+    ('test/lib/Makefile', 'build the unit tests of perfrec\'s report engine and rate (ut lib)',
+     'obj-$(CONFIG_UT_PERF_DATA) += perf_data.o\n',
+     'obj-$(CONFIG_UT_PERFREC) += perfrec.o\n', 'after'),
     ('cmd/Makefile', 'build the perfrec command',
      'obj-$(CONFIG_CMD_PINMUX) += pinmux.o\n',
      'obj-$(CONFIG_CMD_PERFREC) += perfrec.o\n', 'before'),
@@ -250,7 +254,9 @@ SUPERSEDED = [
      KALLSYMS_NEW),
     ('drivers/Makefile', 'obj-$(CONFIG_PERFREC_PMUV3) += perf/\n',
      'obj-$(CONFIG_PERF_DATA) += perf/\n'),
-    ('MAINTAINERS', MAINTAINERS_ENTRY.replace('F:\ttest/lib/perf_data.c\n', ''),
+    ('MAINTAINERS', MAINTAINERS_ENTRY.replace('F:\ttest/lib/perf_data.c\n', '')
+     .replace('F:\ttest/lib/perfrec.c\n', ''), MAINTAINERS_ENTRY),
+    ('MAINTAINERS', MAINTAINERS_ENTRY.replace('F:\ttest/lib/perfrec.c\n', ''),
      MAINTAINERS_ENTRY),
 ]
 

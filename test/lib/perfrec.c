@@ -1,0 +1,213 @@
+// SPDX-License-Identifier: GPL-2.0+
+/*
+ * Copyright (c) 2026 The perfrec authors
+ * Unit tests for what perfrec does without a PMU: the report engine and the
+ * streaming rate limiter
+ *
+ * The report engine (drivers/perf/perfrec_profile.c) gets synthetic samples
+ * and a synthetic symbol table laid out as U-Boot's system_map, and the
+ * printed report is read back with console recording. test/py/tests/
+ * test_perfrec.py checks the same report on QEMU with real samples.
+ */
+
+#include <console.h>
+#include <perfrec.h>
+#include <linux/kernel.h>
+#include <test/lib.h>
+#include <test/test.h>
+#include <test/ut.h>
+
+/*
+ * The image: linked at 0x1000, running at 0x40001000, 0x400 bytes long.
+ * main_loop has an alias with more leading underscores (listed first), warm
+ * a shorter alias (listed second): the report shows perf's choice of each.
+ * "end" lies outside the image and is never a sample's name.
+ */
+#define PR_LINK		0x1000UL
+#define PR_RELOC_OFF	0x40000000UL
+#define PR_RUN(link)	((link) + PR_RELOC_OFF)
+#define PR_IMAGE_BYTES	0x400
+
+static const char pr_symbols[] =
+	"0000000000001000__main_loop\0"
+	"0000000000001000main_loop\0"
+	"0000000000001100hot\0"
+	"0000000000001200warm_longer\0"
+	"0000000000001200warm\0"
+	"0000000000001300cold\0"
+	"0000000000001400end\0";
+
+static const char *const pr_event_names[] = { "cycles", "instructions" };
+
+/* The samples the next report walks */
+static const struct perfrec_sample_view *pr_samples;
+static uint pr_nr_samples;
+
+static int pr_walk(perfrec_sample_fn fn, void *ctx)
+{
+	uint i;
+	int ret;
+
+	for (i = 0; i < pr_nr_samples; i++) {
+		ret = fn(ctx, &pr_samples[i]);
+		if (ret)
+			return ret;
+	}
+
+	return 0;
+}
+
+/**
+ * pr_report() - Print the report of some samples, console recording on
+ *
+ * @samples: the samples
+ * @nr_samples: how many
+ * @top: functions and call paths to show
+ * Return: what perfrec_report_print() returned
+ */
+static int pr_report(const struct perfrec_sample_view *samples, uint nr_samples, uint top)
+{
+	const struct perfrec_report_src src = {
+		.walk = pr_walk,
+		.nr_events = ARRAY_SIZE(pr_event_names),
+		.event_names = pr_event_names,
+		.symbols = pr_symbols,
+		.run_start = PR_RUN(PR_LINK),
+		.run_len = PR_IMAGE_BYTES,
+		.reloc_off = PR_RELOC_OFF,
+	};
+
+	pr_samples = samples;
+	pr_nr_samples = nr_samples;
+	console_record_reset_enable();
+
+	return perfrec_report_print(&src, top);
+}
+
+/*
+ * cycles: hot 3 x 100, warm 150, main_loop 100, and 2 x 40 outside the
+ * image (below and above it); instructions: cold 7. Of 630 cycles, hot has
+ * 47.61%, warm_longer 23.80%, main_loop 15.87%, [unknown] 12.69% although
+ * it has more samples than the two before it.
+ */
+static const struct perfrec_sample_view pr_flat[] = {
+	{ .event = 0, .ip = PR_RUN(0x1104), .period = 100 },
+	{ .event = 0, .ip = PR_RUN(0x1010), .period = 100 },
+	{ .event = 0, .ip = PR_RUN(0x1000) - 0x10, .period = 40 },
+	{ .event = 1, .ip = PR_RUN(0x13f0), .period = 7 },
+	{ .event = 0, .ip = PR_RUN(0x1100), .period = 100 },
+	{ .event = 0, .ip = PR_RUN(0x1280), .period = 150 },
+	{ .event = 0, .ip = PR_RUN(0x1400), .period = 40 },
+	{ .event = 0, .ip = PR_RUN(0x11fc), .period = 100 },
+};
+
+/* Shares, sample counts, order by events, aliases and [unknown], per event */
+static int lib_test_perfrec_report_flat(struct unit_test_state *uts)
+{
+	ut_assertok(pr_report(pr_flat, ARRAY_SIZE(pr_flat), 10));
+	ut_assert_nextline("perfrec report: 7 samples of cycles, 630 events");
+	ut_assert_nextline("  Overhead  Samples  Symbol");
+	ut_assert_nextline("     47.61%%        3  hot");
+	ut_assert_nextline("     23.80%%        1  warm_longer");
+	ut_assert_nextline("     15.87%%        1  main_loop");
+	ut_assert_nextline("     12.69%%        2  [unknown]");
+	ut_assert_nextline("perfrec report: 1 samples of instructions, 7 events");
+	ut_assert_nextline("  Overhead  Samples  Symbol");
+	ut_assert_nextline("    100.00%%        1  cold");
+	ut_assert_console_end();
+
+	return 0;
+}
+
+LIB_TEST(lib_test_perfrec_report_flat, 0);
+
+/* Only the @top hottest functions are shown */
+static int lib_test_perfrec_report_top(struct unit_test_state *uts)
+{
+	ut_assertok(pr_report(pr_flat, ARRAY_SIZE(pr_flat), 2));
+	ut_assert_nextline("perfrec report: 7 samples of cycles, 630 events");
+	ut_assert_nextline("  Overhead  Samples  Symbol");
+	ut_assert_nextline("     47.61%%        3  hot");
+	ut_assert_nextline("     23.80%%        1  warm_longer");
+	ut_assert_nextline("perfrec report: 1 samples of instructions, 7 events");
+	ut_assert_nextline("  Overhead  Samples  Symbol");
+	ut_assert_nextline("    100.00%%        1  cold");
+	ut_assert_console_end();
+
+	return 0;
+}
+
+LIB_TEST(lib_test_perfrec_report_top, 0);
+
+/* No samples: one line says so */
+static int lib_test_perfrec_report_empty(struct unit_test_state *uts)
+{
+	ut_assertok(pr_report(pr_flat, 0, 10));
+	ut_assert_nextline("perfrec report: no samples");
+	ut_assert_console_end();
+
+	return 0;
+}
+
+LIB_TEST(lib_test_perfrec_report_empty, 0);
+
+/*
+ * Return addresses point after their call (bl): the caller is named at the
+ * address before. 0x1208 - 4 is in warm (its alias warm_longer), 0x1014 - 4
+ * in main_loop; a caller outside the image ends the path.
+ */
+static const u64 pr_chain_deep[] = { PR_RUN(0x1208), PR_RUN(0x1014) };
+static const u64 pr_chain_short[] = { PR_RUN(0x1014) };
+static const u64 pr_chain_outside[] = { PR_RUN(0x2004) };
+
+static const struct perfrec_sample_view pr_chains[] = {
+	{ .ip = PR_RUN(0x1104), .period = 1, .chain = pr_chain_short, .chain_len = 1 },
+	{ .ip = PR_RUN(0x1104), .period = 1, .chain = pr_chain_deep, .chain_len = 2 },
+	{ .ip = PR_RUN(0x1300), .period = 1, .chain = pr_chain_outside, .chain_len = 1 },
+	{ .ip = PR_RUN(0x1108), .period = 1, .chain = pr_chain_deep, .chain_len = 2 },
+	{ .ip = PR_RUN(0x1300), .period = 1 },
+};
+
+/* Call paths, callee first, by samples; ties keep the order first seen */
+static int lib_test_perfrec_report_paths(struct unit_test_state *uts)
+{
+	ut_assertok(pr_report(pr_chains, ARRAY_SIZE(pr_chains), 10));
+	ut_assert_nextline("perfrec report: 5 samples of cycles, 5 events");
+	ut_assert_nextline("  Overhead  Samples  Symbol");
+	ut_assert_nextline("     60.00%%        3  hot");
+	ut_assert_nextline("     40.00%%        2  cold");
+	ut_assert_nextline("perfrec report: 0 samples of instructions, 0 events");
+	ut_assert_nextline("  Overhead  Samples  Symbol");
+	ut_assert_nextline("  Call paths (callee first)");
+	ut_assert_nextline("     40.00%% hot <- warm_longer <- main_loop");
+	ut_assert_nextline("     40.00%% cold");
+	ut_assert_nextline("     20.00%% hot <- main_loop");
+	ut_assert_console_end();
+
+	return 0;
+}
+
+LIB_TEST(lib_test_perfrec_report_paths, 0);
+
+/* The stream's budget grows at the rate with time, to one second's worth */
+static int lib_test_perfrec_stream_refill(struct unit_test_state *uts)
+{
+	/* 1000 bytes a second: a byte a millisecond */
+	ut_asserteq(0, perfrec_stream_refill(0, 0, 1000));
+	ut_asserteq(100, perfrec_stream_refill(0, 100, 1000));
+	ut_asserteq(350, perfrec_stream_refill(250, 100, 1000));
+	ut_asserteq(1000, perfrec_stream_refill(0, 1000, 1000));
+	/* Never more than a second's worth, however long the wait */
+	ut_asserteq(1000, perfrec_stream_refill(0, 60000, 1000));
+	ut_asserteq(1000, perfrec_stream_refill(900, 500, 1000));
+	/* A chunk over budget is paid back by time before the next */
+	ut_asserteq(-200, perfrec_stream_refill(-300, 100, 1000));
+	ut_asserteq(100, perfrec_stream_refill(-300, 400, 1000));
+	/* A fresh stream (budget 0) at a high rate, and a stream that is off */
+	ut_asserteq(115200 / 10, perfrec_stream_refill(0, 100, 115200));
+	ut_asserteq(0, perfrec_stream_refill(0, 5000, 0));
+
+	return 0;
+}
+
+LIB_TEST(lib_test_perfrec_stream_refill, 0);
