@@ -1,0 +1,102 @@
+// SPDX-License-Identifier: GPL-2.0+
+/*
+ * Copyright (c) 2026 The perfrec authors
+ * perfrec's buffer placement: is a buffer in DRAM and free (lmb), and where
+ * the default buffer goes, clear of U-Boot and of the usual load areas
+ */
+
+#include <env.h>
+#include <errno.h>
+#include <perfrec.h>
+#include <perfrec_compat.h>
+#include <asm/global_data.h>
+#include <linux/kernel.h>
+#include <linux/sizes.h>
+
+DECLARE_GLOBAL_DATA_PTR;
+
+/* Where the default buffer may not go: the usual load areas and their room */
+static const struct {
+	const char *var;
+	ulong bytes;
+} perfrec_load_areas[] = {
+	{ "loadaddr", SZ_64M },
+	{ "kernel_addr_r", SZ_64M },
+	{ "ramdisk_addr_r", SZ_64M },
+	{ "fdt_addr_r", SZ_1M },
+	{ "fdt_addr", SZ_1M },
+	{ "scriptaddr", SZ_1M },
+	{ "pxefile_addr_r", SZ_1M },
+};
+
+/* The default buffer's alignment, and how many free regions to try */
+#define PERFREC_DEFAULT_ALIGN	SZ_64K
+#define PERFREC_ALLOC_TRIES	8
+
+/* Is [addr, addr + size) inside one DRAM bank? */
+static bool perfrec_buffer_in_dram(ulong addr, ulong size)
+{
+	int i;
+
+	for (i = 0; i < CONFIG_NR_DRAM_BANKS; i++) {
+		ulong start = gd->bd->bi_dram[i].start;
+		ulong bank = gd->bd->bi_dram[i].size;
+
+		if (bank && addr >= start && size <= bank && addr - start <= bank - size)
+			return true;
+	}
+
+	return false;
+}
+
+/* The load area [start, start + bytes) that [addr, addr + size) overlaps, if any */
+static bool perfrec_overlaps_load_area(ulong addr, ulong size, ulong *startp)
+{
+	uint i;
+
+	for (i = 0; i < ARRAY_SIZE(perfrec_load_areas); i++) {
+		ulong start = env_get_hex(perfrec_load_areas[i].var, 0);
+
+		if (!start)
+			continue;
+		if (addr < start + perfrec_load_areas[i].bytes && start < addr + size) {
+			*startp = start;
+			return true;
+		}
+	}
+
+	return false;
+}
+
+int perfrec_buffer_default(ulong size, ulong *addrp)
+{
+	phys_addr_t max = 0, addr;
+	ulong area;
+	int i;
+
+	for (i = 0; i < PERFREC_ALLOC_TRIES; i++) {
+		addr = perfrec_lmb_alloc_below(gd->bd, (void *)gd->fdt_blob, size,
+					       PERFREC_DEFAULT_ALIGN, max);
+		if (!addr)
+			return -ENOMEM;
+		if (!perfrec_overlaps_load_area(addr, size, &area)) {
+			*addrp = addr;
+			return 0;
+		}
+		max = area;
+		if (!max)
+			return -ENOMEM;
+	}
+
+	return -ENOMEM;
+}
+
+int perfrec_buffer_check(ulong addr, ulong size)
+{
+	if (!perfrec_buffer_in_dram(addr, size))
+		return -ERANGE;
+	if (!perfrec_lmb_range_free(gd->bd, (void *)gd->fdt_blob, addr, size))
+		return -EADDRINUSE;
+
+	return 0;
+}
