@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0+
 /*
  * Copyright (c) 2026 The perfrec authors
- * Unit tests for what perfrec does without a PMU: the report engine and the
- * streaming rate limiter
+ * Unit tests for what perfrec does without a PMU: the report engine, buffer
+ * placement and the streaming rate limiter
  *
  * The report engine (drivers/perf/perfrec_profile.c) gets synthetic samples
  * and a synthetic symbol table laid out as U-Boot's system_map, and the
@@ -11,11 +11,18 @@
  */
 
 #include <console.h>
+#include <env.h>
 #include <perfrec.h>
+#include <asm/global_data.h>
+#include <asm/u-boot.h>
 #include <linux/kernel.h>
+#include <linux/libfdt.h>
+#include <linux/sizes.h>
 #include <test/lib.h>
 #include <test/test.h>
 #include <test/ut.h>
+
+DECLARE_GLOBAL_DATA_PTR;
 
 /*
  * The image: linked at 0x1000, running at 0x40001000, 0x400 bytes long.
@@ -211,3 +218,117 @@ static int lib_test_perfrec_stream_refill(struct unit_test_state *uts)
 }
 
 LIB_TEST(lib_test_perfrec_stream_refill, 0);
+
+/*
+ * Buffer placement. U-Boot's own memory is what lies from below its stack to
+ * the top of RAM: 2025.01's lmb reserves it (lmb_reserve_uboot_region()),
+ * 2023.01's is rebuilt from the banks and the device tree at each check, and
+ * on sandbox (no arch_lmb_reserve()) reserves nothing. So the tests run
+ * with a device tree that marks that memory as /memreserve/, as the board's
+ * arch_lmb_reserve() would; 2025.01 ignores it and reserves the same itself.
+ */
+#define PR_FDT_BYTES	SZ_1K
+
+static u8 pr_fdt[PR_FDT_BYTES] __aligned(8);
+
+/**
+ * pr_uboot_start() - Where U-Boot's own memory starts
+ *
+ * Return: the bottom of its stack, as lmb reserves it
+ */
+static ulong pr_uboot_start(void)
+{
+	return gd->start_addr_sp - CONFIG_STACK_SIZE;
+}
+
+/* A buffer outside DRAM, one over U-Boot, and a free one */
+static int pr_buffer_check(struct unit_test_state *uts)
+{
+	ulong start = gd->bd->bi_dram[0].start, bytes = gd->bd->bi_dram[0].size;
+	ulong end = start + bytes;
+
+	/* Past the end of DRAM, across its end, and larger than it */
+	ut_asserteq(-ERANGE, perfrec_buffer_check(end + SZ_1M, SZ_64K));
+	ut_asserteq(-ERANGE, perfrec_buffer_check(end - SZ_64K, SZ_128K));
+	ut_asserteq(-ERANGE, perfrec_buffer_check(start, bytes + SZ_64K));
+	/*
+	 * Inside U-Boot's own memory, near its bottom and at its top. Not from
+	 * just below its bottom: 2025.01's lmb_alloc_addr() takes a range that
+	 * starts where a reservation with other flags ends (sandbox has one
+	 * there) without checking the next, so that range would pass.
+	 */
+	ut_asserteq(-EADDRINUSE, perfrec_buffer_check(ALIGN(pr_uboot_start(), SZ_64K),
+						      SZ_64K));
+	ut_asserteq(-EADDRINUSE, perfrec_buffer_check(gd->ram_top - SZ_64K, SZ_64K));
+	/* In the middle of DRAM, well below U-Boot */
+	ut_assertok(perfrec_buffer_check(start + bytes / 4, SZ_1M));
+
+	return 0;
+}
+
+/*
+ * The default buffer: 64 KiB aligned, free, clear of U-Boot; with $loadaddr
+ * moved onto it, the next one goes below $loadaddr
+ */
+static int pr_buffer_default(struct unit_test_state *uts)
+{
+	ulong addr, below;
+
+	ut_assertok(perfrec_buffer_default(SZ_1M, &addr));
+	ut_asserteq(0, addr % SZ_64K);
+	ut_assertok(perfrec_buffer_check(addr, SZ_1M));
+	ut_assert(addr + SZ_1M <= pr_uboot_start());
+	ut_assertok(env_set_hex("loadaddr", addr));
+	ut_assertok(perfrec_buffer_default(SZ_1M, &below));
+	ut_asserteq(0, below % SZ_64K);
+	ut_assertok(perfrec_buffer_check(below, SZ_1M));
+	ut_assert(below + SZ_1M <= addr);
+
+	return 0;
+}
+
+/**
+ * pr_with_fdt() - Run a test with U-Boot's own memory reserved in the device tree
+ *
+ * @uts: test state
+ * @test: the test
+ * Return: what @test returned
+ */
+static int pr_with_fdt(struct unit_test_state *uts,
+		       int (*test)(struct unit_test_state *uts))
+{
+	const void *saved = gd->fdt_blob;
+	int ret;
+
+	ut_assertok(fdt_create_empty_tree(pr_fdt, sizeof(pr_fdt)));
+	ut_assertok(fdt_add_mem_rsv(pr_fdt, pr_uboot_start(),
+				    gd->ram_top - pr_uboot_start()));
+	gd->fdt_blob = pr_fdt;
+	ret = test(uts);
+	gd->fdt_blob = saved;
+
+	return ret;
+}
+
+static int lib_test_perfrec_buffer_check(struct unit_test_state *uts)
+{
+	return pr_with_fdt(uts, pr_buffer_check);
+}
+
+LIB_TEST(lib_test_perfrec_buffer_check, 0);
+
+static int lib_test_perfrec_buffer_default(struct unit_test_state *uts)
+{
+	char *loadaddr = env_get("loadaddr");
+	char saved[20] = "";
+	int ret;
+
+	if (loadaddr)
+		strlcpy(saved, loadaddr, sizeof(saved));
+	ret = pr_with_fdt(uts, pr_buffer_default);
+	ut_assertok(env_set("loadaddr", loadaddr ? saved : NULL));
+
+	return ret;
+}
+
+LIB_TEST(lib_test_perfrec_buffer_default, 0);
