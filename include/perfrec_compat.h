@@ -49,12 +49,23 @@ static inline bool perfrec_lmb_ready(void)
 	return lmb_get()->free_mem.count;
 }
 
+/*
+ * Read the reservations rather than reserve and free: lmb_alloc_addr()
+ * accepts a range that starts where a reservation of other flags ends
+ * without checking the next one, and the lmb_free() after it could then cut
+ * a hole into U-Boot's own reservation.
+ */
 static inline bool perfrec_lmb_range_free(struct bd_info *bd, void *fdt, phys_addr_t addr,
 					  phys_size_t size)
 {
-	if (lmb_alloc_addr(addr, size) != addr)
-		return false;
-	lmb_free(addr, size);
+	struct lmb *lmb = lmb_get();
+	struct lmb_region *rgn = lmb->used_mem.data;
+	uint i;
+
+	for (i = 0; i < lmb->used_mem.count; i++) {
+		if (addr < rgn[i].base + rgn[i].size && rgn[i].base < addr + size)
+			return false;
+	}
 
 	return true;
 }
