@@ -51,11 +51,11 @@ import subprocess
 import sys
 import tempfile
 
+from perfrec_report import elf_build_id
+
 PT_LOAD = 1
 PF_R = 4
 PHDR = struct.Struct('<IIQQQQQQ')
-NT_GNU_BUILD_ID = 3
-SHT_NOTE = 7
 SHT_SYMTAB = 2
 STB_LOCAL = 0
 STT_NOTYPE = 0
@@ -84,21 +84,6 @@ def sections(data):
             '<IIQQQQ', data, shoff + i * shentsize)
         out.append((sh_type, flags, addr, offset, size))
     return out
-
-
-def build_id(data):
-    """The NT_GNU_BUILD_ID note's descriptor as hex, or None"""
-    for sh_type, _, _, offset, size in sections(data):
-        if sh_type != SHT_NOTE:
-            continue
-        pos = offset
-        while pos + 12 <= offset + size:
-            namesz, descsz, ntype = struct.unpack_from('<III', data, pos)
-            desc = pos + 12 + (namesz + 3) // 4 * 4
-            if ntype == NT_GNU_BUILD_ID and data[pos + 12:pos + 12 + namesz] == b'GNU\0':
-                return data[desc:desc + descsz].hex()
-            pos = desc + (descsz + 3) // 4 * 4
-    return None
 
 
 def shadowing_symbols(data):
@@ -182,7 +167,7 @@ def make_copy(elf, objcopy):
     """The host copy of @elf as bytes, and its build-id"""
     with open(elf, 'rb') as inf:
         orig = inf.read()
-    bid = build_id(orig)
+    bid = elf_build_id(elf)
     with tempfile.TemporaryDirectory() as tmp:
         out = os.path.join(tmp, 'u-boot')
         strip = os.path.join(tmp, 'strip-symbols')
@@ -194,7 +179,8 @@ def make_copy(elf, objcopy):
             raise SymfsError('%s --strip-debug failed: %s' % (objcopy, proc.stderr.strip()))
         with open(out, 'rb') as inf:
             data = bytearray(inf.read())
-    if build_id(data) != bid:
+        copied = elf_build_id(out)
+    if copied != bid:
         raise SymfsError('%s changed the build-id note' % objcopy)
     lead_with_base_segment(data)
     return bytes(data), bid
@@ -250,7 +236,7 @@ def main(argv=None):
     try:
         data, bid = make_copy(args.elf, args.objcopy)
         written = publish(data, bid, args.out_dir)
-    except (OSError, SymfsError) as err:
+    except (OSError, ValueError, SymfsError) as err:
         print('perfrec_symfs: %s' % err, file=sys.stderr)
         return 1
     if written and bid:
