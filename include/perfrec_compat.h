@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0+ */
 /*
  * Copyright (c) 2026 The perfrec authors
- * What differs between the U-Boot releases perfrec builds on (2023.01 .. 2025.01)
+ * What differs between the U-Boot releases perfrec builds on (2023.01 .. 2026.10)
  *
  * The one place for such differences: code elsewhere uses these names and
- * never tests the release itself.
+ * never tests the release itself. Each is told apart by a macro the tree
+ * defines where U-Boot offers one, by the release number where it does not.
  */
 
 #ifndef __PERFREC_COMPAT_H
@@ -13,10 +14,26 @@
 #include <command.h>
 #include <event.h>
 #include <lmb.h>
+#include <version.h>
 #include <linux/compiler.h>
 #include <linux/types.h>
 
 struct bd_info;
+
+/* Is this U-Boot release @year.@month or later? */
+#define PERFREC_UBOOT_AT_LEAST(year, month)				\
+	(U_BOOT_VERSION_NUM > (year) ||					\
+	 (U_BOOT_VERSION_NUM == (year) && U_BOOT_VERSION_NUM_PATCH >= (month)))
+
+/*
+ * 2026.10 moved the DRAM banks from bd->bi_dram[] to gd->dram[] (no macro
+ * tells; a tree from that merge window before the move needs the old form)
+ */
+#if PERFREC_UBOOT_AT_LEAST(2026, 10)
+#define PERFREC_DRAM_BANK(gd, i)	((gd)->dram[i])
+#else
+#define PERFREC_DRAM_BANK(gd, i)	((gd)->bd->bi_dram[i])
+#endif
 
 /* 2025.01 spells the help-text guard as a macro; 2023.01 has #ifdef CONFIG_SYS_LONGHELP */
 #ifndef U_BOOT_LONGHELP
@@ -43,10 +60,17 @@ struct bd_info;
  */
 #ifdef LMB_ALIST_INITIAL_SIZE
 
+/* 2025.04 renamed free_mem to available_mem, with the LMB_NONE flag names */
+#ifdef LMB_NONE
+#define PERFREC_LMB_AVAILABLE	available_mem
+#else
+#define PERFREC_LMB_AVAILABLE	free_mem
+#endif
+
 /* The global lmb is set up after driver model (initr_lmb) */
 static inline bool perfrec_lmb_ready(void)
 {
-	return lmb_get()->free_mem.count;
+	return lmb_get()->PERFREC_LMB_AVAILABLE.count;
 }
 
 /*
@@ -70,14 +94,27 @@ static inline bool perfrec_lmb_range_free(struct bd_info *bd, void *fdt, phys_ad
 	return true;
 }
 
+/*
+ * The highest free @size bytes below @max_addr (0: anywhere), not kept.
+ * 2025.10 replaced lmb_alloc_base() by lmb_alloc_mem() and gave lmb_free()
+ * the flags (no macro tells).
+ */
 static inline phys_addr_t perfrec_lmb_alloc_below(struct bd_info *bd, void *fdt,
 						  phys_size_t size, ulong align,
 						  phys_addr_t max_addr)
 {
+#if PERFREC_UBOOT_AT_LEAST(2025, 10)
+	phys_addr_t addr = max_addr;
+
+	if (lmb_alloc_mem(LMB_MEM_ALLOC_MAX, align, &addr, size, LMB_NONE))
+		return 0;
+	lmb_free(addr, size, LMB_NONE);
+#else
 	phys_addr_t addr = lmb_alloc_base(size, align, max_addr);
 
 	if (addr)
 		lmb_free(addr, size);
+#endif
 
 	return addr;
 }

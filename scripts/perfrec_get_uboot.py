@@ -24,6 +24,10 @@ import sys
 
 STAMP = '.perfrec-uboot-source'
 
+# Exit code when the suite lists the package but the archive does not serve
+# its files (seen for experimental): callers may go on without that release
+NOT_SERVED = 3
+
 
 def os_codename():
     """Return the codename of the running Debian system (e.g. bookworm)"""
@@ -71,8 +75,11 @@ def derive_sources(codename, suite):
 
     Only entries whose suites belong to the running release (codename,
     codename-updates, codename-security) are used; the codename is replaced by
-    the wanted suite.
+    the wanted suite. Suites that are not releases (sid, unstable,
+    experimental) have no -updates or -security archives: for them only the
+    plain suite of each entry is kept.
     """
+    rolling = suite in ('sid', 'unstable', 'experimental')
     stanzas = []
     paths = sorted(glob.glob('/etc/apt/sources.list.d/*.sources'))
     lists = ['/etc/apt/sources.list'] + sorted(glob.glob('/etc/apt/sources.list.d/*.list'))
@@ -93,6 +100,10 @@ def derive_sources(codename, suite):
         if not suites:
             continue
         suites = [suite + s[len(codename):] for s in suites]
+        if rolling:
+            suites = [s for s in suites if s == suite]
+            if not suites:
+                continue
         lines = ['Types: deb-src', 'URIs: ' + stanza['URIs'],
                  'Suites: ' + ' '.join(suites),
                  'Components: ' + stanza.get('Components', 'main')]
@@ -129,6 +140,14 @@ def setup_apt(apt_dir, suite):
     env = dict(os.environ, APT_CONFIG=conf)
     run(['apt-get', '-q', 'update'], env=env)
     return env
+
+
+def listed_version(env):
+    """Return the u-boot source version the private apt configuration lists"""
+    out = subprocess.run(['apt-cache', 'showsrc', 'u-boot'], env=env, capture_output=True,
+                         text=True, check=False).stdout
+    versions = re.findall(r'^Version: (\S+)', out, re.M)
+    return versions[0] if versions else '(none)'
 
 
 def unpack_without_dsc(dl_dir, dest):
@@ -171,6 +190,11 @@ def main(argv=None):
         # A mirror may lack the .dsc; the tarballs alone still unpack below
         run(['apt-get', '-q', 'source', '--download-only', 'u-boot'], env=env, cwd=dl_dir,
             check=False)
+        if not glob.glob(os.path.join(dl_dir, 'u-boot_*.orig.tar.*')):
+            print('perfrec_get_uboot: Debian %s lists u-boot %s, but its source files could '
+                  'not be downloaded (see apt-get above)' % (args.suite, listed_version(env)),
+                  file=sys.stderr)
+            return NOT_SERVED
     if os.path.exists(args.dest):
         shutil.rmtree(args.dest)
     dscs = glob.glob(os.path.join(dl_dir, 'u-boot_*.dsc'))
@@ -185,7 +209,7 @@ def main(argv=None):
                              capture_output=True, text=True, check=False).stdout.strip()
     with open(os.path.join(args.dest, STAMP), 'w', encoding='utf-8') as outf:
         outf.write('%s %s\n' % (args.suite, version))
-    print('perfrec: U-Boot %s unpacked in %s' % (version, args.dest))
+    print('perfrec: U-Boot %s (Debian %s) unpacked in %s' % (version, args.suite, args.dest))
     return 0
 
 

@@ -104,20 +104,32 @@ SMAP_NEW = ('cmd_smap = \\\n'
 # With KALLSYMS, U-Boot regenerated its symbol table and linked u-boot a second
 # time at every make, even when nothing had changed: both now run only when
 # the first link does (if_changed's own condition), so a no-op make relinks
-# nothing and the table goes to the linker ($(2) of cmd_u-boot__).
+# nothing and the table goes to the linker ($(2) of cmd_u-boot__). The
+# condition's names: any-prereq and arg-check up to 2026.01, newer-prereqs and
+# cmd-check since Kbuild followed Linux 6.1 (2026.04); the others are empty in
+# each.
 KALLSYMS_OLD = ('\t$(call cmd,smap)\n'
                 '\t$(call cmd,u-boot__) common/system_map.o\n')
-KALLSYMS_RELINK = '$(strip $(any-prereq) $(call arg-check,u-boot__))'
+KALLSYMS_RELINK = ('$(strip $(any-prereq) $(call arg-check,u-boot__) '
+                   '$(newer-prereqs) $(call cmd-check,u-boot__))')
 KALLSYMS_NEW = ('\t$(if %s,$(call cmd,smap))\n'
                 '\t+$(if %s,$(call cmd,u-boot__,common/system_map.o))\n'
                 % (KALLSYMS_RELINK, KALLSYMS_RELINK))
+KALLSYMS_RELINK_OLD = '$(strip $(any-prereq) $(call arg-check,u-boot__))'
 
 # The complete list of edits to U-Boot's own files:
-#   (file, why, anchor, text, how)
+#   (file, why, anchor, text, how[, unless])
 # how: 'before' / 'after' inserts text next to the anchor line(s);
+#      'after-block' inserts it after the block the anchor line opens (the
+#      first line '}' below it: a linker script's section);
+#      'sorted' inserts the line in sorted order among the lines that start
+#      with the anchor (before its sorted successor: a Makefile's obj- list,
+#      an index), so that it does not depend on one neighbour;
 #      'replace' swaps the anchor line for the text;
 #      'replace-text' swaps the (multi-line) anchor text for the text;
 #      'replace-in:<func>' replaces the anchor inside that function only.
+# unless: a line that makes the edit unnecessary where the tree has it (an
+# index that globs its pages).
 EDITS = [
     ('drivers/Kconfig', 'source the perfrec Kconfig menu',
      'source "drivers/phy/Kconfig"\n', 'source "drivers/perf/Kconfig"\n\n', 'before'),
@@ -131,16 +143,14 @@ EDITS = [
      'obj-$(CONFIG_UT_PERF_DATA) += perf_data.o\n',
      'obj-$(CONFIG_UT_PERFREC) += perfrec.o\n', 'after'),
     ('cmd/Makefile', 'build the perfrec command',
-     'obj-$(CONFIG_CMD_PINMUX) += pinmux.o\n',
-     'obj-$(CONFIG_CMD_PERFREC) += perfrec.o\n', 'before'),
+     'obj-$(CONFIG_CMD_', 'obj-$(CONFIG_CMD_PERFREC) += perfrec.o\n', 'sorted'),
     ('cmd/Makefile', 'build the perfrec_test command (test builds only)',
-     'obj-$(CONFIG_CMD_PINMUX) += pinmux.o\n',
-     'obj-$(CONFIG_CMD_PERFREC_TEST) += perfrec_test.o\n', 'before'),
+     'obj-$(CONFIG_CMD_', 'obj-$(CONFIG_CMD_PERFREC_TEST) += perfrec_test.o\n', 'sorted'),
     ('cmd/Makefile', 'and its register-integrity workload',
-     'obj-$(CONFIG_CMD_PINMUX) += pinmux.o\n',
-     'obj-$(CONFIG_CMD_PERFREC_TEST) += perfrec_test_regs.o\n', 'before'),
-    ('doc/usage/index.rst', 'list the perfrec page',
-     '   cmd/pinmux\n', '   cmd/perfrec\n', 'before'),
+     'obj-$(CONFIG_CMD_', 'obj-$(CONFIG_CMD_PERFREC_TEST) += perfrec_test_regs.o\n',
+     'sorted'),
+    ('doc/usage/index.rst', 'list the perfrec page (2024.04 on: the index globs cmd/*)',
+     '   cmd/', '   cmd/perfrec\n', 'sorted', '   cmd/*\n'),
     ('MAINTAINERS', 'maintainer entry', 'POWER\n', MAINTAINERS_ENTRY, 'before'),
     ('common/command.c', 'declare perfrec_command_done()',
      '#include <log.h>\n', '#include <perfrec.h>\n', 'after'),
@@ -152,8 +162,7 @@ EDITS = [
     ('Makefile', 'link with a build-id note (perf matches recordings with the ELF by it)',
      'LDFLAGS_u-boot += --build-id=none\n', BUILD_ID_LDFLAGS, 'after'),
     ('arch/arm/cpu/armv8/u-boot.lds', 'place the build-id note in the image, with bounds',
-     '\t.rodata : { *(SORT_BY_ALIGNMENT(SORT_BY_NAME(.rodata*))) }\n', BUILD_ID_LDS,
-     'before'),
+     '\t.efi_runtime_rel : {\n', BUILD_ID_LDS, 'after-block'),
     ('arch/arm/config.mk', 'keep the build-id note in u-boot.bin',
      'OBJCOPYFLAGS += -j .dtb.init.rodata\n', BUILD_ID_OBJCOPY, 'after'),
     ('Makefile', 'pass the kallsyms table to the linker, not to the post-link step',
@@ -175,6 +184,11 @@ EDITS = [
     ('Makefile', 'env.in only when env.txt changes (as 2025.01)',
      'include/generated/env.in: include/generated/env.txt FORCE\n',
      'include/generated/env.in: include/generated/env.txt\n', 'replace?'),
+    ('Makefile', 'read the saved commands of all top-level targets (2026.04 reads only '
+     '$(targets), empty there: every make relinked u-boot)',
+     'existing-targets := $(wildcard $(sort $(targets)))\n',
+     '# perfrec: the top-level targets with a saved command (u-boot, u-boot.lds, ...)\n'
+     'targets += $(patsubst .%.cmd,%,$(wildcard .*.cmd))\n', 'before?'),
     ('lib/efi_loader/Makefile', 'keep dtbdump.o in targets (as 2025.01), or it is rebuilt',
      'always += dtbdump.efi\n', 'targets += dtbdump.o\n', 'after?'),
     ('lib/efi_loader/Makefile', 'keep initrddump.o in targets (as 2025.01), or it is rebuilt',
@@ -208,7 +222,10 @@ def apply_edit(text, edit):
     A @how ending in '?' marks a fix that newer trees already have: when its
     anchor is missing the edit is skipped rather than refused.
     """
-    path, why, anchor, new, how = edit
+    path, why, anchor, new, how = edit[:5]
+    unless = edit[5] if len(edit) > 5 else None
+    if unless and unless in text.splitlines(keepends=True):
+        return text
     if how.endswith('?'):
         try:
             return apply_edit(text, (path, why, anchor, new, how[:-1]))
@@ -234,6 +251,22 @@ def apply_edit(text, edit):
             raise HookMissing('%s: text %r not found (%s)' % (path, anchor.split('\n')[0], why))
         return text.replace(anchor, new, 1)
     lines = text.splitlines(keepends=True)
+    if how == 'sorted':
+        after = [i for i, line in enumerate(lines) if line.startswith(anchor) and line > new]
+        if not after:
+            raise HookMissing('%s: no line starting %r sorts after %r (%s)' %
+                              (path, anchor.strip(), new.strip(), why))
+        lines.insert(min(after, key=lambda i: lines[i]), new)
+        return ''.join(lines)
+    if how == 'after-block':
+        if anchor not in lines:
+            raise HookMissing('%s: hook line %r not found (%s)' % (path, anchor.strip(), why))
+        start = lines.index(anchor)
+        ends = [i for i in range(start + 1, len(lines)) if lines[i].strip() == '}']
+        if not ends:
+            raise HookMissing('%s: block %r has no end (%s)' % (path, anchor.strip(), why))
+        lines.insert(ends[0] + 1, '\n' + new)
+        return ''.join(lines)
     if anchor not in lines:
         raise HookMissing('%s: hook line %r not found (%s)' % (path, anchor.strip(), why))
     idx = lines.index(anchor)
@@ -252,6 +285,7 @@ def apply_edit(text, edit):
 SUPERSEDED = [
     ('Makefile', '\t$(call cmd,smap)\n\t+$(call cmd,u-boot__,common/system_map.o)\n',
      KALLSYMS_NEW),
+    ('Makefile', KALLSYMS_NEW.replace(KALLSYMS_RELINK, KALLSYMS_RELINK_OLD), KALLSYMS_NEW),
     ('drivers/Makefile', 'obj-$(CONFIG_PERFREC_PMUV3) += perf/\n',
      'obj-$(CONFIG_PERF_DATA) += perf/\n'),
     ('MAINTAINERS', MAINTAINERS_ENTRY.replace('F:\ttest/lib/perf_data.c\n', '')

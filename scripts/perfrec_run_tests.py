@@ -59,7 +59,7 @@ def run_cell(name, args):
            '--bd', 'qemu_arm64', '--build-dir', os.path.abspath(args.build_dir),
            '--result-dir', result_dir,
            '--persistent-data-dir', os.path.join(result_dir, 'persistent'),
-           '-p', 'no:cacheprovider', '-q', '--junitxml', junit,
+           '-p', 'no:cacheprovider', '-p', 'perfrec_fixtures', '-q', '--junitxml', junit,
            '-k', 'perfrec' + (' and (%s)' % args.k if args.k else '')]
     start = time.time()
     with open(os.path.join(result_dir, 'pytest.out'), 'w', encoding='utf-8') as out:

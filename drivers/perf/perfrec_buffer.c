@@ -39,8 +39,8 @@ static bool perfrec_buffer_in_dram(ulong addr, ulong size)
 	int i;
 
 	for (i = 0; i < CONFIG_NR_DRAM_BANKS; i++) {
-		ulong start = gd->bd->bi_dram[i].start;
-		ulong bank = gd->bd->bi_dram[i].size;
+		ulong start = PERFREC_DRAM_BANK(gd, i).start;
+		ulong bank = PERFREC_DRAM_BANK(gd, i).size;
 
 		if (bank && addr >= start && size <= bank && addr - start <= bank - size)
 			return true;

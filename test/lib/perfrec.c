@@ -13,6 +13,7 @@
 #include <console.h>
 #include <env.h>
 #include <perfrec.h>
+#include <perfrec_compat.h>
 #include <asm/global_data.h>
 #include <asm/u-boot.h>
 #include <linux/kernel.h>
@@ -244,7 +245,7 @@ static ulong pr_uboot_start(void)
 /* A buffer outside DRAM, one over U-Boot, and a free one */
 static int pr_buffer_check(struct unit_test_state *uts)
 {
-	ulong start = gd->bd->bi_dram[0].start, bytes = gd->bd->bi_dram[0].size;
+	ulong start = PERFREC_DRAM_BANK(gd, 0).start, bytes = PERFREC_DRAM_BANK(gd, 0).size;
 	ulong end = start + bytes;
 
 	/* Past the end of DRAM, across its end, and larger than it */

@@ -22,9 +22,9 @@ from perfrec_helpers import (BUF, BUF_SIZE, CRC_AT, CRC_LEN, bdinfo, events, fet
                              registers, run_rc, status, symbols)
 
 @pytest.mark.buildconfigspec('cmd_perfrec')
-def test_perfrec_help(u_boot_console):
+def test_perfrec_help(ubman):
     """'help perfrec' documents every subcommand and option"""
-    cons = u_boot_console
+    cons = ubman
     out = cons.run_command('help perfrec')
     assert 'perfrec record [-e <events>] [-c <period> | -F <hz>] [-g] [-j <pct>] [-o <addr>]' in out
     assert 'perfrec start [-e <events>] [-c <period> | -F <hz>] [-g] [-j <pct>] [-o <addr>]' in out
@@ -37,9 +37,9 @@ def test_perfrec_help(u_boot_console):
 @pytest.mark.boardspec('qemu_arm64')
 @pytest.mark.buildconfigspec('cmd_perfrec')
 @pytest.mark.requiredtool('perf')
-def test_perfrec_record_crc32(u_boot_console, tmp_path):
+def test_perfrec_record_crc32(ubman, tmp_path):
     """The user story: record crc32 at 4 kHz, and perf names its inner loop on top"""
-    cons = u_boot_console
+    cons = ubman
     res = record_grown(cons, '-F 4000 -o %#x -s %#x' % (BUF, BUF_SIZE), CRC_AT, CRC_LEN,
                        least=100, tries=4)
     assert res['rc'] == 0 and res['lost'] == 0 and res['samples'] > 100
@@ -91,9 +91,9 @@ def test_perfrec_record_crc32(u_boot_console, tmp_path):
 
 @pytest.mark.boardspec('qemu_arm64')
 @pytest.mark.buildconfigspec('cmd_perfrec')
-def test_perfrec_exact_period(u_boot_console, tmp_path):
+def test_perfrec_exact_period(ubman, tmp_path):
     """-c: one sample per period, every period the same, none missed or extra"""
-    cons = u_boot_console
+    cons = ubman
     results = {}
     for period in (20000, 50000, 1 << 40):
         res = record(cons, '-c %d -o %#x -s %#x' % (period, BUF, BUF_SIZE))
@@ -125,7 +125,7 @@ def test_perfrec_exact_period(u_boot_console, tmp_path):
 
 @pytest.mark.boardspec('qemu_arm64')
 @pytest.mark.buildconfigspec('cmd_perfrec')
-def test_perfrec_period_below_handler(u_boot_console, tmp_path):
+def test_perfrec_period_below_handler(ubman, tmp_path):
     """Periods shorter than the handler: the workload ends, the books balance
 
     The handler skips whole periods (late) to leave the workload room; the
@@ -133,7 +133,7 @@ def test_perfrec_period_below_handler(u_boot_console, tmp_path):
     ended were once left in 'late' (and, on a 32-bit event counter, could
     put the count 2^32 off).
     """
-    cons = u_boot_console
+    cons = ubman
     workload = 'crc32 0x40000000 0x100000'
     expect = cons.run_command(workload)
     for event in ('cycles', 'r11'):
@@ -158,9 +158,9 @@ def test_perfrec_period_below_handler(u_boot_console, tmp_path):
 
 @pytest.mark.boardspec('qemu_arm64')
 @pytest.mark.buildconfigspec('cmd_perfrec')
-def test_perfrec_state_restored(u_boot_console):
+def test_perfrec_state_restored(ubman):
     """Every register perfrec borrows is as before after a recording"""
-    cons = u_boot_console
+    cons = ubman
     before = registers(cons)
     record(cons, '-c 10000 -o %#x -s %#x' % (BUF, BUF_SIZE), 'crc32 0x40000000 0x100000')
     assert registers(cons) == before
@@ -170,9 +170,9 @@ def test_perfrec_state_restored(u_boot_console):
 @pytest.mark.boardspec('qemu_arm64')
 @pytest.mark.buildconfigspec('cmd_perfrec')
 @pytest.mark.requiredtool('perf')
-def test_perfrec_buffer_full(u_boot_console, tmp_path):
+def test_perfrec_buffer_full(ubman, tmp_path):
     """A small buffer: exact lost count, a valid file, nothing written outside it"""
-    cons = u_boot_console
+    cons = ubman
     size = 0x1000
     guard = 0x1000
     cons.run_command('mw.b %#x 0xa5 %#x' % (BUF - guard, guard))
@@ -203,9 +203,9 @@ def test_perfrec_buffer_full(u_boot_console, tmp_path):
 @pytest.mark.boardspec('qemu_arm64')
 @pytest.mark.buildconfigspec('cmd_perfrec')
 @pytest.mark.requiredtool('perf')
-def test_perfrec_workload_fails(u_boot_console, tmp_path):
+def test_perfrec_workload_fails(ubman, tmp_path):
     """A failing workload still leaves a valid perf.data; perfrec passes on its rc"""
-    cons = u_boot_console
+    cons = ubman
     res = record_grown(cons, '-c 10000 -o %#x -s %#x' % (BUF, BUF_SIZE),
                        '"crc32 0x40000000 %#x; false"', 0x100000)
     assert res['rc'] == 1 and res['samples'] > 0
@@ -216,9 +216,9 @@ def test_perfrec_workload_fails(u_boot_console, tmp_path):
 
 @pytest.mark.boardspec('qemu_arm64')
 @pytest.mark.buildconfigspec('cmd_perfrec')
-def test_perfrec_command_line_workload(u_boot_console):
+def test_perfrec_command_line_workload(ubman):
     """One quoted workload argument is a command line: ';' runs several commands"""
-    cons = u_boot_console
+    cons = ubman
     res = record(cons, '-c 10000 -o %#x -s %#x' % (BUF, BUF_SIZE),
                  '"echo first; echo second"')
     assert 'first' in res['out'] and 'second' in res['out']
@@ -227,9 +227,9 @@ def test_perfrec_command_line_workload(u_boot_console):
 
 @pytest.mark.boardspec('qemu_arm64')
 @pytest.mark.buildconfigspec('cmd_perfrec')
-def test_perfrec_default_buffer(u_boot_console):
+def test_perfrec_default_buffer(ubman):
     """Without -o/-s the buffer is free DRAM clear of U-Boot and the load areas"""
-    cons = u_boot_console
+    cons = ubman
     res = record(cons, '-c 100000', 'crc32 0x40000000 0x100000')
     addr = res['addr']
     size = 0x1000000    # CONFIG_PERFREC_DEFAULT_BUF_SIZE
@@ -247,9 +247,9 @@ def test_perfrec_default_buffer(u_boot_console):
 
 @pytest.mark.boardspec('qemu_arm64')
 @pytest.mark.buildconfigspec('cmd_perfrec')
-def test_perfrec_frequency_clamped(u_boot_console):
+def test_perfrec_frequency_clamped(ubman):
     """A wild -F is clamped to 100 kHz with a message, and recording goes on"""
-    cons = u_boot_console
+    cons = ubman
     res = record(cons, '-F 250000 -o %#x -s %#x' % (BUF, BUF_SIZE),
                  'crc32 0x40000000 0x100000')
     assert 'Frequency 250000 Hz is above the 100000 Hz limit: using 100000 Hz' in res['out']
@@ -258,9 +258,9 @@ def test_perfrec_frequency_clamped(u_boot_console):
 
 @pytest.mark.boardspec('qemu_arm64')
 @pytest.mark.buildconfigspec('cmd_perfrec')
-def test_perfrec_other_interrupts_held_off(u_boot_console):
+def test_perfrec_other_interrupts_held_off(ubman):
     """An interrupt another firmware left enabled and pending is held off, then restored"""
-    cons = u_boot_console
+    cons = ubman
     dist = gic_distributor(cons)
     intid = 33              # an SPI (the UART's on QEMU virt)
     reg, bit = 4 * (intid // 32), 1 << (intid % 32)
@@ -346,9 +346,9 @@ BAD_INPUTS = [
 @pytest.mark.boardspec('qemu_arm64')
 @pytest.mark.buildconfigspec('cmd_perfrec')
 @pytest.mark.parametrize('args,message,usage', BAD_INPUTS)
-def test_perfrec_bad_input(u_boot_console, args, message, usage):
+def test_perfrec_bad_input(ubman, args, message, usage):
     """Bad input: one clear line and rc 1, nothing armed, registers untouched"""
-    cons = u_boot_console
+    cons = ubman
     before = registers(cons)
     out, ret = run_rc(cons, 'perfrec ' + args)
     assert ret == 1, out

@@ -70,9 +70,9 @@ def check_clock_exact(cons, res):
 @pytest.mark.boardspec('qemu_arm64')
 @pytest.mark.buildconfigspec('cmd_perfrec')
 @pytest.mark.requiredtool('perf')
-def test_perfrec_cpu_clock(u_boot_console, tmp_path):
+def test_perfrec_cpu_clock(ubman, tmp_path):
     """cpu-clock samples on the timer: exact counts, and perf names the event"""
-    cons = u_boot_console
+    cons = ubman
     before = registers(cons)
     res = record_grown(cons, '-e cpu-clock -c 100000 -o %#x -s %#x' % (BUF, BUF_SIZE), CRC_AT,
                        CRC_LEN, least=50, tries=4)
@@ -105,9 +105,9 @@ def test_perfrec_cpu_clock(u_boot_console, tmp_path):
 
 @pytest.mark.boardspec('qemu_arm64')
 @pytest.mark.buildconfigspec('cmd_perfrec')
-def test_perfrec_cpu_clock_freq_and_stat(u_boot_console):
+def test_perfrec_cpu_clock_freq_and_stat(ubman):
     """-F gives the period in ns; stat counts cpu-clock in msec, as perf stat does"""
-    cons = u_boot_console
+    cons = ubman
     res = record(cons, '-e cpu-clock -F 4000 -o %#x -s %#x' % (BUF, BUF_SIZE), CRC)
     assert events(cons)['cpu-clock'][1] == 250000
     check_clock_exact(cons, res)
@@ -123,9 +123,9 @@ def test_perfrec_cpu_clock_freq_and_stat(u_boot_console):
 
 @pytest.mark.boardspec('qemu_arm64')
 @pytest.mark.buildconfigspec('cmd_perfrec')
-def test_perfrec_cpu_clock_bad_input(u_boot_console):
+def test_perfrec_cpu_clock_bad_input(ubman):
     """cpu-clock alone, at a steady period of at least 10 us: one line each, nothing armed"""
-    cons = u_boot_console
+    cons = ubman
     before = registers(cons)
     for args, why in (('-e cpu-clock,cycles', 'record it alone'),
                       ('-e cycles,cpu-clock', 'record it alone'),
@@ -142,9 +142,9 @@ def test_perfrec_cpu_clock_bad_input(u_boot_console):
 @pytest.mark.boardspec('qemu_arm64')
 @pytest.mark.buildconfigspec('cmd_perfrec')
 @pytest.mark.buildconfigspec('perfrec_callchain')
-def test_perfrec_cpu_clock_callgraph(u_boot_console, tmp_path):
+def test_perfrec_cpu_clock_callgraph(ubman, tmp_path):
     """-g works on the timer's interrupt too"""
-    cons = u_boot_console
+    cons = ubman
     record_grown(cons, '-g -e cpu-clock -c 50000 -o %#x -s %#x' % (BUF, BUF_SIZE), CRC_AT,
                  0x100000)
     _, data = fetch(cons, tmp_path)
@@ -165,9 +165,9 @@ def test_perfrec_cpu_clock_callgraph(u_boot_console, tmp_path):
     ('fdt set /pmu interrupts <0 %d 4>' % SPI,
      r'/pmu: interrupt %d \(its "interrupts"\) never reached the GIC when raised' % SPI_INTID),
 ])
-def test_perfrec_dt_broken_pmu_irq(u_boot_console, edit, why):
+def test_perfrec_dt_broken_pmu_irq(ubman, edit, why):
     """Default event: one line and cpu-clock; asked-for PMU event: one line and rc 1"""
-    cons = u_boot_console
+    cons = ubman
     before = registers(cons)
     with edited_pmu(cons):
         cons.run_command(edit)
@@ -199,9 +199,9 @@ def test_perfrec_dt_broken_pmu_irq(u_boot_console, edit, why):
 
 @pytest.mark.boardspec('qemu_arm64')
 @pytest.mark.buildconfigspec('cmd_perfrec')
-def test_perfrec_dt_ppi_flags(u_boot_console):
+def test_perfrec_dt_ppi_flags(ubman):
     """A PPI with other trigger flags and CPU mask is still the PMU's interrupt"""
-    cons = u_boot_console
+    cons = ubman
     with edited_pmu(cons):
         cons.run_command('fdt set /pmu interrupts <1 7 0xf01>')
         res = record(cons, '-c 100000 -o %#x -s %#x' % (BUF, BUF_SIZE), SHORT_CRC)
@@ -212,10 +212,10 @@ def test_perfrec_dt_ppi_flags(u_boot_console):
 
 @pytest.mark.boardspec('qemu_arm64')
 @pytest.mark.buildconfigspec('cmd_perfrec')
-def test_perfrec_dt_spi(u_boot_console):
+def test_perfrec_dt_spi(ubman):
     """An SPI is routed to this CPU with its trigger type, delivered, acknowledged and
     ended; all of it is undone by stop"""
-    cons = u_boot_console
+    cons = ubman
     dist = gic_distributor(cons)
     gicv3 = 'GICR_WAKER' in ' '.join(registers(cons))
     reg, bit = SPI_INTID // 32, 1 << (SPI_INTID % 32)
@@ -253,9 +253,9 @@ def test_perfrec_dt_spi(u_boot_console):
 
 @pytest.mark.boardspec('qemu_arm64')
 @pytest.mark.buildconfigspec('cmd_perfrec')
-def test_perfrec_dt_spi_per_cpu(u_boot_console):
+def test_perfrec_dt_spi_per_cpu(ubman):
     """One SPI per CPU: this CPU's by /cpus order, or as interrupt-affinity says"""
-    cons = u_boot_console
+    cons = ubman
     buf = '-o %#x -s %#x' % (BUF, BUF_SIZE)
     with edited_pmu(cons):
         cons.run_command('fdt get value perfrec_ph /cpus/cpu@0 phandle')

@@ -95,9 +95,9 @@ def expected_path(func, depth):
 @pytest.mark.buildconfigspec('perfrec_callchain')
 @pytest.mark.requiredtool('perf')
 @pytest.mark.parametrize('depth', [1, 5, 8])
-def test_perfrec_callgraph_known_paths(u_boot_console, tmp_path, depth):
+def test_perfrec_callgraph_known_paths(ubman, tmp_path, depth):
     """Every sample in the nested calls carries exactly the path it was on"""
-    cons = u_boot_console
+    cons = ubman
     before = registers(cons)
     res = record_chain(cons, depth)
     assert registers(cons) == before
@@ -134,9 +134,9 @@ def test_perfrec_callgraph_known_paths(u_boot_console, tmp_path, depth):
 @pytest.mark.boardspec('qemu_arm64')
 @pytest.mark.buildconfigspec('cmd_perfrec_test')
 @pytest.mark.buildconfigspec('perfrec_callchain')
-def test_perfrec_callgraph_trashed_frame_pointer(u_boot_console, tmp_path):
+def test_perfrec_callgraph_trashed_frame_pointer(ubman, tmp_path):
     """Garbage in x29 and x30 ends the chain at the PC, and never faults"""
-    cons = u_boot_console
+    cons = ubman
     before = registers(cons)
     period, scale = workload_scale(cons)
 
@@ -158,9 +158,9 @@ def test_perfrec_callgraph_trashed_frame_pointer(u_boot_console, tmp_path):
 @pytest.mark.boardspec('qemu_arm64')
 @pytest.mark.buildconfigspec('cmd_perfrec')
 @pytest.mark.requiredtool('perf')
-def test_perfrec_callgraph_flat_unchanged(u_boot_console, tmp_path):
+def test_perfrec_callgraph_flat_unchanged(ubman, tmp_path):
     """Without -g samples stay 48 bytes and carry no chain"""
-    cons = u_boot_console
+    cons = ubman
     record_grown(cons, '-c 20000 -o %#x -s %#x' % (BUF, BUF_SIZE), CRC_AT, 0x100000)
     _, data = fetch(cons, tmp_path)
     pd = PerfData(data)
@@ -171,9 +171,9 @@ def test_perfrec_callgraph_flat_unchanged(u_boot_console, tmp_path):
 @pytest.mark.boardspec('qemu_arm64')
 @pytest.mark.buildconfigspec('cmd_perfrec_test')
 @pytest.mark.buildconfigspec('perfrec_callchain')
-def test_perfrec_callgraph_prologues(u_boot_console, tmp_path):
+def test_perfrec_callgraph_prologues(ubman, tmp_path):
     """Samples in prologues and epilogues get the same exact paths (the LR rule)"""
-    cons = u_boot_console
+    cons = ubman
     period, scale = workload_scale(cons)
     # Jitter spreads the samples over every instruction: a fixed period under
     # icount would hit the same few PCs of the loop, whichever they are
@@ -222,9 +222,9 @@ def flame_stacks(html_path):
 @pytest.mark.buildconfigspec('perfrec_callchain')
 @pytest.mark.requiredtool('perf')
 @pytest.mark.requiredtool('node')
-def test_perfrec_callgraph_flamegraph(u_boot_console, tmp_path):
+def test_perfrec_callgraph_flamegraph(ubman, tmp_path):
     """A -g recording makes a flame graph with the workload's call path on top"""
-    cons = u_boot_console
+    cons = ubman
     record_chain(cons)
     path, data = fetch(cons, tmp_path)
     total = len(PerfData(data).samples)

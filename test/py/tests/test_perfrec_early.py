@@ -22,9 +22,9 @@ INIT_ONLY = ('cfi_', 'flash_', 'env_', 'initr_', 'pci_', 'serial_', 'stdio_', 'd
 @pytest.mark.boardspec('qemu_arm64')
 @pytest.mark.buildconfigspec('perfrec_early')
 @pytest.mark.requiredtool('perf')
-def test_perfrec_early_boot(u_boot_console, tmp_path):
+def test_perfrec_early_boot(ubman, tmp_path):
     """Samples from before the prompt, with the symbols of driver init"""
-    cons = u_boot_console
+    cons = ubman
     cons.restart_uboot()
     out = cons.run_command('perfrec status')
     assert 'state: finalised' in out, out

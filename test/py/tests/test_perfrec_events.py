@@ -62,9 +62,9 @@ def events_on_time(cons):
 
 @pytest.mark.boardspec('qemu_arm64')
 @pytest.mark.buildconfigspec('cmd_perfrec')
-def test_perfrec_list(u_boot_console):
+def test_perfrec_list(ubman):
     """'perfrec list' shows the PMU and exactly the common events PMCEID claims"""
-    cons = u_boot_console
+    cons = ubman
     facts, rows = pmu(cons)
     assert facts['el'] == int(cons.config.env['env__perfrec_cell'][2])
     assert facts['counters'] >= 1
@@ -86,9 +86,9 @@ def test_perfrec_list(u_boot_console):
 
 @pytest.mark.boardspec('qemu_arm64')
 @pytest.mark.buildconfigspec('cmd_perfrec')
-def test_perfrec_list_unimplemented_refused(u_boot_console):
+def test_perfrec_list_unimplemented_refused(ubman):
     """Every known event the CPU does not implement is refused before anything is armed"""
-    cons = u_boot_console
+    cons = ubman
     _, every = pmu(cons, '-a')
     missing = [name for name, (_, _, imp) in every.items() if not imp]
     assert missing
@@ -101,9 +101,9 @@ def test_perfrec_list_unimplemented_refused(u_boot_console):
 
 @pytest.mark.boardspec('qemu_arm64')
 @pytest.mark.buildconfigspec('cmd_perfrec')
-def test_perfrec_stat_exact(u_boot_console):
+def test_perfrec_stat_exact(ubman):
     """perfrec stat: CPU_CYCLES = 2^shift x INST_RETIRED exactly; r11 counts cycles"""
-    cons = u_boot_console
+    cons = ubman
     shift = icount_shift(cons)
     if shift is not None:
         counts, secs, ret = stat(cons, '-e cycles,instructions,r11,inst_retired,r8')
@@ -125,9 +125,9 @@ def test_perfrec_stat_exact(u_boot_console):
 
 @pytest.mark.boardspec('qemu_arm64')
 @pytest.mark.buildconfigspec('cmd_perfrec')
-def test_perfrec_stat_wrap(u_boot_console):
+def test_perfrec_stat_wrap(ubman):
     """Counters that wrap during 'stat' are extended to 64 bits: counts stay exact"""
-    cons = u_boot_console
+    cons = ubman
     names = '-e cycles,r11' + (',instructions' if icount(cons) else '')
     runs = []
     for args in (names, names + ' -w 1000'):
@@ -155,9 +155,9 @@ def test_perfrec_stat_wrap(u_boot_console):
 @pytest.mark.boardspec('qemu_arm64')
 @pytest.mark.buildconfigspec('cmd_perfrec')
 @pytest.mark.requiredtool('perf')
-def test_perfrec_multi_event(u_boot_console, tmp_path):
+def test_perfrec_multi_event(ubman, tmp_path):
     """Several events in one file: own ids and attrs, separated by name in perf"""
-    cons = u_boot_console
+    cons = ubman
     names = ['cycles', 'instructions' if icount(cons) else 'r11']
     period = 50000
     res = record(cons, '-e %s -c %d -o %#x -s %#x' % (','.join(names), period, BUF, BUF_SIZE))
@@ -187,9 +187,9 @@ def test_perfrec_multi_event(u_boot_console, tmp_path):
 @pytest.mark.boardspec('qemu_arm64')
 @pytest.mark.buildconfigspec('cmd_perfrec')
 @pytest.mark.requiredtool('perf')
-def test_perfrec_r11_samples_cycles(u_boot_console, tmp_path):
+def test_perfrec_r11_samples_cycles(ubman, tmp_path):
     """r11 (CPU_CYCLES on an event counter) samples like cycles, named r11 in perf"""
-    cons = u_boot_console
+    cons = ubman
     period = 40000
     record(cons, '-e r11 -c %d -o %#x -s %#x' % (period, BUF, BUF_SIZE))
     count, _, late, counter = events(cons)['r11']
@@ -205,9 +205,9 @@ def test_perfrec_r11_samples_cycles(u_boot_console, tmp_path):
 
 @pytest.mark.boardspec('qemu_arm64')
 @pytest.mark.buildconfigspec('cmd_perfrec')
-def test_perfrec_event_terms(u_boot_console, tmp_path):
+def test_perfrec_event_terms(ubman, tmp_path):
     """perf's /period=/ and /freq=/ terms set each event's own period or rate"""
-    cons = u_boot_console
+    cons = ubman
     record(cons, '-e cycles/period=30000/,r11/period=70000/ -F 1000 -o %#x -s %#x' %
            (BUF, BUF_SIZE), SHORT_CRC)
     evs = events(cons)
@@ -245,10 +245,10 @@ def adjusted(period, dt_ns, target_ns, max_period):
 
 @pytest.mark.boardspec('qemu_arm64')
 @pytest.mark.buildconfigspec('cmd_perfrec')
-def test_perfrec_frequency_per_event(u_boot_console, tmp_path):
+def test_perfrec_frequency_per_event(ubman, tmp_path):
     """-F adapts each event to its own rate: each period follows from the interval
     before; under icount the rate is within 10% of the target over a long run"""
-    cons = u_boot_console
+    cons = ubman
     if events_on_time(cons):
         targets = {'cycles': 1000, 'r11': 5000}
         spec = 'cycles/freq=1000/,r11/freq=5000/'
@@ -286,9 +286,9 @@ def test_perfrec_frequency_per_event(u_boot_console, tmp_path):
 
 @pytest.mark.boardspec('qemu_arm64')
 @pytest.mark.buildconfigspec('cmd_perfrec')
-def test_perfrec_jitter(u_boot_console, tmp_path):
+def test_perfrec_jitter(ubman, tmp_path):
     """-j varies each period by at most the given percentage; no event goes uncounted"""
-    cons = u_boot_console
+    cons = ubman
     period = 100000
     record(cons, '-c %d -j 10 -o %#x -s %#x' % (period, BUF, BUF_SIZE))
     count, _, late, _ = events(cons)['cycles']
@@ -320,9 +320,9 @@ def check_whole_period(cons, res, name, period):
 
 @pytest.mark.boardspec('qemu_arm64')
 @pytest.mark.buildconfigspec('cmd_perfrec')
-def test_perfrec_counter_width(u_boot_console):
+def test_perfrec_counter_width(ubman):
     """Periods beyond 32 bits work on 64-bit counters and are refused on 32-bit ones"""
-    cons = u_boot_console
+    cons = ubman
     facts, _ = pmu(cons)
     period = (1 << 32) + 50000000
     # The cycle counter is always 64 bits: no sample, although -period mod 2^32 is small
@@ -340,9 +340,9 @@ def test_perfrec_counter_width(u_boot_console):
 
 @pytest.mark.boardspec('qemu_arm64')
 @pytest.mark.buildconfigspec('cmd_perfrec')
-def test_perfrec_too_many_events(u_boot_console):
+def test_perfrec_too_many_events(ubman):
     """More events than counters is refused, not multiplexed"""
-    cons = u_boot_console
+    cons = ubman
     facts, _ = pmu(cons)
     before = registers(cons)
     if facts['counters'] + 2 <= 8:
@@ -378,9 +378,9 @@ EVENT_ERRORS = [
 @pytest.mark.boardspec('qemu_arm64')
 @pytest.mark.buildconfigspec('cmd_perfrec')
 @pytest.mark.parametrize('args,message', EVENT_ERRORS)
-def test_perfrec_event_errors(u_boot_console, args, message):
+def test_perfrec_event_errors(ubman, args, message):
     """Bad events, terms and options: one clear line and rc 1, nothing armed"""
-    cons = u_boot_console
+    cons = ubman
     before = registers(cons)
     out, ret = run_rc(cons, 'perfrec ' + args)
     assert ret == 1, out
@@ -392,14 +392,14 @@ def test_perfrec_event_errors(u_boot_console, args, message):
 
 @pytest.mark.boardspec('qemu_arm64')
 @pytest.mark.buildconfigspec('cmd_perfrec')
-def test_perfrec_event_width(u_boot_console):
+def test_perfrec_event_width(ubman):
     """A raw event wider than PMEVTYPER<n>_EL0.evtCount is refused, naming the width
 
     The field is 10 bits before PMUv3p1 (cortex-a57: PMUVer 1) and 16 bits
     from it (-cpu max): the hardware would drop the high bits and count
     another event.
     """
-    cons = u_boot_console
+    cons = ubman
     facts, _ = pmu(cons)
     bits = 16 if facts['version'] >= 4 else 10
     before = registers(cons)

@@ -89,9 +89,9 @@ def truth(cons, data, tmp_path):
 @pytest.mark.boardspec('qemu_arm64')
 @pytest.mark.buildconfigspec('cmd_perfrec_test')
 @pytest.mark.parametrize('graph', [False, True], ids=['flat', 'callgraph'])
-def test_perfrec_hotspot_names(u_boot_console, tmp_path, graph):
+def test_perfrec_hotspot_names(ubman, tmp_path, graph):
     """hotspot's functions and chains are perf's, sample by sample, and true"""
-    cons = u_boot_console
+    cons = ubman
     if graph:
         record_chain(cons)
         data = fetch(cons, tmp_path)[0]
@@ -114,10 +114,10 @@ def test_perfrec_hotspot_names(u_boot_console, tmp_path, graph):
 
 @pytest.mark.boardspec('qemu_arm64')
 @pytest.mark.buildconfigspec('cmd_perfrec')
-def test_perfrec_hotspot_controls(u_boot_console, tmp_path):
+def test_perfrec_hotspot_controls(ubman, tmp_path):
     """On U-Boot's own ELF hotspot names the wrong functions; another
     build's recording gets no names at all"""
-    cons = u_boot_console
+    cons = ubman
     data = flat_recording(cons, tmp_path)
     leaves = truth(cons, data, tmp_path)
 
@@ -141,11 +141,11 @@ def test_perfrec_hotspot_controls(u_boot_console, tmp_path):
 
 @pytest.mark.boardspec('qemu_arm64')
 @pytest.mark.buildconfigspec('cmd_perfrec')
-def test_perfrec_debug_info_truth(u_boot_console, tmp_path):
+def test_perfrec_debug_info_truth(ubman, tmp_path):
     """addr2line names every function's code after the symbol table, and
     perf annotate heads the sampled function with its own name; U-Boot's own
     DWARF names some live functions after removed ones"""
-    cons = u_boot_console
+    cons = ubman
     data = flat_recording(cons, tmp_path)
     sym = Symboliser(cons)
     # Every function's first and last instruction, and every sampled address

@@ -37,9 +37,9 @@ def workload_output(out):
 @pytest.mark.boardspec('qemu_arm64')
 @pytest.mark.buildconfigspec('cmd_perfrec_test')
 @pytest.mark.parametrize('opts', SAMPLING + ['-c 5000'])
-def test_perfrec_registers_kept(u_boot_console, opts):
+def test_perfrec_registers_kept(ubman, opts):
     """Every general and SIMD register keeps its value through thousands of samples"""
-    cons = u_boot_console
+    cons = ubman
     if 'cpu-clock' in opts:
         loops = 3000000
     else:
@@ -56,9 +56,9 @@ def test_perfrec_registers_kept(u_boot_console, opts):
 @pytest.mark.boardspec('qemu_arm64')
 @pytest.mark.buildconfigspec('cmd_perfrec')
 @pytest.mark.buildconfigspec('cmd_hash')
-def test_perfrec_results_unchanged(u_boot_console):
+def test_perfrec_results_unchanged(ubman):
     """crc32, sha256 (SIMD, crypto extensions) and cmp over 64 MiB: the same with sampling"""
-    cons = u_boot_console
+    cons = ubman
     cons.run_command('cp.q 0x40000000 %#x %#x' % (0x40000000 + BIG // 2, BIG // 16))
     workloads = ['crc32 0x40000000 %#x' % BIG, 'hash sha256 0x40000000 %#x' % BIG,
                  'cmp.q 0x40000000 %#x %#x' % (0x40000000 + BIG // 2, BIG // 16)]
@@ -97,9 +97,9 @@ def soak_step(cons, i):
 
 @pytest.mark.boardspec('qemu_arm64')
 @pytest.mark.buildconfigspec('cmd_perfrec')
-def test_perfrec_soak_state(u_boot_console):
+def test_perfrec_soak_state(ubman):
     """After each of many back-to-back sessions, every borrowed register is as before"""
-    cons = u_boot_console
+    cons = ubman
     before = registers(cons)
     for i in range(SOAK_RUNS):
         cmd = soak_step(cons, i)
@@ -111,9 +111,9 @@ def test_perfrec_soak_state(u_boot_console):
 @pytest.mark.boardspec('qemu_arm64')
 @pytest.mark.buildconfigspec('cmd_perfrec')
 @pytest.mark.requiredtool('perf')
-def test_perfrec_ctrlc(u_boot_console, tmp_path):
+def test_perfrec_ctrlc(ubman, tmp_path):
     """Ctrl-C during a long workload: the recording ends cleanly, its file complete"""
-    cons = u_boot_console
+    cons = ubman
     before = registers(cons)
     cons.run_command('perfrec record -c 100000 -o %#x -s %#x -- sleep 30; echo rc:$?' %
                      (BUF, BUF_SIZE), wait_for_prompt=False)
@@ -132,9 +132,9 @@ def test_perfrec_ctrlc(u_boot_console, tmp_path):
 
 @pytest.mark.boardspec('qemu_arm64')
 @pytest.mark.buildconfigspec('cmd_perfrec')
-def test_perfrec_crash_dump(u_boot_console):
+def test_perfrec_crash_dump(ubman):
     """A synchronous abort in the workload reaches U-Boot's own handler (its crash dump)"""
-    cons = u_boot_console
+    cons = ubman
     try:
         with cons.disable_check('error_please_reset'):
             cons.run_command('perfrec record -c 100000 -o %#x -s %#x -- md.l 0xffffff0000000000 1'

@@ -62,9 +62,9 @@ def build_id(elf):
 @pytest.mark.buildconfigspec('perfrec_report')
 @pytest.mark.buildconfigspec('cmd_perfrec_test')
 @pytest.mark.requiredtool('perf')
-def test_perfrec_report_matches_perf(u_boot_console, tmp_path):
+def test_perfrec_report_matches_perf(ubman, tmp_path):
     """The board's top list is host perf's: same names, samples and shares"""
-    cons = u_boot_console
+    cons = ubman
     period, scale = workload_scale(cons)
     # QEMU counts instructions only under icount; CPU_CYCLES (r11) always
     second = 'instructions' if icount(cons) else 'r11'
@@ -94,9 +94,9 @@ def test_perfrec_report_matches_perf(u_boot_console, tmp_path):
 @pytest.mark.buildconfigspec('perfrec_report')
 @pytest.mark.buildconfigspec('perfrec_callchain')
 @pytest.mark.buildconfigspec('cmd_perfrec_test')
-def test_perfrec_report_call_paths(u_boot_console, tmp_path):
+def test_perfrec_report_call_paths(ubman, tmp_path):
     """With -g the report's call paths are the samples' chains, counted"""
-    cons = u_boot_console
+    cons = ubman
     record_chain(cons)
     _, out = board_report(cons, '-n 3')
     paths = [(int(m.group(1)) * 100 + int(m.group(2)), m.group(3).split(' <- '))
@@ -125,9 +125,9 @@ def test_perfrec_report_call_paths(u_boot_console, tmp_path):
 
 @pytest.mark.boardspec('qemu_arm64')
 @pytest.mark.buildconfigspec('perfrec_report')
-def test_perfrec_report_bad_input(u_boot_console):
+def test_perfrec_report_bad_input(ubman):
     """Bad counts get one line naming the value; no recording is refused too"""
-    cons = u_boot_console
+    cons = ubman
     for bad in ('0', 'ten', '1001', '-3', ''):
         out, ret = run_rc(cons, 'perfrec report -n %s' % bad if bad else 'perfrec report -n')
         assert ret == 1, out
@@ -143,9 +143,9 @@ def test_perfrec_report_bad_input(u_boot_console):
 @pytest.mark.boardspec('qemu_arm64')
 @pytest.mark.buildconfigspec('perfrec_build_id')
 @pytest.mark.requiredtool('perf')
-def test_perfrec_build_id(u_boot_console, tmp_path):
+def test_perfrec_build_id(ubman, tmp_path):
     """perf.data carries the ELF's build-id; perf finds the ELF by it"""
-    cons = u_boot_console
+    cons = ubman
     elf = os.path.join(cons.config.build_dir, 'u-boot')
     want = build_id(elf)
     assert len(want) == 40

@@ -42,9 +42,9 @@ def extract(log, out, *args):
 @pytest.mark.boardspec('qemu_arm64')
 @pytest.mark.buildconfigspec('cmd_perfrec')
 @pytest.mark.requiredtool('perf')
-def test_perfrec_start_stop(u_boot_console, tmp_path):
+def test_perfrec_start_stop(ubman, tmp_path):
     """start/stop records across several commands; status follows it"""
-    cons = u_boot_console
+    cons = ubman
     before = registers(cons)
     out = cons.run_command('perfrec start -c 20000 -o %#x -s %#x' % (BUF, BUF_SIZE))
     assert "'perfrec stop' ends it" in out
@@ -80,9 +80,9 @@ def test_perfrec_start_stop(u_boot_console, tmp_path):
 @pytest.mark.boardspec('qemu_arm64')
 @pytest.mark.buildconfigspec('cmd_perfrec')
 @pytest.mark.requiredtool('perf')
-def test_perfrec_dump_uart(u_boot_console, tmp_path):
+def test_perfrec_dump_uart(ubman, tmp_path):
     """The UART path: dump, extract on the host, same bytes as through semihosting"""
-    cons = u_boot_console
+    cons = ubman
     record(cons, '-c 50000 -o %#x -s %#x' % (BUF, BUF_SIZE), SHORT_CRC)
     _, data = fetch(cons, tmp_path, 'semihosting.data')
     for args in ('', '-z'):
@@ -99,9 +99,9 @@ def test_perfrec_dump_uart(u_boot_console, tmp_path):
 
 @pytest.mark.boardspec('qemu_arm64')
 @pytest.mark.buildconfigspec('cmd_perfrec')
-def test_perfrec_dump_broken_transfer(u_boot_console, tmp_path):
+def test_perfrec_dump_broken_transfer(ubman, tmp_path):
     """A dump damaged on the way is reported with its line, never written"""
-    cons = u_boot_console
+    cons = ubman
     record(cons, '-c 50000 -o %#x -s %#x' % (BUF, BUF_SIZE), SHORT_CRC)
     log = cons.run_command('perfrec dump')
     lines = log.splitlines()
@@ -126,9 +126,9 @@ def test_perfrec_dump_broken_transfer(u_boot_console, tmp_path):
 @pytest.mark.boardspec('qemu_arm64')
 @pytest.mark.buildconfigspec('cmd_perfrec')
 @pytest.mark.buildconfigspec('semihosting')
-def test_perfrec_host_file(u_boot_console, tmp_path):
+def test_perfrec_host_file(ubman, tmp_path):
     """-H writes the host file in one step, creating or truncating it"""
-    cons = u_boot_console
+    cons = ubman
     path = os.path.join(str(tmp_path), 'direct.data')
     with open(path, 'wb') as outf:
         outf.write(b'x' * (4 << 20))        # longer than the recording: must be truncated
@@ -166,9 +166,9 @@ def boot_payload(cons, tmp_path, before_boot=()):
 
 @pytest.mark.boardspec('qemu_arm64')
 @pytest.mark.buildconfigspec('cmd_perfrec')
-def test_perfrec_os_handoff(u_boot_console, tmp_path):
+def test_perfrec_os_handoff(ubman, tmp_path):
     """A recording running at booti ends cleanly: the OS gets the state it gets without one"""
-    cons = u_boot_console
+    cons = ubman
     _, plain = boot_payload(cons, tmp_path)
     assert plain['PMCR_EL0'] & 1 == 0 and plain['DAIF'] & 0x80
     text, handed = boot_payload(cons, tmp_path, [
@@ -181,9 +181,9 @@ def test_perfrec_os_handoff(u_boot_console, tmp_path):
 @pytest.mark.boardspec('qemu_arm64')
 @pytest.mark.buildconfigspec('cmd_perfrec')
 @pytest.mark.buildconfigspec('perfrec_fdt_reserve')
-def test_perfrec_fdt_reserved_memory(u_boot_console, tmp_path):
+def test_perfrec_fdt_reserved_memory(ubman, tmp_path):
     """Booting while recording reserves the buffer in the OS device tree"""
-    cons = u_boot_console
+    cons = ubman
     mkimage = os.path.join(cons.config.build_dir, 'tools', 'mkimage')
     payload = perfrec_payload.build(os.path.join(str(tmp_path), 'payload'))
     uimage = os.path.join(str(tmp_path), 'payload.uimg')
@@ -221,9 +221,9 @@ def script_lines(cons, tmp_path, path):
 @pytest.mark.boardspec('qemu_arm64')
 @pytest.mark.buildconfigspec('cmd_perfrec')
 @pytest.mark.requiredtool('perf')
-def test_perfrec_stream(u_boot_console, tmp_path):
+def test_perfrec_stream(ubman, tmp_path):
     """start -S streams at command boundaries; the chunks are a pipe-mode perf.data"""
-    cons = u_boot_console
+    cons = ubman
     # A rate, not a period: without icount QEMU's time is the host's, and
     # printing the stream must not feed it (test/py reads consoles slowly)
     log = stream_log(cons, ['perfrec start -F 5000 -o %#x -s 0x100000 -S 100000000' % BUF] +
@@ -260,9 +260,9 @@ def test_perfrec_stream(u_boot_console, tmp_path):
 
 @pytest.mark.boardspec('qemu_arm64')
 @pytest.mark.buildconfigspec('cmd_perfrec')
-def test_perfrec_stream_rate(u_boot_console):
+def test_perfrec_stream_rate(ubman):
     """-S is a limit: a slow line sends the header, then waits, and samples are lost"""
-    cons = u_boot_console
+    cons = ubman
     rate = 1000
     start = time.monotonic_ns()
     log = stream_log(cons, ['perfrec start -c 20000 -o %#x -s 0x4000 -S %d' % (BUF, rate)] +
@@ -292,9 +292,9 @@ def test_perfrec_stream_rate(u_boot_console):
 @pytest.mark.boardspec('qemu_arm64')
 @pytest.mark.buildconfigspec('cmd_perfrec')
 @pytest.mark.requiredtool('perf')
-def test_perfrec_dump_stream_after_record(u_boot_console, tmp_path):
+def test_perfrec_dump_stream_after_record(ubman, tmp_path):
     """dump -i of a finished recording: the same samples as a pipe-mode stream"""
-    cons = u_boot_console
+    cons = ubman
     res = record(cons, '-c 50000 -o %#x -s %#x' % (BUF, BUF_SIZE), SHORT_CRC)
     file_path, _ = fetch(cons, tmp_path)
     log = cons.run_command('perfrec dump -i -z')
