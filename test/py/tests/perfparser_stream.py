@@ -127,7 +127,7 @@ class Stream:
             while lid != -1:
                 loc = self.locations.get(lid)
                 if loc is None or lid in seen:
-                    raise StreamError('location %d undefined or looping' % lid)
+                    raise StreamError(f'location {lid} undefined or looping')
                 seen.add(lid)
                 if skip:
                     skip, lid = False, loc.parent
@@ -155,7 +155,7 @@ class _Reader:
     def take(self, fmt):
         size = struct.calcsize('>' + fmt)
         if self.pos + size > len(self.buf):
-            raise StreamError('%s: message ends early' % self.where)
+            raise StreamError(f'{self.where}: message ends early')
         vals = struct.unpack_from('>' + fmt, self.buf, self.pos)
         self.pos += size
         return vals if len(vals) > 1 else vals[0]
@@ -165,7 +165,7 @@ class _Reader:
         if size == 0xffffffff:
             return b''
         if self.pos + size > len(self.buf):
-            raise StreamError('%s: byte array ends early' % self.where)
+            raise StreamError(f'{self.where}: byte array ends early')
         self.pos += size
         return self.buf[self.pos - size:self.pos]
 
@@ -185,7 +185,7 @@ class _Reader:
         if vtype == 9:
             return self.list(self.variant)
         if vtype not in VARIANT_FMT:
-            raise StreamError('%s: QVariant type %d' % (self.where, vtype))
+            raise StreamError(f'{self.where}: QVariant type {vtype}')
         return self.take(VARIANT_FMT[vtype])
 
 
@@ -202,7 +202,7 @@ def _decode(st, mtype, r):
     elif name == 'StringDefinition':
         sid, text = r.take('i'), r.text()
         if sid != len(st.strings):
-            raise StreamError('%s: string id %d out of order' % (r.where, sid))
+            raise StreamError(f'{r.where}: string id {sid} out of order')
         st.strings.append(text)
     elif name == 'LocationDefinition':
         lid = r.take('i')
@@ -256,31 +256,29 @@ def parse_bytes(data):
     if data[:12] != MAGIC:
         raise StreamError('not a perfparser stream (no QPERFSTREAM magic)')
     if len(data) < 16:
-        raise StreamError('truncated header (%d bytes)' % len(data))
+        raise StreamError(f'truncated header ({len(data)} bytes)')
     st = Stream(struct.unpack_from('<i', data, 12)[0])
     if st.version not in KNOWN_VERSIONS:
-        raise StreamError('unsupported QDataStream version %d (know %d..%d)'
-                          % (st.version, KNOWN_VERSIONS[0],
-                             KNOWN_VERSIONS[-1]))
+        raise StreamError(f'unsupported QDataStream version {st.version} (know '
+                          f'{KNOWN_VERSIONS[0]}..{KNOWN_VERSIONS[-1]})')
     pos = 16
     while pos < len(data):
         if pos + 4 > len(data):
-            raise StreamError('truncated message size at offset %d' % pos)
+            raise StreamError(f'truncated message size at offset {pos}')
         size = struct.unpack_from('<I', data, pos)[0]
         end = pos + 4 + size
         if size == 0 or end > len(data):
-            raise StreamError('truncated message at offset %d (size %d, '
-                              '%d bytes left)' % (pos, size, len(data) - pos))
+            raise StreamError(f'truncated message at offset {pos} (size {size}, '
+                              f'{len(data) - pos} bytes left)')
         mtype = data[pos + 4]
         if mtype >= len(MSG_TYPES):
             st.unknown.append((mtype, size))
         else:
-            r = _Reader(data[pos + 5:end], '%s at offset %d'
-                        % (MSG_TYPES[mtype], pos))
+            r = _Reader(data[pos + 5:end], f'{MSG_TYPES[mtype]} at offset {pos}')
             _decode(st, mtype, r)
             if r.pos != len(r.buf):
-                raise StreamError('%s: %d bytes left over (layout mismatch)'
-                                  % (r.where, len(r.buf) - r.pos))
+                raise StreamError(f'{r.where}: {len(r.buf) - r.pos} bytes left over (layout '
+                                  'mismatch)')
         pos = end
     return st
 
@@ -300,7 +298,7 @@ def find_perfparser(parser=None):
         files = subprocess.run(['dpkg', '-L', 'hotspot'], capture_output=True,
                                text=True, check=True).stdout.split()
     except (OSError, subprocess.CalledProcessError) as exc:
-        raise FileNotFoundError('hotspot package not found: %s' % exc)
+        raise FileNotFoundError(f'hotspot package not found: {exc}')
     for path in files:
         if path.endswith('/hotspot-perfparser') and os.access(path, os.X_OK):
             return path
@@ -326,8 +324,7 @@ def run_perfparser(perf_data, app_dir=None, extra_args=(), parser=None,
         proc = subprocess.run(cmd + ['--output', out] + list(extra_args),
                               capture_output=True, text=True, check=False)
         if proc.returncode:
-            raise RuntimeError('%s failed (%d): %s' % (
-                ' '.join(cmd), proc.returncode, proc.stderr[-2000:]))
+            raise RuntimeError(f"{' '.join(cmd)} failed ({proc.returncode}): {proc.stderr[-2000:]}")
         st = parse(out)
     st.log = proc.stderr
     return st
@@ -350,11 +347,11 @@ def main(argv=None):
     else:
         st = run_perfparser(args.perf_data, args.app, extra, args.parser)
     for smp in st.samples:
-        print('%#x %s' % (smp.frames[0].address if smp.frames else 0,
-                          ' <- '.join((f.symbol or '[unknown]') +
-                                      '*' * f.inlined for f in smp.frames)))
+        address = smp.frames[0].address if smp.frames else 0
+        chain = ' <- '.join((f.symbol or '[unknown]') + '*' * f.inlined for f in smp.frames)
+        print(f'{address:#x} {chain}')
     for code, msg in st.errors:
-        print('error: %s: %s' % (code, msg))
+        print(f'error: {code}: {msg}')
     return 0
 
 

@@ -300,40 +300,39 @@ class PerfData:
         """Unpack @fmt at @offset, which must end by @end; return the tuple"""
         size = struct.calcsize(fmt)
         if offset < 0 or offset + size > min(end, self.size):
-            raise PerfDataError('%s at %#x: %d bytes would run past %#x' %
-                                (what, offset, size, min(end, self.size)))
+            raise PerfDataError(f'{what} at {offset:#x}: {size} bytes would run past '
+                                f'{min(end, self.size):#x}')
         return struct.unpack_from(fmt, self._data, offset)
 
     def _check_section(self, sec, what, align=1):
         """Check that @sec lies inside the file"""
         if sec.offset + sec.size > self.size:
-            raise PerfDataError('%s section [%#x, +%#x) runs past the end of the file (%#x)' %
-                                (what, sec.offset, sec.size, self.size))
+            raise PerfDataError(f'{what} section [{sec.offset:#x}, +{sec.size:#x}) runs past the '
+                                f'end of the file ({self.size:#x})')
         if sec.size % align:
-            raise PerfDataError('%s section size %#x is not a multiple of %d' %
-                                (what, sec.size, align))
+            raise PerfDataError(f'{what} section size {sec.size:#x} is not a multiple of {align}')
 
     # -- header and attrs ------------------------------------------------------
 
     def _parse_header(self):
         if self.size < PIPE_HEADER_SIZE:
-            raise PerfDataError('file is %d bytes, shorter than the %d-byte header' %
-                                (self.size, HEADER_SIZE))
+            raise PerfDataError(f'file is {self.size} bytes, shorter than the {HEADER_SIZE}-byte '
+                                'header')
         magic, hsize = struct.unpack_from('<8sQ', self._data, 0)
         if magic == MAGIC[::-1]:
             raise PerfDataError('big-endian perf.data is not supported')
         if magic != MAGIC:
-            raise PerfDataError('bad magic %r (want %r)' % (magic, MAGIC))
+            raise PerfDataError(f'bad magic {magic!r} (want {MAGIC!r})')
         if hsize == PIPE_HEADER_SIZE:
             self.pipe = True
             self.data_offset = PIPE_HEADER_SIZE
             self.data_size = self.size - PIPE_HEADER_SIZE
             return
         if self.size < HEADER_SIZE:
-            raise PerfDataError('file is %d bytes, shorter than the %d-byte header' %
-                                (self.size, HEADER_SIZE))
+            raise PerfDataError(f'file is {self.size} bytes, shorter than the {HEADER_SIZE}-byte '
+                                'header')
         if hsize != HEADER_SIZE:
-            raise PerfDataError('header size %d, want %d' % (hsize, HEADER_SIZE))
+            raise PerfDataError(f'header size {hsize}, want {HEADER_SIZE}')
         fields = _HEADER.unpack_from(self._data, 0)
         self.attr_size = fields[2]
         self.attrs_section = Section(fields[3], fields[4])
@@ -345,43 +344,42 @@ class PerfData:
         self._check_section(self.attrs_section, 'attrs')
         self._check_section(Section(self.data_offset, self.data_size), 'data', 8)
         if self.attrs_section.offset < HEADER_SIZE or self.data_offset < HEADER_SIZE:
-            raise PerfDataError('attrs (%#x) or data (%#x) overlaps the header' %
-                                (self.attrs_section.offset, self.data_offset))
+            raise PerfDataError(f'attrs ({self.attrs_section.offset:#x}) or data '
+                                f'({self.data_offset:#x}) overlaps the header')
 
     def _parse_attr(self, offset, size, what):
         """Return the Attr (without ids) of @size bytes at @offset"""
         if size < ATTR_SIZE_VER0:
-            raise PerfDataError('%s: attr size %d is below PERF_ATTR_SIZE_VER0 (%d)' %
-                                (what, size, ATTR_SIZE_VER0))
+            raise PerfDataError(f'{what}: attr size {size} is below PERF_ATTR_SIZE_VER0 '
+                                f'({ATTR_SIZE_VER0})')
         fields = self._unpack('<IIQQQQQIIQ', offset, offset + size, what)
         if fields[1] != size:
-            raise PerfDataError('%s: attr.size %d, but %d bytes are given to it' %
-                                (what, fields[1], size))
+            raise PerfDataError(f'{what}: attr.size {fields[1]}, but {size} bytes are given to it')
         unsupported = fields[4] & ~SAMPLE_SUPPORTED
         if unsupported:
-            raise PerfDataError('%s: sample_type %#x has bits %#x this parser cannot read' %
-                                (what, fields[4], unsupported))
+            raise PerfDataError(f'{what}: sample_type {fields[4]:#x} has bits {unsupported:#x} '
+                                'this parser cannot read')
         return Attr(*fields, ids=[])
 
     def _parse_attrs(self):
         if not self.attrs_section.size:
             raise PerfDataError('no attrs')
         if self.attr_size < ATTR_SIZE_VER0 + _SECTION.size:
-            raise PerfDataError('header attr_size %d is below %d' %
-                                (self.attr_size, ATTR_SIZE_VER0 + _SECTION.size))
+            raise PerfDataError(f'header attr_size {self.attr_size} is below '
+                                f'{ATTR_SIZE_VER0 + _SECTION.size}')
         if self.attrs_section.size % self.attr_size:
-            raise PerfDataError('attrs section size %d is not a multiple of attr_size %d' %
-                                (self.attrs_section.size, self.attr_size))
+            raise PerfDataError(f'attrs section size {self.attrs_section.size} is not a multiple '
+                                f'of attr_size {self.attr_size}')
         for i in range(self.attrs_section.size // self.attr_size):
-            what = 'attr %d' % i
+            what = f'attr {i}'
             offset = self.attrs_section.offset + i * self.attr_size
             size = self._unpack('<I', offset + 4, self.size, what)[0]
             if size + _SECTION.size != self.attr_size:
-                raise PerfDataError('%s: attr.size %d + 16 does not match header attr_size %d'
-                                    % (what, size, self.attr_size))
+                raise PerfDataError(f'{what}: attr.size {size} + 16 does not match header '
+                                    f'attr_size {self.attr_size}')
             attr = self._parse_attr(offset, size, what)
             ids_sec = Section(*_SECTION.unpack_from(self._data, offset + size))
-            self._check_section(ids_sec, '%s ids' % what, 8)
+            self._check_section(ids_sec, f'{what} ids', 8)
             self._add_attr(attr, ids_sec, what)
         self._check_attrs()
 
@@ -391,8 +389,8 @@ class PerfData:
         for j in range(ids_sec.size // 8):
             ident = struct.unpack_from('<Q', self._data, ids_sec.offset + 8 * j)[0]
             if ident in self._by_id:
-                raise PerfDataError('%s: id %d is already declared by attr %d' %
-                                    (what, ident, self._by_id[ident]))
+                raise PerfDataError(f'{what}: id {ident} is already declared by attr '
+                                    f'{self._by_id[ident]}')
             self._by_id[ident] = index
             attr.ids.append(ident)
         self.attrs.append(attr)
@@ -403,21 +401,20 @@ class PerfData:
         first = self.attrs[0]
         for i, attr in enumerate(self.attrs[1:], 1):
             if attr.sample_id_all != first.sample_id_all:
-                raise PerfDataError('attr %d disagrees with attr 0 on sample_id_all' % i)
+                raise PerfDataError(f'attr {i} disagrees with attr 0 on sample_id_all')
             if (attr.sample_type & SAMPLE_IDENTIFIER) != (first.sample_type & SAMPLE_IDENTIFIER):
-                raise PerfDataError('attr %d disagrees with attr 0 on PERF_SAMPLE_IDENTIFIER'
-                                    % i)
+                raise PerfDataError(f'attr {i} disagrees with attr 0 on PERF_SAMPLE_IDENTIFIER')
             if not attr.sample_type & SAMPLE_IDENTIFIER and attr.sample_type != first.sample_type:
-                raise PerfDataError('attr %d: several events with different sample_type need '
-                                    'PERF_SAMPLE_IDENTIFIER' % i)
+                raise PerfDataError(f'attr {i}: several events with different sample_type need '
+                                    'PERF_SAMPLE_IDENTIFIER')
         if len(self.attrs) > 1 and not first.sample_type & (SAMPLE_IDENTIFIER | SAMPLE_ID):
-            raise PerfDataError('%d events, but samples carry no id' % len(self.attrs))
+            raise PerfDataError(f'{len(self.attrs)} events, but samples carry no id')
 
     def _attr_of(self, ident, what):
         """Return the attr that declares id @ident"""
         if ident not in self._by_id:
-            raise PerfDataError('%s: id %d is declared by no attr (ids: %s)' %
-                                (what, ident, sorted(self._by_id) or 'none'))
+            raise PerfDataError(f"{what}: id {ident} is declared by no attr (ids: "
+                                f"{sorted(self._by_id) or 'none'})")
         return self.attrs[self._by_id[ident]]
 
     # -- records ---------------------------------------------------------------
@@ -425,15 +422,15 @@ class PerfData:
     def _next_record(self, pos, end, prefix, end_name):
         """Return the Record at @pos, which must end by @end; append it to records"""
         if pos + _EVENT_HEADER.size > end:
-            raise PerfDataError('%srecord header at %#x runs past the %s %#x' %
-                                (prefix, pos, end_name, end))
+            raise PerfDataError(f'{prefix}record header at {pos:#x} runs past the {end_name} '
+                                f'{end:#x}')
         rtype, misc, size = _EVENT_HEADER.unpack_from(self._data, pos)
         if size < _EVENT_HEADER.size or size % 8:
-            raise PerfDataError('%srecord at %#x (type %d): size %d is not a multiple of 8 '
-                                'of at least 8' % (prefix, pos, rtype, size))
+            raise PerfDataError(f'{prefix}record at {pos:#x} (type {rtype}): size {size} is not a '
+                                'multiple of 8 of at least 8')
         if pos + size > end:
-            raise PerfDataError('%srecord at %#x (type %d, size %d) runs past the %s %#x' %
-                                (prefix, pos, rtype, size, end_name, end))
+            raise PerfDataError(f'{prefix}record at {pos:#x} (type {rtype}, size {size}) runs past '
+                                f'the {end_name} {end:#x}')
         rec = Record(rtype, misc, size, pos)
         self.records.append(rec)
         return rec
@@ -454,11 +451,10 @@ class PerfData:
             pos += rec.size
         total = sum(rec.size for rec in self.records)
         if total != self.data_size:
-            raise PerfDataError('records add up to %d bytes, data size is %d' %
-                                (total, self.data_size))
+            raise PerfDataError(f'records add up to {total} bytes, data size is {self.data_size}')
 
     def _parse_sample(self, rec):
-        what = 'sample at %#x' % rec.offset
+        what = f'sample at {rec.offset:#x}'
         end = rec.offset + rec.size
         pos = rec.offset + _EVENT_HEADER.size
         first = self.attrs[0]
@@ -472,10 +468,9 @@ class PerfData:
             attr = self._attr_of(self._unpack('<Q', rec.offset + off, end, what)[0], what)
         stype = attr.sample_type
         if rec.size < sample_size(stype):
-            raise PerfDataError('%s: size %d, but sample_type %#x makes it %s%d' %
-                                (what, rec.size, stype,
-                                 'at least ' if stype & SAMPLE_CALLCHAIN else '',
-                                 sample_size(stype)))
+            least = 'at least ' if stype & SAMPLE_CALLCHAIN else ''
+            raise PerfDataError(f'{what}: size {rec.size}, but sample_type {stype:#x} makes it '
+                                f'{least}{sample_size(stype)}')
         vals = {}
         for bit in (SAMPLE_IDENTIFIER, SAMPLE_IP, SAMPLE_TID, SAMPLE_TIME, SAMPLE_ADDR,
                     SAMPLE_ID, SAMPLE_STREAM_ID, SAMPLE_CPU, SAMPLE_PERIOD):
@@ -487,19 +482,18 @@ class PerfData:
             nr = self._unpack('<Q', pos, end, what)[0]
             pos += 8
             if nr > (end - pos) // 8:
-                raise PerfDataError('%s: callchain of %d entries runs past the record (size %d)'
-                                    % (what, nr, rec.size))
-            callchain = list(struct.unpack_from('<%dQ' % nr, self._data, pos))
+                raise PerfDataError(f'{what}: callchain of {nr} entries runs past the record (size '
+                                    f'{rec.size})')
+            callchain = list(struct.unpack_from(f'<{nr}Q', self._data, pos))
             pos += 8 * nr
         want = sample_size(stype, len(callchain or ()))
         if rec.size != want:
-            raise PerfDataError('%s: size %d, but sample_type %#x makes it %d' %
-                                (what, rec.size, stype, want))
+            raise PerfDataError(f'{what}: size {rec.size}, but sample_type {stype:#x} makes it '
+                                f'{want}')
         ident = vals.get(SAMPLE_IDENTIFIER, vals.get(SAMPLE_ID))
         if ident is not None:
             if SAMPLE_ID in vals and SAMPLE_IDENTIFIER in vals and vals[SAMPLE_ID] != ident:
-                raise PerfDataError('%s: IDENTIFIER %d and ID %d differ' %
-                                    (what, ident, vals[SAMPLE_ID]))
+                raise PerfDataError(f'{what}: IDENTIFIER {ident} and ID {vals[SAMPLE_ID]} differ')
             self._attr_of(ident, what)
         elif attr.ids:
             ident = attr.ids[0]
@@ -512,7 +506,7 @@ class PerfData:
 
     def _parse_sample_id(self, rec):
         """Decode the sample_id trailer of non-sample record @rec; return (SampleId, size)"""
-        what = 'record at %#x (type %d) sample_id' % (rec.offset, rec.type)
+        what = f'record at {rec.offset:#x} (type {rec.type}) sample_id'
         end = rec.offset + rec.size
         first = self.attrs[0]
         if first.sample_type & SAMPLE_IDENTIFIER:
@@ -523,8 +517,8 @@ class PerfData:
         stype = attr.sample_type
         size = sample_id_size(stype)
         if size > rec.size - _EVENT_HEADER.size:
-            raise PerfDataError('%s: a %d-byte trailer does not fit a %d-byte record' %
-                                (what, size, rec.size))
+            raise PerfDataError(f'{what}: a {size}-byte trailer does not fit a {rec.size}-byte '
+                                'record')
         pos = end - size
         vals = {}
         for bit in (SAMPLE_TID, SAMPLE_TIME, SAMPLE_ID, SAMPLE_STREAM_ID, SAMPLE_CPU,
@@ -549,7 +543,7 @@ class PerfData:
         """Return the NUL-terminated string in [start, end)"""
         nul = self._data.find(b'\0', start, end)
         if nul < 0:
-            raise PerfDataError('%s: string at %#x is not NUL-terminated' % (what, start))
+            raise PerfDataError(f'{what}: string at {start:#x} is not NUL-terminated')
         return self._data[start:nul].decode('utf-8', 'replace')
 
     def _parse_other(self, rec):
@@ -559,7 +553,7 @@ class PerfData:
             self.sample_ids[rec.offset] = sid
         body = rec.offset + _EVENT_HEADER.size
         end = rec.offset + rec.size - trailer
-        what = 'record at %#x (type %d)' % (rec.offset, rec.type)
+        what = f'record at {rec.offset:#x} (type {rec.type})'
         if rec.type == RECORD_COMM:
             pid, tid = self._unpack('<II', body, end, what)
             self.comms.append(Comm(pid, tid, self._string(body + 8, end, what)))
@@ -580,8 +574,8 @@ class PerfData:
             pos += rec.size
             if rec.type == RECORD_HEADER_ATTR:
                 if started:
-                    raise PerfDataError('pipe-mode HEADER_ATTR at %#x comes after event '
-                                        'records' % rec.offset)
+                    raise PerfDataError(f'pipe-mode HEADER_ATTR at {rec.offset:#x} comes after '
+                                        'event records')
                 self._parse_header_attr(rec)
             elif rec.type == RECORD_HEADER_FEATURE:
                 self._parse_header_feature(rec)
@@ -589,18 +583,17 @@ class PerfData:
                 self._parse_event_update(rec)
             elif rec.type == RECORD_HEADER_BUILD_ID:
                 self._parse_build_id(rec.offset, rec.offset + rec.size,
-                                     'pipe-mode HEADER_BUILD_ID at %#x' % rec.offset)
+                                     f'pipe-mode HEADER_BUILD_ID at {rec.offset:#x}')
             elif rec.type < RECORD_USER_TYPE_START:
                 if not started:
                     if not self.attrs:
-                        raise PerfDataError('pipe-mode record at %#x (type %d) comes before '
-                                            'any HEADER_ATTR' % (rec.offset, rec.type))
+                        raise PerfDataError(f'pipe-mode record at {rec.offset:#x} (type '
+                                            f'{rec.type}) comes before any HEADER_ATTR')
                     self._check_attrs()
                     started = True
                 self._parse_event_record(rec)
         if not self.attrs:
-            raise PerfDataError('pipe-mode stream of %d bytes has no HEADER_ATTR record' %
-                                self.size)
+            raise PerfDataError(f'pipe-mode stream of {self.size} bytes has no HEADER_ATTR record')
         if not started:
             self._check_attrs()
         self.features = sorted(self.feature_sections)
@@ -608,45 +601,43 @@ class PerfData:
 
     def _parse_header_attr(self, rec):
         """PERF_RECORD_HEADER_ATTR: the attr (attr.size bytes), then u64 ids"""
-        what = 'pipe-mode HEADER_ATTR at %#x' % rec.offset
+        what = f'pipe-mode HEADER_ATTR at {rec.offset:#x}'
         body = rec.offset + _EVENT_HEADER.size
         end = rec.offset + rec.size
         size = self._unpack('<I', body + 4, end, what)[0]
         if body + size > end:
-            raise PerfDataError('%s: attr.size %d runs past the record (size %d)' %
-                                (what, size, rec.size))
+            raise PerfDataError(f'{what}: attr.size {size} runs past the record (size {rec.size})')
         if size % 8:
-            raise PerfDataError('%s: attr.size %d is not a multiple of 8' % (what, size))
+            raise PerfDataError(f'{what}: attr.size {size} is not a multiple of 8')
         attr = self._parse_attr(body, size, what)
         self._add_attr(attr, Section(body + size, end - body - size), what)
 
     def _parse_event_update(self, rec):
         """PERF_RECORD_EVENT_UPDATE: u64 type, u64 id of an event declared before"""
-        what = 'pipe-mode EVENT_UPDATE at %#x' % rec.offset
+        what = f'pipe-mode EVENT_UPDATE at {rec.offset:#x}'
         body = rec.offset + _EVENT_HEADER.size
         end = rec.offset + rec.size
         utype, ident = self._unpack('<QQ', body, end, what)
         if ident not in self._by_id:
-            raise PerfDataError('%s: id %d is declared by no HEADER_ATTR before it (ids: %s)' %
-                                (what, ident, sorted(self._by_id) or 'none'))
+            raise PerfDataError(f"{what}: id {ident} is declared by no HEADER_ATTR before it (ids: "
+                                f"{sorted(self._by_id) or 'none'})")
         if utype == EVENT_UPDATE_NAME:
             self.update_names[ident] = self._string(body + 16, end, what)
 
     def _parse_header_feature(self, rec):
         """PERF_RECORD_HEADER_FEATURE: u64 feature bit, then the feature's payload"""
-        what = 'pipe-mode HEADER_FEATURE at %#x' % rec.offset
+        what = f'pipe-mode HEADER_FEATURE at {rec.offset:#x}'
         body = rec.offset + _EVENT_HEADER.size
         bit = self._unpack('<Q', body, rec.offset + rec.size, what)[0]
         if not 0 < bit < FEAT_BITS:
-            raise PerfDataError('%s: feature bit %d is out of range' % (what, bit))
+            raise PerfDataError(f'{what}: feature bit {bit} is out of range')
         if bit in self.feature_sections:
-            raise PerfDataError('%s: feature %s was already sent at %#x' %
-                                (what, FEAT_NAMES.get(bit, bit),
-                                 self.feature_sections[bit].offset - 16))
+            raise PerfDataError(f'{what}: feature {FEAT_NAMES.get(bit, bit)} was already sent at '
+                                f'{self.feature_sections[bit].offset - 16:#x}')
         if bit == FEAT_BUILD_ID:
-            raise PerfDataError('%s: feature BUILD_ID, which perf reads from its standard '
+            raise PerfDataError(f'{what}: feature BUILD_ID, which perf reads from its standard '
                                 'input, not from the record: send PERF_RECORD_HEADER_BUILD_ID '
-                                'records' % what)
+                                'records')
         self.feature_sections[bit] = Section(body + 8, rec.offset + rec.size - body - 8)
 
     # -- features --------------------------------------------------------------
@@ -654,9 +645,9 @@ class PerfData:
     def _parse_features(self):
         table = self.data_offset + self.data_size
         for i, bit in enumerate(self.features):
-            what = 'feature table entry %d (bit %d)' % (i, bit)
+            what = f'feature table entry {i} (bit {bit})'
             sec = Section(*self._unpack('<QQ', table + 16 * i, self.size, what))
-            self._check_section(sec, 'feature %s' % FEAT_NAMES.get(bit, bit))
+            self._check_section(sec, f'feature {FEAT_NAMES.get(bit, bit)}')
             self.feature_sections[bit] = sec
         self._decode_features()
 
@@ -682,8 +673,8 @@ class PerfData:
                 while reader.pos < reader.end:
                     size = reader.record_size()
                     start = reader.take(size)
-                    self._parse_build_id(start, start + size, '%s, record at %#x' %
-                                         (reader.what, start))
+                    self._parse_build_id(start, start + size, f'{reader.what}, record at '
+                                                              f'{start:#x}')
             else:
                 continue
             reader.done()
@@ -692,37 +683,35 @@ class PerfData:
         """Decode the build-id record in [@offset, @end); append it to build_ids"""
         _, misc, size = self._unpack('<IHH', offset, end, what)
         if size != end - offset or size <= BUILD_ID_HEADER_SIZE:
-            raise PerfDataError('%s: size %d, want %d and more than the %d-byte header' %
-                                (what, size, end - offset, BUILD_ID_HEADER_SIZE))
+            raise PerfDataError(f'{what}: size {size}, want {end - offset} and more than the '
+                                f'{BUILD_ID_HEADER_SIZE}-byte header')
         cpumode = misc & MISC_CPUMODE_MASK
         if cpumode not in (MISC_KERNEL, MISC_USER, MISC_GUEST_KERNEL, MISC_GUEST_USER):
-            raise PerfDataError('%s: cpumode %d, which perf refuses' % (what, cpumode))
-        pid, data, length = self._unpack('<i%dsB' % BUILD_ID_MAX, offset + 8, end, what)
+            raise PerfDataError(f'{what}: cpumode {cpumode}, which perf refuses')
+        pid, data, length = self._unpack(f'<i{BUILD_ID_MAX}sB', offset + 8, end, what)
         if not misc & MISC_BUILD_ID_SIZE:
             length = BUILD_ID_MAX
         elif not 0 < length <= BUILD_ID_MAX:
-            raise PerfDataError('%s: build-id length %d is not 1..%d' %
-                                (what, length, BUILD_ID_MAX))
+            raise PerfDataError(f'{what}: build-id length {length} is not 1..{BUILD_ID_MAX}')
         name = self._string(offset + BUILD_ID_HEADER_SIZE, end, what)
         self.build_ids.append(BuildId(pid, data[:length], name))
 
     def _parse_event_desc(self, reader):
         nr, size = reader.u32(), reader.u32()
         if nr != len(self.attrs):
-            raise PerfDataError('EVENT_DESC: %d events, the %s %d' %
-                                (nr, 'stream has HEADER_ATTRs for' if self.pipe else
-                                 'attrs section has', len(self.attrs)))
+            where = 'stream has HEADER_ATTRs for' if self.pipe else 'attrs section has'
+            raise PerfDataError(f'EVENT_DESC: {nr} events, the {where} {len(self.attrs)}')
         if self.pipe:
             sizes = sorted({attr.size for attr in self.attrs})
             if sizes != [size]:
-                raise PerfDataError('EVENT_DESC: attr size %d, the HEADER_ATTR records use %s'
-                                    % (size, ', '.join(str(s) for s in sizes)))
+                raise PerfDataError(f"EVENT_DESC: attr size {size}, the HEADER_ATTR records use "
+                                    f"{', '.join(str(s) for s in sizes)}")
         elif size != self.attr_size - _SECTION.size:
-            raise PerfDataError('EVENT_DESC: attr size %d, the attrs section uses %d' %
-                                (size, self.attr_size - _SECTION.size))
+            raise PerfDataError(f'EVENT_DESC: attr size {size}, the attrs section uses '
+                                f'{self.attr_size - _SECTION.size}')
         self.event_desc = []
         for i in range(nr):
-            attr = self._parse_attr(reader.take(size), size, 'EVENT_DESC event %d' % i)
+            attr = self._parse_attr(reader.take(size), size, f'EVENT_DESC event {i}')
             nr_ids = reader.u32()
             name = reader.string()
             ids = [reader.u64() for _ in range(nr_ids)]
@@ -745,36 +734,34 @@ class PerfData:
 
     def summary(self, samples=False):
         """Return a human-readable summary (str); with @samples, list each sample"""
-        out = ['perf.data%s: %d bytes, data [%#x, +%#x), %d records' %
-               (' (pipe mode)' if self.pipe else '', self.size, self.data_offset,
-                self.data_size, len(self.records))]
+        out = [f"perf.data{' (pipe mode)' if self.pipe else ''}: {self.size} bytes, data "
+               f"[{self.data_offset:#x}, +{self.data_size:#x}), {len(self.records)} records"]
         for i, attr in enumerate(self.attrs):
             count = sum(1 for s in self.samples if s.id in attr.ids or
                         (s.id is None and i == 0))
-            out.append('event %d: %s type %d config %#x %s %d sample_type %#x ids %s: '
-                       '%d samples' % (i, self.event_name(attr.ids[0]) if attr.ids else '?',
-                                       attr.type, attr.config,
-                                       'freq' if attr.freq else 'period',
-                                       attr.sample_period, attr.sample_type, attr.ids, count))
-        out.append('samples: %d, lost: %d' % (len(self.samples), self.lost_samples))
+            out.append(f"event {i}: {self.event_name(attr.ids[0]) if attr.ids else '?'} type "
+                       f"{attr.type} config {attr.config:#x} {'freq' if attr.freq else 'period'} "
+                       f"{attr.sample_period} sample_type {attr.sample_type:#x} ids {attr.ids}: "
+                       f"{count} samples")
+        out.append(f'samples: {len(self.samples)}, lost: {self.lost_samples}')
         for comm in self.comms:
-            out.append('comm: %s pid %d tid %d' % (comm.comm, comm.pid, comm.tid))
+            out.append(f'comm: {comm.comm} pid {comm.pid} tid {comm.tid}')
         for mmap in self.mmaps:
-            out.append('mmap: %s [%#x, +%#x) pgoff %#x pid %d' %
-                       (mmap.filename, mmap.start, mmap.len, mmap.pgoff, mmap.pid))
+            out.append(f'mmap: {mmap.filename} [{mmap.start:#x}, +{mmap.len:#x}) pgoff '
+                       f'{mmap.pgoff:#x} pid {mmap.pid}')
         for bid in self.build_ids:
-            out.append('build-id: %s %s pid %d' % (bid.build_id.hex(), bid.filename, bid.pid))
-        out.append('features: %s' % ' '.join(FEAT_NAMES.get(b, str(b)) for b in self.features))
+            out.append(f'build-id: {bid.build_id.hex()} {bid.filename} pid {bid.pid}')
+        out.append(f"features: {' '.join(FEAT_NAMES.get(b, str(b)) for b in self.features)}")
         for name in ('hostname', 'osrelease', 'version', 'arch', 'cpuid', 'nrcpus',
                      'total_mem_kb', 'cmdline', 'sample_time'):
             if getattr(self, name) is not None:
-                out.append('%s: %s' % (name, getattr(self, name)))
+                out.append(f'{name}: {getattr(self, name)}')
         if samples:
             for s in self.samples:
-                out.append('sample id %s ip %#x pid %s tid %s time %s period %s%s' %
-                           (s.id, s.ip or 0, s.pid, s.tid, s.time, s.period,
-                            '' if s.callchain is None else
-                            ' callchain ' + ' '.join('%#x' % a for a in s.callchain)))
+                chain = ('' if s.callchain is None else
+                         ' callchain ' + ' '.join(f'{a:#x}' for a in s.callchain))
+                out.append(f'sample id {s.id} ip {s.ip or 0:#x} pid {s.pid} tid {s.tid} '
+                           f'time {s.time} period {s.period}{chain}')
         return '\n'.join(out)
 
 
@@ -784,7 +771,7 @@ class _FeatureReader:
     def __init__(self, pdata, bit, sec):
         self.pdata = pdata
         mode = 'pipe-mode ' if pdata.pipe else ''
-        self.what = '%sfeature %s at %#x' % (mode, FEAT_NAMES.get(bit, bit), sec.offset)
+        self.what = f'{mode}feature {FEAT_NAMES.get(bit, bit)} at {sec.offset:#x}'
         self.pos = sec.offset
         self.end = sec.offset + sec.size
         # A HEADER_FEATURE record pads its payload with zeroes to 8 bytes
@@ -793,16 +780,16 @@ class _FeatureReader:
     def take(self, size):
         """Skip @size bytes; return their offset"""
         if size > self.end - self.pos:
-            raise PerfDataError('%s: %d bytes at %#x run past its end %#x' %
-                                (self.what, size, self.pos, self.end))
+            raise PerfDataError(f'{self.what}: {size} bytes at {self.pos:#x} run past its end '
+                                f'{self.end:#x}')
         self.pos += size
         return self.pos - size
 
     def record_size(self):
         """Return the size field of the perf_event_header at the cursor (not consumed)"""
         if self.end - self.pos < _EVENT_HEADER.size:
-            raise PerfDataError('%s: record header at %#x runs past its end %#x' %
-                                (self.what, self.pos, self.end))
+            raise PerfDataError(f'{self.what}: record header at {self.pos:#x} runs past its end '
+                                f'{self.end:#x}')
         return _EVENT_HEADER.unpack_from(self.pdata._data, self.pos)[2]
 
     def u32(self):
@@ -817,8 +804,8 @@ class _FeatureReader:
         """Return the next perf string: u32 length (NUL and padding included), bytes"""
         size = self.u32()
         if not size or size % NAME_ALIGN:
-            raise PerfDataError('%s: string length %d at %#x is not a multiple of %d' %
-                                (self.what, size, self.pos - 4, NAME_ALIGN))
+            raise PerfDataError(f'{self.what}: string length {size} at {self.pos - 4:#x} is not a '
+                                f'multiple of {NAME_ALIGN}')
         start = self.take(size)
         return self.pdata._string(start, start + size, self.what)
 
@@ -826,7 +813,7 @@ class _FeatureReader:
         """Check that the whole section was used, but for padding in pipe mode"""
         left = self.end - self.pos
         if left >= self.pad or any(self.pdata._data[self.pos:self.end]):
-            raise PerfDataError('%s: %d bytes left over after decoding' % (self.what, left))
+            raise PerfDataError(f'{self.what}: {left} bytes left over after decoding')
 
 
 def load(path):
@@ -845,7 +832,7 @@ def main(argv=None):
     try:
         pdata = load(args.file)
     except (OSError, PerfDataError) as exc:
-        print('perfrec_data: %s: %s' % (args.file, exc), file=sys.stderr)
+        print(f'perfrec_data: {args.file}: {exc}', file=sys.stderr)
         return 1
     print(pdata.summary(args.samples))
     return 0

@@ -47,7 +47,7 @@ def icount_shift(cons):
 def stat(cons, args, workload=CRC):
     """Run 'perfrec stat'; return ({event: count}, seconds, rc)"""
     with cons.temporary_timeout(TIMEOUT_MS):
-        out, ret = run_rc(cons, 'perfrec stat %s -- %s' % (args, workload))
+        out, ret = run_rc(cons, f'perfrec stat {args} -- {workload}')
     counts = {m.group(2): int(m.group(1))
               for m in re.finditer(r'^\s+(\d+)\s+(\S+)\s*$', out, re.M)}
     secs = re.search(r'([\d.]+) seconds time elapsed', out)
@@ -72,7 +72,7 @@ def record(cons, args, workload=CRC):
     """
     start = time.monotonic_ns()
     with cons.temporary_timeout(TIMEOUT_MS):
-        out, ret = run_rc(cons, 'perfrec record %s -- %s' % (args, workload))
+        out, ret = run_rc(cons, f'perfrec record {args} -- {workload}')
     elapsed = time.monotonic_ns() - start
     match = SUMMARY.search(out)
     assert match, out
@@ -142,7 +142,7 @@ def registers(cons):
 def fetch(cons, tmp_path, name='perf.data'):
     """Copy the last recording to the host over semihosting; return its bytes"""
     path = os.path.join(str(tmp_path), name)
-    out = cons.run_command('save hostfs - $fileaddr %s $filesize' % path)
+    out = cons.run_command(f'save hostfs - $fileaddr {path} $filesize')
     assert 'bytes written' in out, out
     with open(path, 'rb') as inf:
         data = inf.read()
@@ -153,7 +153,7 @@ def fetch(cons, tmp_path, name='perf.data'):
 def bdinfo(cons, key):
     """A hex value from 'bdinfo'"""
     out = cons.run_command('bdinfo')
-    return int(re.search(r'^%s\s*= (0x[0-9a-f]+)' % re.escape(key), out, re.M).group(1), 16)
+    return int(re.search(rf'^{re.escape(key)}\s*= (0x[0-9a-f]+)', out, re.M).group(1), 16)
 
 
 def perf(cons, tmp_path, args, allow_lost=False):

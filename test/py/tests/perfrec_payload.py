@@ -7,7 +7,7 @@ PMU, GIC and exception state U-Boot handed it as 'PAYLOAD <NAME> 0x<hex>'
 lines between 'PAYLOAD BEGIN' and 'PAYLOAD END', then halts.
 
     path = build(str(tmp_path))
-    cons.run_command('load hostfs - $kernel_addr_r %s' % path)
+    cons.run_command(f'load hostfs - $kernel_addr_r {path}')
     cons.run_command('booti $kernel_addr_r - $fdtcontroladdr', wait_for_prompt=False)
     cons.wait_for(END)      # the board then halts: restart U-Boot afterwards
     text = cons.p.before    # console text up to END (u_boot_spawn)
@@ -47,14 +47,14 @@ def build(outdir, cross_compile='aarch64-linux-gnu-'):
                 [cross_compile + 'objcopy', '-O', 'binary', '-j', '.text', elf, binary]):
         proc = subprocess.run(cmd, capture_output=True, text=True, check=False)
         if proc.returncode:
-            raise RuntimeError('%s failed:\n%s%s' % (' '.join(cmd), proc.stdout, proc.stderr))
+            raise RuntimeError(f"{' '.join(cmd)} failed:\n{proc.stdout}{proc.stderr}")
     with open(binary, 'rb') as inf:
         data = inf.read()
     # Check what booti will look at: magic, image_size, flags
     _, text_offset, image_size, flags = struct.unpack_from('<QQQQ', data)
     if (data[0x38:0x3c] != IMAGE_MAGIC or text_offset != 0 or
             image_size < len(data) or not flags & 8):
-        raise RuntimeError('%s: bad arm64 Image header' % binary)
+        raise RuntimeError(f'{binary}: bad arm64 Image header')
     return binary
 
 
@@ -77,6 +77,6 @@ def parse(console_text):
     for match in LINE.finditer(text):
         name = match.group(1)
         if name in regs:
-            raise ValueError('payload reported %s twice' % name)
+            raise ValueError(f'payload reported {name} twice')
         regs[name] = int(match.group(2), 16)
     return regs

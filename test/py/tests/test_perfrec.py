@@ -40,7 +40,7 @@ def test_perfrec_help(ubman):
 def test_perfrec_record_crc32(ubman, tmp_path):
     """The user story: record crc32 at 4 kHz, and perf names its inner loop on top"""
     cons = ubman
-    res = record_grown(cons, '-F 4000 -o %#x -s %#x' % (BUF, BUF_SIZE), CRC_AT, CRC_LEN,
+    res = record_grown(cons, f'-F 4000 -o {BUF:#x} -s {BUF_SIZE:#x}', CRC_AT, CRC_LEN,
                        least=100, tries=4)
     assert res['rc'] == 0 and res['lost'] == 0 and res['samples'] > 100
     assert res['addr'] == BUF
@@ -96,7 +96,7 @@ def test_perfrec_exact_period(ubman, tmp_path):
     cons = ubman
     results = {}
     for period in (20000, 50000, 1 << 40):
-        res = record(cons, '-c %d -o %#x -s %#x' % (period, BUF, BUF_SIZE))
+        res = record(cons, f'-c {period} -o {BUF:#x} -s {BUF_SIZE:#x}')
         _, events, late = status(cons)
         count, last_period = events['cycles']
         assert last_period == period
@@ -105,7 +105,7 @@ def test_perfrec_exact_period(ubman, tmp_path):
         assert res['samples'] + late == count // period, (count, late, res)
         if icount(cons):
             assert late == 0
-        _, data = fetch(cons, tmp_path, 'p%d.data' % period)
+        _, data = fetch(cons, tmp_path, f'p{period}.data')
         pd = PerfData(data)
         assert len(pd.samples) == res['samples']
         assert all(s.period == period for s in pd.samples)
@@ -138,7 +138,7 @@ def test_perfrec_period_below_handler(ubman, tmp_path):
     expect = cons.run_command(workload)
     for event in ('cycles', 'r11'):
         for period in (50, 100, 150):
-            res = record(cons, '-e %s -c %d -o %#x -s %#x' % (event, period, BUF, BUF_SIZE),
+            res = record(cons, f'-e {event} -c {period} -o {BUF:#x} -s {BUF_SIZE:#x}',
                          workload)
             assert res['rc'] == 0 and expect in res['out'], res['out']
             count, last_period, late, _ = events(cons)[event]
@@ -151,7 +151,7 @@ def test_perfrec_period_below_handler(ubman, tmp_path):
                 assert count < 1 << 31, (event, period, count)
             else:
                 assert count <= res['ns'], (event, period, count, res['ns'])
-            _, data = fetch(cons, tmp_path, '%s%d.data' % (event, period))
+            _, data = fetch(cons, tmp_path, f'{event}{period}.data')
             assert len(PerfData(data).samples) == res['samples']
     assert status(cons)[0] == 'finalised'
 
@@ -162,7 +162,7 @@ def test_perfrec_state_restored(ubman):
     """Every register perfrec borrows is as before after a recording"""
     cons = ubman
     before = registers(cons)
-    record(cons, '-c 10000 -o %#x -s %#x' % (BUF, BUF_SIZE), 'crc32 0x40000000 0x100000')
+    record(cons, f'-c 10000 -o {BUF:#x} -s {BUF_SIZE:#x}', 'crc32 0x40000000 0x100000')
     assert registers(cons) == before
     assert status(cons)[0] == 'finalised'
 
@@ -175,13 +175,13 @@ def test_perfrec_buffer_full(ubman, tmp_path):
     cons = ubman
     size = 0x1000
     guard = 0x1000
-    cons.run_command('mw.b %#x 0xa5 %#x' % (BUF - guard, guard))
-    cons.run_command('mw.b %#x 0x5a %#x' % (BUF + size, guard))
+    cons.run_command(f'mw.b {BUF - guard:#x} 0xa5 {guard:#x}')
+    cons.run_command(f'mw.b {BUF + size:#x} 0x5a {guard:#x}')
     period = 20000
 
     def full(res):
         return res['lost'] > 0 and res['samples'] > 0
-    res = record_grown(cons, '-c %d -o %#x -s %#x' % (period, BUF, size), CRC_AT, CRC_LEN,
+    res = record_grown(cons, f'-c {period} -o {BUF:#x} -s {size:#x}', CRC_AT, CRC_LEN,
                        enough=full, tries=4)
     assert res['lost'] > 0 and res['samples'] > 0
     assert 'the buffer filled up' in res['out']
@@ -189,15 +189,15 @@ def test_perfrec_buffer_full(ubman, tmp_path):
     assert res['samples'] + res['lost'] + late == events['cycles'][0] // period
 
     for addr, byte in ((BUF - guard, 0xa5), (BUF + size, 0x5a)):
-        out = cons.run_command('crc32 %#x %#x' % (addr, guard))
-        assert '%08x' % zlib.crc32(bytes([byte]) * guard) in out, out
+        out = cons.run_command(f'crc32 {addr:#x} {guard:#x}')
+        assert f'{zlib.crc32(bytes([byte]) * guard):08x}' in out, out
 
     path, data = fetch(cons, tmp_path)
     pd = PerfData(data)
     assert len(pd.samples) == res['samples'] and pd.lost_samples == res['lost']
     report = perf(cons, tmp_path, ['report', '-i', path, '--symfs=' +
                                    cons.config.build_dir, '--stdio'], allow_lost=True)
-    assert '# Total Lost Samples: %d' % res['lost'] in report
+    assert f"# Total Lost Samples: {res['lost']}" in report
 
 
 @pytest.mark.boardspec('qemu_arm64')
@@ -206,7 +206,7 @@ def test_perfrec_buffer_full(ubman, tmp_path):
 def test_perfrec_workload_fails(ubman, tmp_path):
     """A failing workload still leaves a valid perf.data; perfrec passes on its rc"""
     cons = ubman
-    res = record_grown(cons, '-c 10000 -o %#x -s %#x' % (BUF, BUF_SIZE),
+    res = record_grown(cons, f'-c 10000 -o {BUF:#x} -s {BUF_SIZE:#x}',
                        '"crc32 0x40000000 %#x; false"', 0x100000)
     assert res['rc'] == 1 and res['samples'] > 0
     path, data = fetch(cons, tmp_path)
@@ -219,7 +219,7 @@ def test_perfrec_workload_fails(ubman, tmp_path):
 def test_perfrec_command_line_workload(ubman):
     """One quoted workload argument is a command line: ';' runs several commands"""
     cons = ubman
-    res = record(cons, '-c 10000 -o %#x -s %#x' % (BUF, BUF_SIZE),
+    res = record(cons, f'-c 10000 -o {BUF:#x} -s {BUF_SIZE:#x}',
                  '"echo first; echo second"')
     assert 'first' in res['out'] and 'second' in res['out']
     assert res['rc'] == 0
@@ -239,7 +239,7 @@ def test_perfrec_default_buffer(ubman):
     assert addr + size <= min(reserved), lmb
     for var, room in (('kernel_addr_r', 0x4000000), ('ramdisk_addr_r', 0x4000000),
                       ('fdt_addr_r', 0x100000), ('scriptaddr', 0x100000)):
-        out = cons.run_command('echo ${%s}' % var).strip()
+        out = cons.run_command(f'echo ${{{var}}}').strip()
         if out:
             start = int(out, 16)
             assert addr >= start + room or addr + size <= start, (var, hex(addr))
@@ -250,7 +250,7 @@ def test_perfrec_default_buffer(ubman):
 def test_perfrec_frequency_clamped(ubman):
     """A wild -F is clamped to 100 kHz with a message, and recording goes on"""
     cons = ubman
-    res = record(cons, '-F 250000 -o %#x -s %#x' % (BUF, BUF_SIZE),
+    res = record(cons, f'-F 250000 -o {BUF:#x} -s {BUF_SIZE:#x}',
                  'crc32 0x40000000 0x100000')
     assert 'Frequency 250000 Hz is above the 100000 Hz limit: using 100000 Hz' in res['out']
     assert res['rc'] == 0
@@ -264,25 +264,25 @@ def test_perfrec_other_interrupts_held_off(ubman):
     dist = gic_distributor(cons)
     intid = 33              # an SPI (the UART's on QEMU virt)
     reg, bit = 4 * (intid // 32), 1 << (intid % 32)
-    cons.run_command('mw.b %#x 1' % (dist + 0x800 + intid))          # GICD_ITARGETSR: CPU 0
-    cons.run_command('mw.l %#x %#x' % (dist + 0x100 + reg, bit))      # GICD_ISENABLER
-    cons.run_command('mw.l %#x %#x' % (dist + 0x200 + reg, bit))      # GICD_ISPENDR
+    cons.run_command(f'mw.b {dist + 0x800 + intid:#x} 1')          # GICD_ITARGETSR: CPU 0
+    cons.run_command(f'mw.l {dist + 0x100 + reg:#x} {bit:#x}')      # GICD_ISENABLER
+    cons.run_command(f'mw.l {dist + 0x200 + reg:#x} {bit:#x}')      # GICD_ISPENDR
     try:
         before = registers(cons)
-        assert 'reg GICD_ISENABLER1 = %#x' % bit in before
+        assert f'reg GICD_ISENABLER1 = {bit:#x}' in before
 
         def held_off(_):
             out = cons.run_command('perfrec status')
             assert 'foreign: 0' in out, out
             assert registers(cons) == before
-        res = record_grown(cons, '-c 20000 -o %#x -s %#x' % (BUF, BUF_SIZE), CRC_AT, 0x100000,
+        res = record_grown(cons, f'-c 20000 -o {BUF:#x} -s {BUF_SIZE:#x}', CRC_AT, 0x100000,
                            check=held_off)
         assert res['samples'] > 0
-        pending = cons.run_command('md.l %#x 1' % (dist + 0x200 + reg))
-        assert ('%08x' % bit) in pending, pending
+        pending = cons.run_command(f'md.l {dist + 0x200 + reg:#x} 1')
+        assert (f'{bit:08x}') in pending, pending
     finally:
-        cons.run_command('mw.l %#x %#x' % (dist + 0x180 + reg, bit))  # GICD_ICENABLER
-        cons.run_command('mw.l %#x %#x' % (dist + 0x280 + reg, bit))  # GICD_ICPENDR
+        cons.run_command(f'mw.l {dist + 0x180 + reg:#x} {bit:#x}')  # GICD_ICENABLER
+        cons.run_command(f'mw.l {dist + 0x280 + reg:#x} {bit:#x}')  # GICD_ICPENDR
 
 
 # (arguments, the one line that explains, whether usage follows)

@@ -42,8 +42,8 @@ def edited_pmu(cons):
         cons.run_command('fdt addr $fdtcontroladdr')
         if 'libfdt' in cons.run_command('fdt print /pmu compatible'):
             cons.run_command('fdt mknode / pmu')
-        cons.run_command('fdt set /pmu compatible %s' % compat)
-        cons.run_command('fdt set /pmu interrupts %s' % cells)
+        cons.run_command(f'fdt set /pmu compatible {compat}')
+        cons.run_command(f'fdt set /pmu interrupts {cells}')
         if 'interrupt-affinity' in cons.run_command('fdt print /pmu'):
             cons.run_command('fdt rm /pmu interrupt-affinity')
         assert cons.run_command('fdt print /pmu') == node
@@ -74,7 +74,7 @@ def test_perfrec_cpu_clock(ubman, tmp_path):
     """cpu-clock samples on the timer: exact counts, and perf names the event"""
     cons = ubman
     before = registers(cons)
-    res = record_grown(cons, '-e cpu-clock -c 100000 -o %#x -s %#x' % (BUF, BUF_SIZE), CRC_AT,
+    res = record_grown(cons, f'-e cpu-clock -c 100000 -o {BUF:#x} -s {BUF_SIZE:#x}', CRC_AT,
                        CRC_LEN, least=50, tries=4)
     assert registers(cons) == before
     assert interrupt(cons)[0] == 'timer'
@@ -96,7 +96,7 @@ def test_perfrec_cpu_clock(ubman, tmp_path):
     if icount_shift(cons) == 0:
         # One instruction a nanosecond: the timer's time is the cycles the
         # workload takes unsampled, plus what the samples cost
-        cycles = record(cons, '-c 1000000000000 -o %#x -s %#x' % (BUF, BUF_SIZE),
+        cycles = record(cons, f'-c 1000000000000 -o {BUF:#x} -s {BUF_SIZE:#x}',
                         CRC_AT % res['work'])
         assert cycles['samples'] == 0
         spent = events(cons)['cycles'][0]
@@ -108,10 +108,10 @@ def test_perfrec_cpu_clock(ubman, tmp_path):
 def test_perfrec_cpu_clock_freq_and_stat(ubman):
     """-F gives the period in ns; stat counts cpu-clock in msec, as perf stat does"""
     cons = ubman
-    res = record(cons, '-e cpu-clock -F 4000 -o %#x -s %#x' % (BUF, BUF_SIZE), CRC)
+    res = record(cons, f'-e cpu-clock -F 4000 -o {BUF:#x} -s {BUF_SIZE:#x}', CRC)
     assert events(cons)['cpu-clock'][1] == 250000
     check_clock_exact(cons, res)
-    out, ret = run_rc(cons, 'perfrec stat -e cycles,cpu-clock -- %s' % SHORT_CRC)
+    out, ret = run_rc(cons, f'perfrec stat -e cycles,cpu-clock -- {SHORT_CRC}')
     assert ret == 0, out
     msec = re.search(r'^\s+(\d+)\.(\d{3}) msec cpu-clock\s*$', out, re.M)
     secs = re.search(r'(\d+)\.(\d{9}) seconds time elapsed', out)
@@ -131,8 +131,8 @@ def test_perfrec_cpu_clock_bad_input(ubman):
                       ('-e cycles,cpu-clock', 'record it alone'),
                       ('-e cpu-clock -j 10', '-j does not apply to cpu-clock'),
                       ('-e cpu-clock -c 9999', 'below its 10000 ns minimum')):
-        out, ret = run_rc(cons, 'perfrec record %s -o %#x -s %#x -- %s' %
-                          (args, BUF, BUF_SIZE, SHORT_CRC))
+        out, ret = run_rc(cons, f'perfrec record {args} -o {BUF:#x} -s {BUF_SIZE:#x} -- '
+                                f'{SHORT_CRC}')
         assert ret == 1 and why in out, out
         assert 'crc32 for' not in out
         assert registers(cons) == before
@@ -145,7 +145,7 @@ def test_perfrec_cpu_clock_bad_input(ubman):
 def test_perfrec_cpu_clock_callgraph(ubman, tmp_path):
     """-g works on the timer's interrupt too"""
     cons = ubman
-    record_grown(cons, '-g -e cpu-clock -c 50000 -o %#x -s %#x' % (BUF, BUF_SIZE), CRC_AT,
+    record_grown(cons, f'-g -e cpu-clock -c 50000 -o {BUF:#x} -s {BUF_SIZE:#x}', CRC_AT,
                  0x100000)
     _, data = fetch(cons, tmp_path)
     pd = PerfData(data)
@@ -162,8 +162,8 @@ def test_perfrec_cpu_clock_callgraph(ubman, tmp_path):
                                          r'of this GIC'),
     ('fdt set /pmu interrupts <0 2000 4>', r'/pmu: its "interrupts" entry is not a PPI or SPI '
                                            r'of this GIC'),
-    ('fdt set /pmu interrupts <0 %d 4>' % SPI,
-     r'/pmu: interrupt %d \(its "interrupts"\) never reached the GIC when raised' % SPI_INTID),
+    (f'fdt set /pmu interrupts <0 {SPI} 4>',
+     rf'/pmu: interrupt {SPI_INTID} \(its "interrupts"\) never reached the GIC when raised'),
 ])
 def test_perfrec_dt_broken_pmu_irq(ubman, edit, why):
     """Default event: one line and cpu-clock; asked-for PMU event: one line and rc 1"""
@@ -171,15 +171,15 @@ def test_perfrec_dt_broken_pmu_irq(ubman, edit, why):
     before = registers(cons)
     with edited_pmu(cons):
         cons.run_command(edit)
-        res = record(cons, '-F 10000 -o %#x -s %#x' % (BUF, BUF_SIZE), SHORT_CRC)
+        res = record(cons, f'-F 10000 -o {BUF:#x} -s {BUF_SIZE:#x}', SHORT_CRC)
         match = FALLBACK.search(res['out'])
         assert match and re.fullmatch(why, match.group(1)), res['out']
         assert match.group(2) == '10000'
         assert interrupt(cons)[0] == 'timer'
         check_clock_exact(cons, res)
 
-        out, ret = run_rc(cons, 'perfrec record -e cycles -o %#x -s %#x -- %s' %
-                          (BUF, BUF_SIZE, SHORT_CRC))
+        out, ret = run_rc(cons, f'perfrec record -e cycles -o {BUF:#x} -s {BUF_SIZE:#x} -- '
+                                f'{SHORT_CRC}')
         match = REFUSED.search(out)
         assert ret == 1 and match and re.fullmatch(why, match.group(1)), out
         assert 'crc32 for' not in out
@@ -187,7 +187,7 @@ def test_perfrec_dt_broken_pmu_irq(ubman, edit, why):
         # Counting needs no PMU interrupt: the timer extends the counts. The
         # event counter starts 100000 before its 32-bit wrap and wraps: only
         # the extension makes its count the cycle counter's (both count cycles)
-        out, ret = run_rc(cons, 'perfrec stat -e cycles,r11 -w 100000 -- %s' % SHORT_CRC)
+        out, ret = run_rc(cons, f'perfrec stat -e cycles,r11 -w 100000 -- {SHORT_CRC}')
         assert ret == 0 and 'the timer extends the counts instead' in out, out
         counts = {m.group(2): int(m.group(1))
                   for m in re.finditer(r'^\s+(\d+)\s+(\S+)\s*$', out, re.M)}
@@ -204,7 +204,7 @@ def test_perfrec_dt_ppi_flags(ubman):
     cons = ubman
     with edited_pmu(cons):
         cons.run_command('fdt set /pmu interrupts <1 7 0xf01>')
-        res = record(cons, '-c 100000 -o %#x -s %#x' % (BUF, BUF_SIZE), SHORT_CRC)
+        res = record(cons, f'-c 100000 -o {BUF:#x} -s {BUF_SIZE:#x}', SHORT_CRC)
         assert not FALLBACK.search(res['out']), res['out']
         assert interrupt(cons) == ('PMU', 23, '/pmu')
         assert res['samples'] == events(cons)['cycles'][0] // 100000 - status(cons)[2]
@@ -221,30 +221,30 @@ def test_perfrec_dt_spi(ubman):
     reg, bit = SPI_INTID // 32, 1 << (SPI_INTID % 32)
     with edited_pmu(cons):
         # Edge-triggered, and routed elsewhere beforehand: both must change, then return
-        cons.run_command('fdt set /pmu interrupts <0 %d 1>' % SPI)
+        cons.run_command(f'fdt set /pmu interrupts <0 {SPI} 1>')
         if gicv3:
-            cons.run_command('mw.q %#x 0x100' % (dist + 0x6000 + 8 * SPI_INTID))
+            cons.run_command(f'mw.q {dist + 0x6000 + 8 * SPI_INTID:#x} 0x100')
         before = registers(cons)
-        out, ret = run_rc(cons, 'perfrec start -N -e cycles -c 1000000000000 -o %#x -s %#x' %
-                          (BUF, BUF_SIZE))
+        out, ret = run_rc(cons, f'perfrec start -N -e cycles -c 1000000000000 -o {BUF:#x} -s '
+                                f'{BUF_SIZE:#x}')
         assert ret == 0, out
         assert interrupt(cons) == ('PMU', SPI_INTID, '/pmu')
         during = dict(line.split(' = ') for line in registers(cons))
-        assert int(during['reg GICD_ISENABLER%d' % reg], 16) & bit
-        cfg = int(during['reg GICD_ICFGR%d' % (SPI_INTID // 16)], 16)
+        assert int(during[f'reg GICD_ISENABLER{reg}'], 16) & bit
+        cfg = int(during[f'reg GICD_ICFGR{SPI_INTID // 16}'], 16)
         assert cfg >> (2 * (SPI_INTID % 16) + 1) & 1, during
         if gicv3:
             mpidr_aff = 0       # the boot CPU of QEMU virt
-            assert int(during['reg GICD_IROUTER%d' % SPI_INTID], 16) == mpidr_aff
+            assert int(during[f'reg GICD_IROUTER{SPI_INTID}'], 16) == mpidr_aff
         else:
-            targets = int(during['reg GICD_ITARGETSR%d' % (SPI_INTID // 4)], 16)
-            own = int(cons.run_command('md.b %#x 1' % (dist + 0x800)).split()[1], 16)
+            targets = int(during[f'reg GICD_ITARGETSR{SPI_INTID // 4}'], 16)
+            own = int(cons.run_command(f'md.b {dist + 0x800:#x} 1').split()[1], 16)
             assert targets >> (8 * (SPI_INTID % 4)) & 0xff == own
         for count in (1, 2):
-            cons.run_command('mw.l %#x %#x' % (dist + 0x200 + 4 * reg, bit))
+            cons.run_command(f'mw.l {dist + 0x200 + 4 * reg:#x} {bit:#x}')
             out = cons.run_command('perfrec status')
             # No overflow flag behind it: a spurious interrupt, acknowledged and ended
-            assert 'spurious: %d,' % count in out, out
+            assert f'spurious: {count},' in out, out
         out, ret = run_rc(cons, 'perfrec stop')
         assert ret == 0, out
         assert registers(cons) == before
@@ -256,22 +256,22 @@ def test_perfrec_dt_spi(ubman):
 def test_perfrec_dt_spi_per_cpu(ubman):
     """One SPI per CPU: this CPU's by /cpus order, or as interrupt-affinity says"""
     cons = ubman
-    buf = '-o %#x -s %#x' % (BUF, BUF_SIZE)
+    buf = f'-o {BUF:#x} -s {BUF_SIZE:#x}'
     with edited_pmu(cons):
         cons.run_command('fdt get value perfrec_ph /cpus/cpu@0 phandle')
         me = int(cons.run_command('printenv perfrec_ph').split('=')[1], 16)
-        cons.run_command('fdt set /pmu interrupts <0 %d 4 0 %d 4>' % (SPI, SPI + 1))
-        for affinity, intid in ((None, SPI_INTID), ('<0x7777 %#x>' % me, SPI_INTID + 1)):
+        cons.run_command(f'fdt set /pmu interrupts <0 {SPI} 4 0 {SPI + 1} 4>')
+        for affinity, intid in ((None, SPI_INTID), (f'<0x7777 {me:#x}>', SPI_INTID + 1)):
             if affinity:
-                cons.run_command('fdt set /pmu interrupt-affinity %s' % affinity)
-            out, ret = run_rc(cons, 'perfrec start -N -c 1000000000000 %s' % buf)
+                cons.run_command(f'fdt set /pmu interrupt-affinity {affinity}')
+            out, ret = run_rc(cons, f'perfrec start -N -c 1000000000000 {buf}')
             assert ret == 0, out
             assert interrupt(cons) == ('PMU', intid, '/pmu'), affinity
             assert run_rc(cons, 'perfrec stop')[1] == 0
 
         # An affinity list without this CPU: no interrupt of its own
         cons.run_command('fdt set /pmu interrupt-affinity <0x7777 0x7778>')
-        out, ret = run_rc(cons, 'perfrec record -e cycles %s -- true' % buf)
+        out, ret = run_rc(cons, f'perfrec record -e cycles {buf} -- true')
         assert ret == 1 and REFUSED.search(out), out
         assert 'none for this CPU (see "interrupt-affinity")' in out, out
     cons.run_command('setenv perfrec_ph')

@@ -76,13 +76,13 @@ def record_chain(cons, depth=3):
     """Record -g over perfrec_test chain @depth, with more than 100 samples;
     return the summary"""
     period, scale = workload_scale(cons)
-    return record_grown(cons, '-g -c %d -o %#x -s %#x' % (period, BUF, BUF_SIZE),
-                        'perfrec_test chain %d %%d' % depth, 200000 * scale, least=100)
+    return record_grown(cons, f'-g -c {period} -o {BUF:#x} -s {BUF_SIZE:#x}',
+                        f'perfrec_test chain {depth} %d', 200000 * scale, least=100)
 
 
 def expected_path(func, depth):
     """The call path from perfrec_test's command handler down to @func"""
-    levels = ['perfrec_test_chain%d' % n for n in range(1, depth + 1)]
+    levels = [f'perfrec_test_chain{n}' for n in range(1, depth + 1)]
     if func == 'perfrec_test_spin':
         path = levels + [func]
     else:
@@ -122,10 +122,10 @@ def test_perfrec_callgraph_known_paths(ubman, tmp_path, depth):
     report = perf(cons, tmp_path, ['report', '-i', path, '--symfs=' + cons.config.build_dir,
                                    '--stdio', '--no-children', '-g', 'caller'])
     leaf = 'perfrec_test_spin'
-    assert re.search(r'\[\.\] %s' % leaf, report), report
+    assert re.search(rf'\[\.\] {leaf}', report), report
     order = [line.strip() for line in report.splitlines()
              if re.match(r'^\s+(---)?\w+$', line)]
-    want = ['do_perfrec_test_chain'] + ['perfrec_test_chain%d' % n
+    want = ['do_perfrec_test_chain'] + [f'perfrec_test_chain{n}'
                                         for n in range(1, depth + 1)] + [leaf]
     joined = ' '.join(name.lstrip('-') for name in order)
     assert ' '.join(want) in joined, report
@@ -142,7 +142,7 @@ def test_perfrec_callgraph_trashed_frame_pointer(ubman, tmp_path):
 
     def done(res):
         assert 'trash: done' in res['out'] and res['rc'] == 0, res['out']
-    record_grown(cons, '-g -c %d -o %#x -s %#x' % (period, BUF, BUF_SIZE),
+    record_grown(cons, f'-g -c {period} -o {BUF:#x} -s {BUF_SIZE:#x}',
                  'perfrec_test trash %d', 400000 * scale, least=50, check=done)
     assert registers(cons) == before
     _, data = fetch(cons, tmp_path)
@@ -161,7 +161,7 @@ def test_perfrec_callgraph_trashed_frame_pointer(ubman, tmp_path):
 def test_perfrec_callgraph_flat_unchanged(ubman, tmp_path):
     """Without -g samples stay 48 bytes and carry no chain"""
     cons = ubman
-    record_grown(cons, '-c 20000 -o %#x -s %#x' % (BUF, BUF_SIZE), CRC_AT, 0x100000)
+    record_grown(cons, f'-c 20000 -o {BUF:#x} -s {BUF_SIZE:#x}', CRC_AT, 0x100000)
     _, data = fetch(cons, tmp_path)
     pd = PerfData(data)
     assert pd.samples and all(s.callchain is None for s in pd.samples)
@@ -177,7 +177,7 @@ def test_perfrec_callgraph_prologues(ubman, tmp_path):
     period, scale = workload_scale(cons)
     # Jitter spreads the samples over every instruction: a fixed period under
     # icount would hit the same few PCs of the loop, whichever they are
-    record_grown(cons, '-g -j 20 -c %d -o %#x -s %#x' % (period // 8, BUF, BUF_SIZE),
+    record_grown(cons, f'-g -j 20 -c {period // 8} -o {BUF:#x} -s {BUF_SIZE:#x}',
                  'perfrec_test calls %d', 30000 * scale, least=50)
     _, data = fetch(cons, tmp_path)
     pd = PerfData(data)

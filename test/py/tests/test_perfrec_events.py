@@ -30,7 +30,7 @@ LIST_ROW = re.compile(r'^  (\S+)\s+\[(generic|common)\]\s+(0x[0-9a-f]+)  (.*)$',
 
 def pmu(cons, args=''):
     """Parse 'perfrec list': (header facts, {name: (kind, number, implemented)})"""
-    out = cons.run_command('perfrec list %s' % args)
+    out = cons.run_command(f'perfrec list {args}')
     head = re.search(r'PMU: (\S+) \(PMUVer (\d+)\), (\d+) event counters of (\d+) bits', out)
     regs = re.search(r'Counts at EL(\d); PMCEID0_EL0 (0x[0-9a-f]+), PMCEID1_EL0 (0x[0-9a-f]+)',
                      out)
@@ -80,7 +80,7 @@ def test_perfrec_list(ubman):
     assert set(rows) < set(every)
     assert every['l1d_cache_refill'] == ('common', 0x03, 0x03 in claimed)
     for name in rows:
-        out, ret = run_rc(cons, 'perfrec stat -e %s -- true' % name)
+        out, ret = run_rc(cons, f'perfrec stat -e {name} -- true')
         assert ret == 0, out
 
 
@@ -94,8 +94,8 @@ def test_perfrec_list_unimplemented_refused(ubman):
     assert missing
     before = registers(cons)
     for name in missing[:8]:
-        out, ret = run_rc(cons, 'perfrec record -e %s -- true' % name)
-        assert ret == 1 and "Event '%s' is not implemented by this CPU" % name in out, out
+        out, ret = run_rc(cons, f'perfrec record -e {name} -- true')
+        assert ret == 1 and f"Event '{name}' is not implemented by this CPU" in out, out
     assert registers(cons) == before
 
 
@@ -160,7 +160,7 @@ def test_perfrec_multi_event(ubman, tmp_path):
     cons = ubman
     names = ['cycles', 'instructions' if icount(cons) else 'r11']
     period = 50000
-    res = record(cons, '-e %s -c %d -o %#x -s %#x' % (','.join(names), period, BUF, BUF_SIZE))
+    res = record(cons, f"-e {','.join(names)} -c {period} -o {BUF:#x} -s {BUF_SIZE:#x}")
     evs = events(cons)
     path, data = fetch(cons, tmp_path)
     pd = PerfData(data)
@@ -181,7 +181,7 @@ def test_perfrec_multi_event(ubman, tmp_path):
     report = perf(cons, tmp_path, ['report', '-i', path, '--symfs=' + cons.config.build_dir,
                                    '--stdio'])
     for name in names:
-        assert "of event '%s'" % name in report, report
+        assert f"of event '{name}'" in report, report
 
 
 @pytest.mark.boardspec('qemu_arm64')
@@ -191,7 +191,7 @@ def test_perfrec_r11_samples_cycles(ubman, tmp_path):
     """r11 (CPU_CYCLES on an event counter) samples like cycles, named r11 in perf"""
     cons = ubman
     period = 40000
-    record(cons, '-e r11 -c %d -o %#x -s %#x' % (period, BUF, BUF_SIZE))
+    record(cons, f'-e r11 -c {period} -o {BUF:#x} -s {BUF_SIZE:#x}')
     count, _, late, counter = events(cons)['r11']
     assert counter != 31
     path, data = fetch(cons, tmp_path)
@@ -208,8 +208,8 @@ def test_perfrec_r11_samples_cycles(ubman, tmp_path):
 def test_perfrec_event_terms(ubman, tmp_path):
     """perf's /period=/ and /freq=/ terms set each event's own period or rate"""
     cons = ubman
-    record(cons, '-e cycles/period=30000/,r11/period=70000/ -F 1000 -o %#x -s %#x' %
-           (BUF, BUF_SIZE), SHORT_CRC)
+    record(cons, f'-e cycles/period=30000/,r11/period=70000/ -F 1000 -o {BUF:#x} -s '
+                 f'{BUF_SIZE:#x}', SHORT_CRC)
     evs = events(cons)
     assert evs['cycles'][1] == 30000 and evs['r11'][1] == 70000
     _, data = fetch(cons, tmp_path)
@@ -220,7 +220,7 @@ def test_perfrec_event_terms(ubman, tmp_path):
         assert not attr.flags & (1 << 10)                     # attr.freq
         assert all(s.period == periods[name] for s in pd.samples if s.id == ids[0])
 
-    record(cons, '-e cycles/freq=2000/,r11 -c 100000 -o %#x -s %#x' % (BUF, BUF_SIZE),
+    record(cons, f'-e cycles/freq=2000/,r11 -c 100000 -o {BUF:#x} -s {BUF_SIZE:#x}',
            SHORT_CRC)
     _, data = fetch(cons, tmp_path, 'freq.data')
     attrs = {name: attr for attr, name, _ in PerfData(data).event_desc}
@@ -256,7 +256,7 @@ def test_perfrec_frequency_per_event(ubman, tmp_path):
         # QEMU signals the event counter late under shift=0: only PMCCNTR keeps time
         targets = {'cycles': 1000}
         spec = 'cycles/freq=1000/'
-    res = record(cons, '-e %s -o %#x -s %#x' % (spec, BUF, BUF_SIZE), LONG_CRC)
+    res = record(cons, f'-e {spec} -o {BUF:#x} -s {BUF_SIZE:#x}', LONG_CRC)
     assert res['lost'] == 0
     bits = pmu(cons)[0]['bits']
     _, data = fetch(cons, tmp_path)
@@ -290,7 +290,7 @@ def test_perfrec_jitter(ubman, tmp_path):
     """-j varies each period by at most the given percentage; no event goes uncounted"""
     cons = ubman
     period = 100000
-    record(cons, '-c %d -j 10 -o %#x -s %#x' % (period, BUF, BUF_SIZE))
+    record(cons, f'-c {period} -j 10 -o {BUF:#x} -s {BUF_SIZE:#x}')
     count, _, late, _ = events(cons)['cycles']
     _, data = fetch(cons, tmp_path)
     periods = [s.period for s in PerfData(data).samples]
@@ -326,13 +326,13 @@ def test_perfrec_counter_width(ubman):
     facts, _ = pmu(cons)
     period = (1 << 32) + 50000000
     # The cycle counter is always 64 bits: no sample, although -period mod 2^32 is small
-    res = record(cons, '-c %d -o %#x -s %#x' % (period, BUF, BUF_SIZE))
+    res = record(cons, f'-c {period} -o {BUF:#x} -s {BUF_SIZE:#x}')
     check_whole_period(cons, res, 'cycles', period)
-    args = '-e r11 -c %d -o %#x -s %#x' % (period, BUF, BUF_SIZE)
+    args = f'-e r11 -c {period} -o {BUF:#x} -s {BUF_SIZE:#x}'
     if facts['bits'] == 32:
-        out, ret = run_rc(cons, 'perfrec record %s -- true' % args)
+        out, ret = run_rc(cons, f'perfrec record {args} -- true')
         assert ret == 1, out
-        assert ("Period %d of event 'r11' does not fit its 32-bit counter" % period) in out
+        assert (f"Period {period} of event 'r11' does not fit its 32-bit counter") in out
     else:
         res = record(cons, args)
         assert check_whole_period(cons, res, 'r11', period) > 10 * (1 << 20)
@@ -347,11 +347,11 @@ def test_perfrec_too_many_events(ubman):
     before = registers(cons)
     if facts['counters'] + 2 <= 8:
         spec = ','.join(['cycles'] + ['r11'] * (facts['counters'] + 1))
-        out, ret = run_rc(cons, 'perfrec stat -e %s -- true' % spec)
+        out, ret = run_rc(cons, f'perfrec stat -e {spec} -- true')
         assert ret == 1, out
-        assert ('Too many events: %d given, this PMU has %d event counters and the cycle counter'
-                % (facts['counters'] + 2, facts['counters'])) in out, out
-    out, ret = run_rc(cons, 'perfrec record -e %s -- true' % ','.join(['r11'] * 9))
+        assert (f"Too many events: {facts['counters'] + 2} given, this PMU has {facts['counters']} "
+                "event counters and the cycle counter") in out, out
+    out, ret = run_rc(cons, f"perfrec record -e {','.join(['r11'] * 9)} -- true")
     assert ret == 1 and 'at most 8' in out, out
     assert registers(cons) == before
 
@@ -405,7 +405,7 @@ def test_perfrec_event_width(ubman):
     before = registers(cons)
     widest = (1 << bits) - 1
     for cmd in ('stat', 'record'):
-        out, ret = run_rc(cons, 'perfrec %s -e r%x -- true' % (cmd, widest))
+        out, ret = run_rc(cons, f'perfrec {cmd} -e r{widest:x} -- true')
         assert ret == 0, out
     if bits == 16:
         out, ret = run_rc(cons, 'perfrec stat -e r9999 -- true')
@@ -413,13 +413,13 @@ def test_perfrec_event_width(ubman):
         return
     for raw in (1 << bits, 0x9999, 0xffff):
         for cmd in ('stat', 'record', 'start'):
-            out, ret = run_rc(cons, 'perfrec %s -e cycles,r%x%s' %
-                              (cmd, raw, '' if cmd == 'start' else ' -- true'))
+            out, ret = run_rc(cons, f"perfrec {cmd} -e "
+                                    f"cycles,r{raw:x}{'' if cmd == 'start' else ' -- true'}")
             lines = [line for line in out.splitlines()
                      if line.strip() and not line.startswith('rc:')]
             assert ret == 1 and lines == [
-                "Event number %#x ('r%x') does not fit this PMU's 10-bit event field"
-                % (raw, raw)], out
+                f"Event number {raw:#x} ('r{raw:x}') does not fit this PMU's 10-bit event "
+                "field"], out
             assert 'state: recording' not in cons.run_command('perfrec status')
             assert registers(cons) == before
     assert 'ok' in cons.run_command('echo ok')

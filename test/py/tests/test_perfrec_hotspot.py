@@ -75,7 +75,7 @@ def hotspot_chains(stream):
 
 def flat_recording(cons, tmp_path):
     """A flat recording over crc32 (crc32_no_comp lives in .efi_runtime)"""
-    record_grown(cons, '-c 20011 -o %#x -s %#x' % (BUF, BUF_SIZE), CRC_AT, CRC_LEN, least=50)
+    record_grown(cons, f'-c 20011 -o {BUF:#x} -s {BUF_SIZE:#x}', CRC_AT, CRC_LEN, least=50)
     return fetch(cons, tmp_path)[0]
 
 
@@ -165,7 +165,7 @@ def test_perfrec_debug_info_truth(ubman, tmp_path):
 
     def addr2line(elf):
         out = subprocess.run(['aarch64-linux-gnu-addr2line', '-f', '-e', elf] +
-                             ['%#x' % link for link in links],
+                             [f'{link:#x}' for link in links],
                              capture_output=True, text=True, check=True).stdout
         return out.splitlines()[0::2]
 

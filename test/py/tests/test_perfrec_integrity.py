@@ -48,7 +48,7 @@ def test_perfrec_registers_kept(ubman, opts):
     def kept(res):
         assert 'regs: all 59 registers kept' in res['out'], res['out']
         assert res['rc'] == 0, res
-    res = record_grown(cons, '%s -o %#x -s %#x' % (opts, BUF, BUF_SIZE), 'perfrec_test regs %d',
+    res = record_grown(cons, f'{opts} -o {BUF:#x} -s {BUF_SIZE:#x}', 'perfrec_test regs %d',
                        loops, least=20, check=kept)
     assert res['rc'] == 0 and res['samples'] > 20, res
 
@@ -59,35 +59,35 @@ def test_perfrec_registers_kept(ubman, opts):
 def test_perfrec_results_unchanged(ubman):
     """crc32, sha256 (SIMD, crypto extensions) and cmp over 64 MiB: the same with sampling"""
     cons = ubman
-    cons.run_command('cp.q 0x40000000 %#x %#x' % (0x40000000 + BIG // 2, BIG // 16))
-    workloads = ['crc32 0x40000000 %#x' % BIG, 'hash sha256 0x40000000 %#x' % BIG,
-                 'cmp.q 0x40000000 %#x %#x' % (0x40000000 + BIG // 2, BIG // 16)]
+    cons.run_command(f'cp.q 0x40000000 {0x40000000 + BIG // 2:#x} {BIG // 16:#x}')
+    workloads = [f'crc32 0x40000000 {BIG:#x}', f'hash sha256 0x40000000 {BIG:#x}',
+                 f'cmp.q 0x40000000 {0x40000000 + BIG // 2:#x} {BIG // 16:#x}']
     for workload in workloads:
         with cons.temporary_timeout(300000):
             plain, ret = run_rc(cons, workload)
         assert ret == 0, plain
         for opts in SAMPLING:
-            res = record(cons, '%s -o %#x -s %#x' % (opts, BUF, BUF_SIZE), workload)
+            res = record(cons, f'{opts} -o {BUF:#x} -s {BUF_SIZE:#x}', workload)
             assert workload_output(res['out']) == workload_output(plain), (opts, res['out'])
             assert res['rc'] == 0 and res['samples'] > 0
 
 
 def soak_step(cons, i):
     """One session of the soak: options and outcomes taken in turn; return its command"""
-    buf = '-o %#x -s %#x' % (BUF, BUF_SIZE)
+    buf = f'-o {BUF:#x} -s {BUF_SIZE:#x}'
     steps = [
-        ('perfrec record -c 20000 %s -- crc32 0x40000000 0x10000' % buf, 0),
-        ('perfrec record -g -F 50000 %s -- crc32 0x40000000 0x10000' % buf, 0),
-        ('perfrec record -e cpu-clock -c 20000 %s -- crc32 0x40000000 0x10000' % buf, 0),
-        ('perfrec record -e cycles,r11 -c 30000 -j 10 %s -- crc32 0x40000000 0x10000' % buf, 0),
+        (f'perfrec record -c 20000 {buf} -- crc32 0x40000000 0x10000', 0),
+        (f'perfrec record -g -F 50000 {buf} -- crc32 0x40000000 0x10000', 0),
+        (f'perfrec record -e cpu-clock -c 20000 {buf} -- crc32 0x40000000 0x10000', 0),
+        (f'perfrec record -e cycles,r11 -c 30000 -j 10 {buf} -- crc32 0x40000000 0x10000', 0),
         ('perfrec stat -e cycles,r11 -w 1000 -- crc32 0x40000000 0x10000', 0),
-        ('perfrec record -c 20000 -o %#x -s 0x800 -- crc32 0x40000000 0x10000' % BUF, 0),
-        ('perfrec record -c 20000 %s -- false' % buf, 1),
-        ('perfrec record -c 0 %s -- true' % buf, 1),
-        ('perfrec record -e nosuch %s -- true' % buf, 1),
+        (f'perfrec record -c 20000 -o {BUF:#x} -s 0x800 -- crc32 0x40000000 0x10000', 0),
+        (f'perfrec record -c 20000 {buf} -- false', 1),
+        (f'perfrec record -c 0 {buf} -- true', 1),
+        (f'perfrec record -e nosuch {buf} -- true', 1),
         ('perfrec stop', 1),
-        ('perfrec start -c 20000 %s; crc32 0x40000000 0x10000; perfrec stop' % buf, 0),
-        ('perfrec record -c 20000 %s -- perfrec record -- true' % buf, 1),
+        (f'perfrec start -c 20000 {buf}; crc32 0x40000000 0x10000; perfrec stop', 0),
+        (f'perfrec record -c 20000 {buf} -- perfrec record -- true', 1),
     ]
     cmd, want = steps[i % len(steps)]
     out, ret = run_rc(cons, cmd)
@@ -115,8 +115,8 @@ def test_perfrec_ctrlc(ubman, tmp_path):
     """Ctrl-C during a long workload: the recording ends cleanly, its file complete"""
     cons = ubman
     before = registers(cons)
-    cons.run_command('perfrec record -c 100000 -o %#x -s %#x -- sleep 30; echo rc:$?' %
-                     (BUF, BUF_SIZE), wait_for_prompt=False)
+    cons.run_command(f'perfrec record -c 100000 -o {BUF:#x} -s {BUF_SIZE:#x} -- sleep 30; echo '
+                     'rc:$?', wait_for_prompt=False)
     time.sleep(2)
     out = cons.run_command(chr(3), wait_for_echo=False, send_nl=False)
     match = re.search(r'perfrec: (\d+) samples, 0 lost, \d+ bytes of perf.data at '
@@ -137,8 +137,8 @@ def test_perfrec_crash_dump(ubman):
     cons = ubman
     try:
         with cons.disable_check('error_please_reset'):
-            cons.run_command('perfrec record -c 100000 -o %#x -s %#x -- md.l 0xffffff0000000000 1'
-                             % (BUF, BUF_SIZE), wait_for_prompt=False)
+            cons.run_command(f'perfrec record -c 100000 -o {BUF:#x} -s {BUF_SIZE:#x} -- md.l '
+                             '0xffffff0000000000 1', wait_for_prompt=False)
             cons.wait_for('"Synchronous Abort" handler, esr')
             cons.wait_for('Resetting CPU')
     finally:

@@ -25,7 +25,7 @@ PATH_ROW = re.compile(r'^\s+(\d+)\.(\d\d)% (\S.*?)\s*$', re.M)
 
 def board_report(cons, args=''):
     """Run 'perfrec report'; return ({event: [(hundredths %, samples, name)]}, output)"""
-    out, ret = run_rc(cons, 'perfrec report %s' % args)
+    out, ret = run_rc(cons, f'perfrec report {args}')
     assert ret == 0, out
     tables = {}
     for block in re.split(r'^perfrec report: ', out, flags=re.M)[1:]:
@@ -68,7 +68,7 @@ def test_perfrec_report_matches_perf(ubman, tmp_path):
     period, scale = workload_scale(cons)
     # QEMU counts instructions only under icount; CPU_CYCLES (r11) always
     second = 'instructions' if icount(cons) else 'r11'
-    record_grown(cons, '-e cycles,%s -c %d -o %#x -s %#x' % (second, period // 4, BUF, BUF_SIZE),
+    record_grown(cons, f'-e cycles,{second} -c {period // 4} -o {BUF:#x} -s {BUF_SIZE:#x}',
                  'perfrec_test calls %d', 30000 * scale, least=40)
     tables, out = board_report(cons, '-n 4')
     assert set(tables) == {'cycles', second}, out
@@ -129,10 +129,10 @@ def test_perfrec_report_bad_input(ubman):
     """Bad counts get one line naming the value; no recording is refused too"""
     cons = ubman
     for bad in ('0', 'ten', '1001', '-3', ''):
-        out, ret = run_rc(cons, 'perfrec report -n %s' % bad if bad else 'perfrec report -n')
+        out, ret = run_rc(cons, f'perfrec report -n {bad}' if bad else 'perfrec report -n')
         assert ret == 1, out
         if bad:
-            assert "Invalid count '%s'" % bad in out, out
+            assert f"Invalid count '{bad}'" in out, out
     out, ret = run_rc(cons, 'perfrec stat -e cycles -- echo x')
     assert ret == 0, out
     out, ret = run_rc(cons, 'perfrec report')
@@ -149,7 +149,7 @@ def test_perfrec_build_id(ubman, tmp_path):
     elf = os.path.join(cons.config.build_dir, 'u-boot')
     want = build_id(elf)
     assert len(want) == 40
-    record(cons, '-c 20000 -o %#x -s %#x' % (BUF, BUF_SIZE), 'crc32 0x40000000 0x100000')
+    record(cons, f'-c 20000 -o {BUF:#x} -s {BUF_SIZE:#x}', 'crc32 0x40000000 0x100000')
     path, _ = fetch(cons, tmp_path)
     listed = perf(cons, tmp_path, ['buildid-list', '-i', path])
     assert listed.split() == [want, '/u-boot'], listed

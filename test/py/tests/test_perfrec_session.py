@@ -46,7 +46,7 @@ def test_perfrec_start_stop(ubman, tmp_path):
     """start/stop records across several commands; status follows it"""
     cons = ubman
     before = registers(cons)
-    out = cons.run_command('perfrec start -c 20000 -o %#x -s %#x' % (BUF, BUF_SIZE))
+    out = cons.run_command(f'perfrec start -c 20000 -o {BUF:#x} -s {BUF_SIZE:#x}')
     assert "'perfrec stop' ends it" in out
     assert status(cons)[0] == 'recording'
     cons.run_command(SHORT_CRC)
@@ -83,13 +83,13 @@ def test_perfrec_start_stop(ubman, tmp_path):
 def test_perfrec_dump_uart(ubman, tmp_path):
     """The UART path: dump, extract on the host, same bytes as through semihosting"""
     cons = ubman
-    record(cons, '-c 50000 -o %#x -s %#x' % (BUF, BUF_SIZE), SHORT_CRC)
+    record(cons, f'-c 50000 -o {BUF:#x} -s {BUF_SIZE:#x}', SHORT_CRC)
     _, data = fetch(cons, tmp_path, 'semihosting.data')
     for args in ('', '-z'):
-        log = cons.run_command('perfrec dump %s' % args)
+        log = cons.run_command(f'perfrec dump {args}')
         assert log.count('perfrec-begin') == 1 and 'perfrec-end' in log
         assert ('b64z' in log) == (args == '-z')
-        out = os.path.join(str(tmp_path), 'uart%s.data' % args)
+        out = os.path.join(str(tmp_path), f'uart{args}.data')
         ret, err = extract(log, out)
         assert ret == 0, err
         with open(out, 'rb') as inf:
@@ -102,7 +102,7 @@ def test_perfrec_dump_uart(ubman, tmp_path):
 def test_perfrec_dump_broken_transfer(ubman, tmp_path):
     """A dump damaged on the way is reported with its line, never written"""
     cons = ubman
-    record(cons, '-c 50000 -o %#x -s %#x' % (BUF, BUF_SIZE), SHORT_CRC)
+    record(cons, f'-c 50000 -o {BUF:#x} -s {BUF_SIZE:#x}', SHORT_CRC)
     log = cons.run_command('perfrec dump')
     lines = log.splitlines()
     payload = [i for i, line in enumerate(lines) if re.match(r'^[0-9a-f]+:', line.strip())]
@@ -132,14 +132,14 @@ def test_perfrec_host_file(ubman, tmp_path):
     path = os.path.join(str(tmp_path), 'direct.data')
     with open(path, 'wb') as outf:
         outf.write(b'x' * (4 << 20))        # longer than the recording: must be truncated
-    res = record(cons, '-c 50000 -o %#x -s %#x -H %s' % (BUF, BUF_SIZE, path), SHORT_CRC)
-    assert 'perfrec: %d bytes written to host file %s' % (res['size'], path) in res['out']
+    res = record(cons, f'-c 50000 -o {BUF:#x} -s {BUF_SIZE:#x} -H {path}', SHORT_CRC)
+    assert f"perfrec: {res['size']} bytes written to host file {path}" in res['out']
     _, data = fetch(cons, tmp_path, 'saved.data')
     with open(path, 'rb') as inf:
         assert inf.read() == data
     # dump -H writes the last recording again
     again = os.path.join(str(tmp_path), 'again.data')
-    out = cons.run_command('perfrec dump -H %s' % again)
+    out = cons.run_command(f'perfrec dump -H {again}')
     assert 'bytes written to host file' in out, out
     with open(again, 'rb') as inf:
         assert inf.read() == data
@@ -150,7 +150,7 @@ def test_perfrec_host_file(ubman, tmp_path):
 def boot_payload(cons, tmp_path, before_boot=()):
     """Boot the test payload with booti; return (console text, its register report)"""
     path = perfrec_payload.build(os.path.join(str(tmp_path), 'payload'))
-    cons.run_command('load hostfs - $kernel_addr_r %s' % path)
+    cons.run_command(f'load hostfs - $kernel_addr_r {path}')
     for cmd in before_boot:
         cons.run_command(cmd)
     try:
@@ -172,9 +172,9 @@ def test_perfrec_os_handoff(ubman, tmp_path):
     _, plain = boot_payload(cons, tmp_path)
     assert plain['PMCR_EL0'] & 1 == 0 and plain['DAIF'] & 0x80
     text, handed = boot_payload(cons, tmp_path, [
-        'perfrec start -c 20000 -o %#x -s %#x' % (BUF, BUF_SIZE), SHORT_CRC])
+        f'perfrec start -c 20000 -o {BUF:#x} -s {BUF_SIZE:#x}', SHORT_CRC])
     assert re.search(r'perfrec: stopped for the OS: [1-9]\d* samples, 0 lost, \d+ bytes of '
-                     r'perf.data at %#x' % BUF, text), text
+                     rf'perf.data at {BUF:#x}', text), text
     assert handed == plain
 
 
@@ -190,15 +190,15 @@ def test_perfrec_fdt_reserved_memory(ubman, tmp_path):
     subprocess.run([mkimage, '-A', 'arm64', '-O', 'linux', '-T', 'kernel', '-C', 'none',
                     '-a', '0x40400000', '-e', '0x40400000', '-d', payload, uimage],
                    check=True, capture_output=True)
-    cons.run_command('load hostfs - 0x48000000 %s' % uimage)
-    cons.run_command('perfrec start -c 100000 -o %#x -s %#x' % (BUF, BUF_SIZE))
+    cons.run_command(f'load hostfs - 0x48000000 {uimage}')
+    cons.run_command(f'perfrec start -c 100000 -o {BUF:#x} -s {BUF_SIZE:#x}')
     try:
         for sub in ('start 0x48000000 - $fdtcontroladdr', 'loados', 'prep'):
-            out = cons.run_command('bootm %s' % sub)
+            out = cons.run_command(f'bootm {sub}')
         out = cons.run_command('fdt print /reserved-memory')
-        assert re.search(r'perfrec@%x \{' % BUF, out), out
+        assert re.search(rf'perfrec@{BUF:x} \{{', out), out
         assert 'no-map' in out and 'perfrec,buffer' in out, out
-        assert re.search(r'reg = <0x00000000 %#010x 0x00000000 %#010x>' % (BUF, BUF_SIZE), out), \
+        assert re.search(rf'reg = <0x00000000 {BUF:#010x} 0x00000000 {BUF_SIZE:#010x}>', out), \
             out
         cons.run_command('bootm go', wait_for_prompt=False)
         cons.wait_for(perfrec_payload.END)
@@ -226,7 +226,7 @@ def test_perfrec_stream(ubman, tmp_path):
     cons = ubman
     # A rate, not a period: without icount QEMU's time is the host's, and
     # printing the stream must not feed it (test/py reads consoles slowly)
-    log = stream_log(cons, ['perfrec start -F 5000 -o %#x -s 0x100000 -S 100000000' % BUF] +
+    log = stream_log(cons, [f'perfrec start -F 5000 -o {BUF:#x} -s 0x100000 -S 100000000'] +
                      ['crc32 0x40000000 0x400000'] * 3 + ['perfrec stop'])
     samples = int(re.search(r'perfrec: (\d+) samples, 0 lost, streamed', log).group(1))
     begins = re.findall(r'perfrec-begin 1 \w+ (\d+) pipe', log)
@@ -244,9 +244,8 @@ def test_perfrec_stream(ubman, tmp_path):
     assert [name for _, name, _ in pd.event_desc] == ['cycles']
 
     # A board that dies after the second chunk: what came is still a profile
-    cut = log[:log.index('perfrec-end', log.index('perfrec-begin 1 %s 1 ' %
-                                                  re.search(r'perfrec-begin 1 (\w+)',
-                                                            log).group(1)))]
+    rec_id = re.search(r'perfrec-begin 1 (\w+)', log).group(1)
+    cut = log[:log.index('perfrec-end', log.index(f'perfrec-begin 1 {rec_id} 1 '))]
     cut = cut[:cut.rindex('\n')] + '\n' + re.search(r'perfrec-end \w+ 1', log).group(0) + '\n'
     part = os.path.join(str(tmp_path), 'part.data')
     ret, err = extract(cut, part)
@@ -265,7 +264,7 @@ def test_perfrec_stream_rate(ubman):
     cons = ubman
     rate = 1000
     start = time.monotonic_ns()
-    log = stream_log(cons, ['perfrec start -c 20000 -o %#x -s 0x4000 -S %d' % (BUF, rate)] +
+    log = stream_log(cons, [f'perfrec start -c 20000 -o {BUF:#x} -s 0x4000 -S {rate}'] +
                      [SHORT_CRC] * 3)
     if icount(cons):
         assert len(re.findall('perfrec-begin', log)) == 1
@@ -295,7 +294,7 @@ def test_perfrec_stream_rate(ubman):
 def test_perfrec_dump_stream_after_record(ubman, tmp_path):
     """dump -i of a finished recording: the same samples as a pipe-mode stream"""
     cons = ubman
-    res = record(cons, '-c 50000 -o %#x -s %#x' % (BUF, BUF_SIZE), SHORT_CRC)
+    res = record(cons, f'-c 50000 -o {BUF:#x} -s {BUF_SIZE:#x}', SHORT_CRC)
     file_path, _ = fetch(cons, tmp_path)
     log = cons.run_command('perfrec dump -i -z')
     assert 'b64z' in log and 'end of stream' in log
