@@ -32,7 +32,7 @@ SHF_EXECINSTR = 4
 
 def fail(msg):
     """Print one line and exit 1"""
-    print('perfrec_pgoff: %s' % msg, file=sys.stderr)
+    print(f'perfrec_pgoff: {msg}', file=sys.stderr)
     sys.exit(1)
 
 
@@ -60,7 +60,7 @@ def find_symbol(data, secs, name):
             start = strtab[4] + st_name
             if data[start:data.index(b'\0', start)] == name:
                 return st_value, st_shndx
-    fail('symbol %s not found (is CONFIG_PERFREC_PMUV3 built in?)' % name.decode())
+    fail(f'symbol {name.decode()} not found (is CONFIG_PERFREC_PMUV3 built in?)')
     return None
 
 
@@ -71,7 +71,7 @@ def patch(data, secs, name, value):
     where = sec[4] + addr - sec[3]
     old = struct.unpack_from('<Q', data, where)[0]
     if old not in (UNSET, value):
-        fail('%s holds %#x, neither unset nor %#x' % (name.decode(), old, value))
+        fail(f'{name.decode()} holds {old:#x}, neither unset nor {value:#x}')
     struct.pack_into('<Q', data, where, value)
     return where
 
@@ -87,7 +87,7 @@ def main(argv):
     start, _ = find_symbol(data, secs, b'_start')
     loads = [s for s in segs if s[0] == PT_LOAD and s[3] <= start < s[3] + s[6]]
     if len(loads) != 1:
-        fail('no single PT_LOAD segment holds _start (%#x)' % start)
+        fail(f'no single PT_LOAD segment holds _start ({start:#x})')
     pgoff = loads[0][2] - (loads[0][3] - start)
 
     code_end = max(sec[3] + sec[5] for sec in secs

@@ -104,11 +104,11 @@ class Problem:
 
     def format(self, name):
         """Return the problem as one line: '<name>:<lineno>: [warning: ]<message>'"""
-        where = name if self.lineno is None else '%s:%d' % (name, self.lineno)
-        return '%s: %s%s' % (where, 'warning: ' if self.warning else '', self.message)
+        where = name if self.lineno is None else f'{name}:{self.lineno}'
+        return f"{where}: {'warning: ' if self.warning else ''}{self.message}"
 
     def __repr__(self):
-        return 'Problem(%r)' % self.format('log')
+        return f"Problem({self.format('log')!r})"
 
 
 def crc16(data):
@@ -119,10 +119,10 @@ def crc16(data):
 def _check_id(rec_id):
     """Return @rec_id (int or 8-hex-digit str) as the 8-digit string; UsageError if bad"""
     if isinstance(rec_id, int) and not isinstance(rec_id, bool) and 0 <= rec_id < 1 << 32:
-        return '%08x' % rec_id
+        return f'{rec_id:08x}'
     if isinstance(rec_id, str) and ID_RE.match(rec_id):
         return rec_id
-    raise UsageError('bad recording id %r: want 8 lowercase hex digits' % (rec_id,))
+    raise UsageError(f'bad recording id {rec_id!r}: want 8 lowercase hex digits')
 
 
 def frame_lines(wire, rec_id, seq, kind, size, crc32, enc):
@@ -133,13 +133,13 @@ def frame_lines(wire, rec_id, seq, kind, size, crc32, enc):
     """
     rec_id = _check_id(rec_id)
     nlines = (len(wire) + LINE_BYTES - 1) // LINE_BYTES
-    out = ['%s %d %s %d %s %d %08x %s %d %d' % (BEGIN_MARK, FORMAT_VERSION, rec_id, seq, kind,
-                                                size, crc32, enc, len(wire), nlines)]
+    out = [f'{BEGIN_MARK} {FORMAT_VERSION} {rec_id} {seq} {kind} {size} {crc32:08x} {enc} '
+           f'{len(wire)} {nlines}']
     for idx in range(nlines):
         chunk = wire[idx * LINE_BYTES:(idx + 1) * LINE_BYTES]
-        out.append('%x:%s:%04x' % (idx, binascii.b2a_base64(chunk, newline=False).decode(),
-                                   crc16(chunk)))
-    out.append('%s %s %d' % (END_MARK, rec_id, seq))
+        b64 = binascii.b2a_base64(chunk, newline=False).decode()
+        out.append(f'{idx:x}:{b64}:{crc16(chunk):04x}')
+    out.append(f'{END_MARK} {rec_id} {seq}')
     return out
 
 
@@ -159,9 +159,9 @@ def encode_block(data, rec_id, seq, kind, compress):
     import gzip  # pylint: disable=import-outside-toplevel
 
     if kind not in KINDS:
-        raise UsageError('bad kind %r: want one of %s' % (kind, ', '.join(KINDS)))
+        raise UsageError(f"bad kind {kind!r}: want one of {', '.join(KINDS)}")
     if not isinstance(seq, int) or isinstance(seq, bool) or seq < 0 or (kind == 'file' and seq):
-        raise UsageError('bad seq %r for kind %s' % (seq, kind))
+        raise UsageError(f'bad seq {seq!r} for kind {kind}')
     data = bytes(data)
     wire = gzip.compress(data, mtime=0) if compress else data
     return frame_lines(wire, rec_id, seq, kind, len(data), zlib.crc32(data),
@@ -204,7 +204,12 @@ class Block:
     @property
     def name(self):
         """'<id>/<seq>' with '?' for what is unknown"""
-        return '%s/%s' % (self.rec_id or '?', '?' if self.seq is None else self.seq)
+        return f"{self.rec_id or '?'}/{'?' if self.seq is None else self.seq}"
+
+    @property
+    def lines_seen(self):
+        """How many payload lines the block has got so far (progress)"""
+        return self._next
 
     @property
     def ok(self):
@@ -228,53 +233,51 @@ class Block:
         vals = dict(zip(BEGIN_FIELDS, tokens))
         bad = []
         if len(tokens) != len(BEGIN_FIELDS):
-            bad.append('%d fields after %s, want %d' % (len(tokens), BEGIN_MARK,
-                                                        len(BEGIN_FIELDS)))
+            bad.append(f'{len(tokens)} fields after {BEGIN_MARK}, want {len(BEGIN_FIELDS)}')
         if 'id' in vals and ID_RE.match(vals['id']):
             self.rec_id = vals['id']
         elif 'id' in vals:
-            bad.append('id %r is not 8 lowercase hex digits' % vals['id'][:20])
+            bad.append(f"id {vals['id'][:20]!r} is not 8 lowercase hex digits")
         if 'seq' in vals and DEC_RE.match(vals['seq']):
             self.seq = int(vals['seq'])
         elif 'seq' in vals:
-            bad.append('seq %r is not a decimal number' % vals['seq'][:20])
+            bad.append(f"seq {vals['seq'][:20]!r} is not a decimal number")
         if 'version' in vals:
             if vals['version'] == str(FORMAT_VERSION):
                 self.version = FORMAT_VERSION
             else:
-                bad.append('format version %r is not supported (only %d)' %
-                           (vals['version'][:20], FORMAT_VERSION))
+                bad.append(f"format version {vals['version'][:20]!r} is not supported (only "
+                           f"{FORMAT_VERSION})")
         if 'kind' in vals:
             if vals['kind'] in KINDS:
                 self.kind = vals['kind']
             else:
-                bad.append('kind %r is not file or pipe' % vals['kind'][:20])
+                bad.append(f"kind {vals['kind'][:20]!r} is not file or pipe")
         for field in ('size', 'wire', 'lines'):
             if field in vals:
                 if DEC_RE.match(vals[field]):
                     setattr(self, 'nlines' if field == 'lines' else field, int(vals[field]))
                 else:
-                    bad.append('%s %r is not a decimal number' % (field, vals[field][:20]))
+                    bad.append(f'{field} {vals[field][:20]!r} is not a decimal number')
         if 'crc32' in vals:
             if HEX8_RE.match(vals['crc32']):
                 self.crc32 = int(vals['crc32'], 16)
             else:
-                bad.append('crc32 %r is not 8 lowercase hex digits' % vals['crc32'][:20])
+                bad.append(f"crc32 {vals['crc32'][:20]!r} is not 8 lowercase hex digits")
         if 'enc' in vals:
             if vals['enc'] in ENCODINGS:
                 self.enc = vals['enc']
             else:
-                bad.append('enc %r is not b64 or b64z' % vals['enc'][:20])
+                bad.append(f"enc {vals['enc'][:20]!r} is not b64 or b64z")
         if not bad:
             if self.kind == 'file' and self.seq:
-                bad.append('a file block must have seq 0, not %d' % self.seq)
+                bad.append(f'a file block must have seq 0, not {self.seq}')
             if self.nlines != (self.wire + LINE_BYTES - 1) // LINE_BYTES:
-                bad.append('%d lines cannot carry %d wire bytes' % (self.nlines, self.wire))
+                bad.append(f'{self.nlines} lines cannot carry {self.wire} wire bytes')
             if self.enc == 'b64' and self.size != self.wire:
-                bad.append('size %d differs from wire %d with enc b64' % (self.size, self.wire))
+                bad.append(f'size {self.size} differs from wire {self.wire} with enc b64')
         for msg in bad:
-            self.problem(self.begin_lineno, 'malformed begin line of block %s: %s' %
-                         (self.name, msg))
+            self.problem(self.begin_lineno, f'malformed begin line of block {self.name}: {msg}')
         self.header_ok = not bad
 
     def payload_line(self, lineno, text):
@@ -290,21 +293,20 @@ class Block:
         if INDEX_RE.match(idx_s):
             idx = int(idx_s, 16)
         else:
-            self.problem(lineno, 'malformed payload line index %r in block %s' %
-                         (idx_s[:20], self.name))
+            self.problem(lineno, f'malformed payload line index {idx_s[:20]!r} in block '
+                                 f'{self.name}')
             idx = self._next
         if idx > self._next:
-            self.problem(where, '%s missing in block %s' % (_line_range(self._next, idx - 1),
-                                                            self.name))
+            self.problem(where, f'{_line_range(self._next, idx - 1)} missing in block {self.name}')
         elif idx < self._next:
             what = 'duplicated' if idx == self._next - 1 else 'out of order'
-            self.problem(lineno, 'payload line %x %s in block %s (expected line %x)' %
-                         (idx, what, self.name, self._next))
+            self.problem(lineno, f'payload line {idx:x} {what} in block {self.name} (expected line '
+                                 f'{self._next:x})')
             return
         self._next = idx + 1
         if self.nlines is not None and idx >= self.nlines:
-            self.problem(lineno, 'payload line %x is beyond the %d lines of block %s' %
-                         (idx, self.nlines, self.name))
+            self.problem(lineno, f'payload line {idx:x} is beyond the {self.nlines} lines of block '
+                                 f'{self.name}')
             return
         chunk = self._decode(lineno, idx, b64, crc_s)
         if chunk is None:
@@ -313,8 +315,8 @@ class Block:
         if self.header_ok:
             want = min(LINE_BYTES, self.wire - idx * LINE_BYTES)
             if len(chunk) != want:
-                self.problem(lineno, 'payload line %x of block %s carries %d bytes, want %d' %
-                             (idx, self.name, len(chunk), want))
+                self.problem(lineno, f'payload line {idx:x} of block {self.name} carries '
+                                     f'{len(chunk)} bytes, want {want}')
                 return
         self._chunks.append(chunk)
 
@@ -322,8 +324,8 @@ class Block:
         """Decode a payload line's base64 and check its crc16; None if bad"""
         bad = B64_BAD_RE.search(b64)
         if bad:
-            self.problem(lineno, 'invalid base64 character %r in payload line %x of block %s' %
-                         (bad.group(0), idx, self.name))
+            self.problem(lineno, f'invalid base64 character {bad.group(0)!r} in payload line '
+                                 f'{idx:x} of block {self.name}')
             return None
         chunk = None
         if B64_RE.match(b64) and len(b64) % 4 == 0:
@@ -332,17 +334,16 @@ class Block:
             except (binascii.Error, ValueError):
                 pass
         if chunk is None:
-            self.problem(lineno, 'invalid base64 (bad length or padding) in payload line %x '
-                         'of block %s' % (idx, self.name))
+            self.problem(lineno, f'invalid base64 (bad length or padding) in payload line {idx:x} '
+                         f'of block {self.name}')
             return None
         if not CRC16_RE.match(crc_s):
-            self.problem(lineno, 'malformed crc16 %r in payload line %x of block %s' %
-                         (crc_s[:20], idx, self.name))
+            self.problem(lineno, f'malformed crc16 {crc_s[:20]!r} in payload line {idx:x} of block '
+                                 f'{self.name}')
             return None
         if int(crc_s, 16) != crc16(chunk):
-            self.problem(lineno, 'crc16 mismatch in payload line %x of block %s '
-                         '(line says %s, data gives %04x)' % (idx, self.name, crc_s,
-                                                              crc16(chunk)))
+            self.problem(lineno, f'crc16 mismatch in payload line {idx:x} of block {self.name} '
+                         f'(line says {crc_s}, data gives {crc16(chunk):04x})')
             return None
         return chunk
 
@@ -350,21 +351,21 @@ class Block:
         """Close the block at its end line @lineno and check its payload"""
         self.end_lineno = lineno
         if malformed:
-            self.problem(lineno, 'malformed end line of block %s' % self.name)
+            self.problem(lineno, f'malformed end line of block {self.name}')
         elif (end_id, end_seq) != (self.rec_id, self.seq):
-            self.problem(lineno, 'end line names block %s/%d but block %s began at line %d' %
-                         (end_id, end_seq, self.name, self.begin_lineno))
+            self.problem(lineno, f'end line names block {end_id}/{end_seq} but block {self.name} '
+                                 f'began at line {self.begin_lineno}')
         if self.nlines is not None and self._next < self.nlines:
             where = lineno if self._noise is None else self._noise
-            self.problem(where, '%s missing in block %s (end line reached)' %
-                         (_line_range(self._next, self.nlines - 1), self.name))
+            self.problem(where, f'{_line_range(self._next, self.nlines - 1)} missing in block '
+                                f'{self.name} (end line reached)')
         self._check_payload()
 
     def cut(self, lineno, why):
         """The block ends without its end line at log line @lineno"""
         self.truncated = True
-        self.problem(lineno, 'block %s (begun at line %d) truncated: %s' %
-                     (self.name, self.begin_lineno, why))
+        self.problem(lineno, f'block {self.name} (begun at line {self.begin_lineno}) truncated: '
+                             f'{why}')
 
     def _check_payload(self):
         """With every line good, join the wire data and check the payload"""
@@ -374,8 +375,8 @@ class Block:
         self._chunks = []
         at = self.begin_lineno
         if len(wire) != self.wire:
-            self.problem(at, 'block %s has %d wire bytes, begin line says %d' %
-                         (self.name, len(wire), self.wire))
+            self.problem(at, f'block {self.name} has {len(wire)} wire bytes, begin line says '
+                             f'{self.wire}')
             return
         if self.enc == 'b64z':
             payload = self._gunzip(wire)
@@ -384,13 +385,13 @@ class Block:
         else:
             payload = wire
         if len(payload) != self.size:
-            self.problem(at, 'payload of block %s is %d bytes, begin line says %d' %
-                         (self.name, len(payload), self.size))
+            self.problem(at, f'payload of block {self.name} is {len(payload)} bytes, begin line '
+                             f'says {self.size}')
             return
         crc = zlib.crc32(payload)
         if crc != self.crc32:
-            self.problem(at, 'payload crc32 of block %s is %08x, begin line says %08x' %
-                         (self.name, crc, self.crc32))
+            self.problem(at, f'payload crc32 of block {self.name} is {crc:08x}, begin line says '
+                             f'{self.crc32:08x}')
             return
         self.payload = payload
 
@@ -401,18 +402,18 @@ class Block:
         try:
             payload = dec.decompress(wire, self.size + 1)
         except zlib.error as err:
-            self.problem(at, 'corrupt gzip data in block %s: %s' % (self.name, err))
+            self.problem(at, f'corrupt gzip data in block {self.name}: {err}')
             return None
         if len(payload) > self.size:
-            self.problem(at, 'gzip content of block %s is longer than its size %d' %
-                         (self.name, self.size))
+            self.problem(at, f'gzip content of block {self.name} is longer than its size '
+                             f'{self.size}')
             return None
         if not dec.eof:
-            self.problem(at, 'gzip stream of block %s is incomplete' % self.name)
+            self.problem(at, f'gzip stream of block {self.name} is incomplete')
             return None
         if dec.unused_data:
-            self.problem(at, 'block %s has %d bytes after its gzip stream' %
-                         (self.name, len(dec.unused_data)))
+            self.problem(at, f'block {self.name} has {len(dec.unused_data)} bytes after its gzip '
+                             'stream')
             return None
         return payload
 
@@ -420,8 +421,8 @@ class Block:
 def _line_range(first, last):
     """'payload line 5' or 'payload lines 5-7' (hex, as the wire has them)"""
     if first == last:
-        return 'payload line %x' % first
-    return 'payload lines %x-%x' % (first, last)
+        return f'payload line {first:x}'
+    return f'payload lines {first:x}-{last:x}'
 
 
 class Parser:
@@ -460,8 +461,7 @@ class Parser:
                 blk = Block(None)
                 blk.rec_id, blk.seq = end
                 blk.end_lineno = self.lineno
-                blk.problem(self.lineno, 'end line of block %s without its begin line' %
-                            blk.name)
+                blk.problem(self.lineno, f'end line of block {blk.name} without its begin line')
                 self.blocks.append(blk)
             return
         if end:
@@ -535,8 +535,8 @@ class Recording:
             if blk.kind:
                 kinds.setdefault(blk.kind, blk.lineno)
         if len(kinds) > 1:
-            self._error(self.lineno, 'recording %s has both file (line %d) and pipe (line %d) '
-                        'blocks' % (self.rec_id, kinds['file'], kinds['pipe']))
+            self._error(self.lineno, f"recording {self.rec_id} has both file (line "
+                                     f"{kinds['file']}) and pipe (line {kinds['pipe']}) blocks")
         elif kinds:
             self.kind = list(kinds)[0]
         good = {}
@@ -544,8 +544,8 @@ class Recording:
             if blk.ok:
                 prev = good.get(blk.seq)
                 if prev and prev.payload != blk.payload:
-                    self._warn(blk.lineno, 'block %s differs from its copy at line %d; using '
-                               'this later one' % (blk.name, prev.lineno), blk.seq)
+                    self._warn(blk.lineno, f'block {blk.name} differs from its copy at line '
+                                           f'{prev.lineno}; using this later one', blk.seq)
                 good[blk.seq] = blk
         for blk in self.blocks:
             if blk.ok:
@@ -553,8 +553,8 @@ class Recording:
             if blk.seq in good or (self.kind == 'file' and blk.seq is None and good):
                 blk_seq = 0 if blk.seq is None else blk.seq
                 self.problems += [p.as_warning() for p in blk.problems]
-                self._warn(blk.lineno, 'damaged copy of block %s ignored: using the good copy '
-                           'at line %d' % (blk.name, good[blk_seq].lineno), blk.seq)
+                self._warn(blk.lineno, f'damaged copy of block {blk.name} ignored: using the good '
+                                       f'copy at line {good[blk_seq].lineno}', blk.seq)
             else:
                 self.problems += blk.problems
         if self.kind == 'file':
@@ -562,18 +562,18 @@ class Recording:
         elif self.kind == 'pipe':
             self._resolve_pipe(good)
         elif not kinds:
-            self._error(self.lineno, 'recording %s: no block with a readable begin line' %
-                        self.rec_id)
+            self._error(self.lineno, f'recording {self.rec_id}: no block with a readable begin '
+                                     'line')
 
     def _resolve_file(self, good):
         blk = good.get(0)
         if not blk:
-            self._error(self.lineno, 'recording %s (file) has no intact block: nothing '
-                        'written' % self.rec_id, 0)
+            self._error(self.lineno, f'recording {self.rec_id} (file) has no intact block: nothing '
+                        'written', 0)
             return
         if not blk.payload.startswith(PERF_MAGIC):
-            self._warn(blk.lineno, 'recording %s does not start with the perf.data magic' %
-                       self.rec_id, 0)
+            self._warn(blk.lineno, f'recording {self.rec_id} does not start with the perf.data '
+                                   'magic', 0)
         self.data = blk.payload
         self.chunks = 1
 
@@ -583,7 +583,7 @@ class Recording:
             if blk.seq is not None:
                 seen.setdefault(blk.seq, blk.lineno)
         if not seen:
-            self._error(self.lineno, 'stream %s: no block with a readable seq' % self.rec_id)
+            self._error(self.lineno, f'stream {self.rec_id}: no block with a readable seq')
             return
         last = max(seen)
         seq = 0
@@ -593,16 +593,16 @@ class Recording:
             later = sorted(s for s in seen if s > seq)
             why = 'damaged' if seq in seen else 'missing'
             if later:
-                after = '; chunk%s %s after it (from line %d) not used' % (
-                    's' if len(later) > 1 else '', _seq_list(later), seen[later[0]])
+                after = (f"; chunk{'s' if len(later) > 1 else ''} {_seq_list(later)} after it "
+                         f"(from line {seen[later[0]]}) not used")
             else:
                 after = ''
             if seq:
-                what = 'writing chunk%s %s only' % ('s'[:seq > 1], _seq_list(range(seq)))
+                what = f"writing chunk{'s'[:seq > 1]} {_seq_list(range(seq))} only"
             else:
                 what = 'nothing written'
             self._error(seen[later[0]] if why == 'missing' else seen[seq],
-                        'stream %s: chunk %d %s: %s%s' % (self.rec_id, seq, why, what, after),
+                        f'stream {self.rec_id}: chunk {seq} {why}: {what}{after}',
                         seq)
         if seq:
             self.data = b''.join(good[s].payload for s in range(seq))
@@ -610,8 +610,8 @@ class Recording:
             head = good[0].payload
             if (not head.startswith(PERF_MAGIC) or
                     head[8:16] != PIPE_HEADER_SIZE.to_bytes(8, 'little')):
-                self._warn(good[0].lineno, 'stream %s does not start with a pipe-mode '
-                           'perf.data header' % self.rec_id, 0)
+                self._warn(good[0].lineno, f'stream {self.rec_id} does not start with a pipe-mode '
+                           'perf.data header', 0)
 
 
 def _seq_list(seqs):
@@ -622,7 +622,7 @@ def _seq_list(seqs):
             out[-1][1] = seq
         else:
             out.append([seq, seq])
-    return ', '.join(str(a) if a == b else '%d-%d' % (a, b) for a, b in out)
+    return ', '.join(str(a) if a == b else f'{a}-{b}' for a, b in out)
 
 
 def assemble(blocks):
@@ -684,9 +684,9 @@ def list_lines(blocks):
     """The --list lines: id, seq, kind, size, status and log line of each block"""
     out = []
     for blk in blocks:
-        out.append('%-8s %4s %-4s %10s %-9s line %d' % (
-            blk.rec_id or '?', '?' if blk.seq is None else blk.seq, blk.kind or '?',
-            '?' if blk.size is None else blk.size, blk.status, blk.lineno))
+        out.append(f"{blk.rec_id or '?':<8} {'?' if blk.seq is None else blk.seq:>4} "
+                   f"{blk.kind or '?':<4} {'?' if blk.size is None else blk.size:>10} "
+                   f"{blk.status:<9} line {blk.lineno}")
     return out
 
 
@@ -728,7 +728,7 @@ def parse_args(argv):
     if args.all and args.output == '-':
         raise UsageError('--all cannot write to stdout')
     if args.id is not None and not ID_RE.match(args.id):
-        raise UsageError('bad --id %r: want 8 lowercase hex digits' % args.id)
+        raise UsageError(f'bad --id {args.id!r}: want 8 lowercase hex digits')
     if args.timeout is not None and args.timeout <= 0:
         raise UsageError('--timeout must be positive')
     return args
@@ -742,16 +742,16 @@ def _read_log(path):
         with open(path, 'rb') as inf:
             return split_log(inf.read())
     except OSError as err:
-        raise UsageError('cannot read %s: %s' % (path, err.strerror or err)) from err
+        raise UsageError(f'cannot read {path}: {err.strerror or err}') from err
 
 
 def _configure_tty(fd, baud):
     """Put the terminal @fd in raw mode, 8N1, no flow control, at @baud"""
     import termios  # pylint: disable=import-outside-toplevel
 
-    speed = getattr(termios, 'B%d' % baud, None)
+    speed = getattr(termios, f'B{baud}', None)
     if speed is None:
-        raise UsageError('unsupported --baud %d' % baud)
+        raise UsageError(f'unsupported --baud {baud}')
     iflag, oflag, cflag, lflag, _, _, ccs = termios.tcgetattr(fd)
     iflag &= ~(termios.IGNBRK | termios.BRKINT | termios.PARMRK | termios.ISTRIP |
                termios.INLCR | termios.IGNCR | termios.ICRNL | termios.IXON |
@@ -791,9 +791,8 @@ class _Progress:
         self.shown = now
         rate = block.rx_bytes / max(now - self.start, 1e-3) / 1024
         total = '?' if block.nlines is None else block.nlines
-        sys.stderr.write('\rblock %s: %d/%s lines, %d bytes, %.1f KiB/s ' %
-                         (block.name, block._next, total,  # pylint: disable=protected-access
-                          block.rx_bytes, rate))
+        sys.stderr.write(f'\rblock {block.name}: {block.lines_seen}/{total} lines, '
+                         f'{block.rx_bytes} bytes, {rate:.1f} KiB/s ')
         sys.stderr.flush()
         self.dirty = True
 
@@ -814,7 +813,7 @@ def read_device(args, parser):
     try:
         fd = os.open(args.device, os.O_RDWR | os.O_NOCTTY | os.O_NONBLOCK)
     except OSError as err:
-        raise UsageError('cannot open %s: %s' % (args.device, err.strerror)) from err
+        raise UsageError(f'cannot open {args.device}: {err.strerror}') from err
     import termios  # pylint: disable=import-outside-toplevel
 
     saved = None
@@ -824,17 +823,16 @@ def read_device(args, parser):
         try:
             saved = termios.tcgetattr(fd)
         except termios.error as err:
-            raise UsageError('%s is not a terminal' % args.device) from err
+            raise UsageError(f'{args.device} is not a terminal') from err
         _configure_tty(fd, args.baud)
         if args.save_log:
             try:
                 logf = open(args.save_log, 'wb')  # pylint: disable=consider-using-with
             except OSError as err:
-                raise UsageError('cannot write %s: %s' % (args.save_log, err.strerror)) from err
+                raise UsageError(f'cannot write {args.save_log}: {err.strerror}') from err
         if not args.quiet:
-            sys.stderr.write('reading %s at %d baud%s\n' % (
-                args.device, args.baud,
-                '' if args.timeout else ' (Ctrl-C stops a pipe stream)'))
+            until = '' if args.timeout else ' (Ctrl-C stops a pipe stream)'
+            sys.stderr.write(f'reading {args.device} at {args.baud} baud{until}\n')
         if args.command:
             os.write(fd, args.command.encode() + b'\r')
         _read_loop(fd, args, parser, logf, progress)
@@ -860,7 +858,7 @@ def _read_loop(fd, args, parser, logf, progress):
             if not ready:
                 if not args.quiet:
                     progress.done()
-                    sys.stderr.write('%g s of silence: stopping\n' % args.timeout)
+                    sys.stderr.write(f'{args.timeout:g} s of silence: stopping\n')
                 break
             try:
                 data = os.read(fd, 65536)
@@ -927,9 +925,8 @@ def _umask():
 
 def _describe(rec):
     if rec.kind == 'pipe':
-        return 'pipe stream of %d chunk%s, %d bytes' % (rec.chunks, 's'[:rec.chunks != 1],
-                                                          len(rec.data))
-    return 'file, %d bytes' % len(rec.data)
+        return f"pipe stream of {rec.chunks} chunk{'s'[:rec.chunks != 1]}, {len(rec.data)} bytes"
+    return f'file, {len(rec.data)} bytes'
 
 
 def run(args):
@@ -951,15 +948,15 @@ def run(args):
     if not recordings:
         for prob in loose:
             print(prob.format(name), file=sys.stderr)
-        print('%s: no perfrec dump found' % name, file=sys.stderr)
+        print(f'{name}: no perfrec dump found', file=sys.stderr)
         return 1
     if args.all:
         chosen = recordings
     elif args.id:
         chosen = [rec for rec in recordings if rec.rec_id == args.id]
         if not chosen:
-            print('%s: no recording %s (found: %s)' % (
-                name, args.id, ', '.join(rec.rec_id for rec in recordings)), file=sys.stderr)
+            print(f"{name}: no recording {args.id} (found: "
+                  f"{', '.join(rec.rec_id for rec in recordings)})", file=sys.stderr)
             return 1
     else:
         chosen = recordings[-1:]
@@ -969,23 +966,23 @@ def run(args):
     if status and not args.all and not args.id and chosen[0].data is None:
         others = [rec.rec_id for rec in recordings[:-1] if rec.ok]
         if others:
-            print('%s: note: intact earlier recording%s: %s (use --id)' % (
-                name, 's'[:len(others) > 1], ', '.join(others)), file=sys.stderr)
+            print(f"{name}: note: intact earlier recording{'s'[:len(others) > 1]}: "
+                  f"{', '.join(others)} (use --id)", file=sys.stderr)
     if args.list:
         return status
     for rec in chosen:
         if rec.data is None:
             continue
-        path = '%s.%s' % (args.output, rec.rec_id) if args.all else args.output
+        path = f'{args.output}.{rec.rec_id}' if args.all else args.output
         try:
             _write(path, rec.data)
         except OSError as err:
-            print('cannot write %s: %s' % (path, err.strerror or err), file=sys.stderr)
+            print(f'cannot write {path}: {err.strerror or err}', file=sys.stderr)
             return 1
         if not args.quiet:
-            print('wrote %s: recording %s, %s%s' % (
-                path, rec.rec_id, _describe(rec), '' if rec.ok else ' (INCOMPLETE)'),
-                file=sys.stderr)
+            print(f"wrote {path}: recording {rec.rec_id}, "
+                  f"{_describe(rec)}{'' if rec.ok else ' (INCOMPLETE)'}",
+                  file=sys.stderr)
     return status
 
 
@@ -994,7 +991,7 @@ def main(argv=None):
     try:
         return run(parse_args(sys.argv[1:] if argv is None else argv))
     except UsageError as err:
-        print('perfrec_extract: %s' % err, file=sys.stderr)
+        print(f'perfrec_extract: {err}', file=sys.stderr)
         return 2
     except SystemExit as exc:      # --help
         return exc.code if isinstance(exc.code, int) else 0

@@ -72,15 +72,15 @@ class _RefFinder(html.parser.HTMLParser):
                 continue
             name = name.lower()
             if name in URL_ATTRS and REMOTE.match(value):
-                self.refs.append('<%s %s="%s">' % (tag, name, value))
+                self.refs.append(f'<{tag} {name}="{value}">')
             elif name == 'srcset' and any(REMOTE.match(part)
                                           for part in value.split(',')):
-                self.refs.append('<%s srcset="%s">' % (tag, value))
+                self.refs.append(f'<{tag} srcset="{value}">')
             elif name == 'style' and CSS_REMOTE.search(value):
-                self.refs.append('<%s style="%s">' % (tag, value))
+                self.refs.append(f'<{tag} style="{value}">')
             elif (tag == 'meta' and name == 'content' and
                   re.search(r'url\s*=\s*(?:[a-z][a-z0-9+.-]*:)?//', value, re.I)):
-                self.refs.append('<meta content="%s">' % value)
+                self.refs.append(f'<meta content="{value}">')
 
     def handle_endtag(self, tag):
         if tag == 'style':
@@ -88,7 +88,7 @@ class _RefFinder(html.parser.HTMLParser):
 
     def handle_data(self, data):
         if self._in_style and CSS_REMOTE.search(data):
-            self.refs.append('<style> %s' % CSS_REMOTE.search(data).group(0))
+            self.refs.append(f'<style> {CSS_REMOTE.search(data).group(0)}')
 
 
 def remote_refs(text):
@@ -106,14 +106,14 @@ def remote_refs(text):
 def check_page(path):
     """Return a list of problems with the flame graph page at @path (empty: good)"""
     if not os.path.isfile(path) or not os.path.getsize(path):
-        return ['%s was not written' % path]
+        return [f'{path} was not written']
     with open(path, encoding='utf-8') as inf:
         text = inf.read()
-    problems = ['%s still holds the template placeholder %s' % (path, ph)
+    problems = [f'{path} still holds the template placeholder {ph}'
                 for ph in PLACEHOLDERS if ph in text]
     if '"n": "all"' not in text:
-        problems.append('%s holds no stacks' % path)
-    problems += ['%s refers to a remote address: %s' % (path, ref)
+        problems.append(f'{path} holds no stacks')
+    problems += [f'{path} refers to a remote address: {ref}'
                  for ref in remote_refs(text)]
     return problems
 
@@ -189,18 +189,18 @@ def main(argv=None):
     args = parser.parse_args(argv)
 
     def fail(msg):
-        print('perfrec_flamegraph: %s' % msg, file=sys.stderr)
+        print(f'perfrec_flamegraph: {msg}', file=sys.stderr)
         return 1
 
-    for path, what, hint in ((args.template, 'template', 'run "npm ci" in %s' % NPM_DIR),
+    for path, what, hint in ((args.template, 'template', f'run "npm ci" in {NPM_DIR}'),
                              (args.script, "perf's flame graph script", 'install linux-perf'),
                              (args.perf, 'perf', 'install linux-perf')):
         if not os.path.isfile(path):
-            return fail('%s %s not found: %s' % (what, path, hint))
+            return fail(f'{what} {path} not found: {hint}')
     if args.input != '-' and not os.path.isfile(args.input):
-        return fail('no such file: %s' % args.input)
+        return fail(f'no such file: {args.input}')
     if args.symfs and not os.path.isdir(args.symfs):
-        return fail('--symfs %s is not a directory' % args.symfs)
+        return fail(f'--symfs {args.symfs} is not a directory')
     for path in (args.output, args.png):
         if path:
             os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
@@ -212,29 +212,30 @@ def main(argv=None):
     noise = [line for line in proc.stderr.splitlines() if line.strip() and
              not any(pat.fullmatch(line.strip()) for pat in PERF_HARMLESS)]
     if proc.returncode:
-        return fail('perf script exited %d:\n%s' % (proc.returncode, '\n'.join(noise)))
+        lines = '\n'.join(noise)
+        return fail(f'perf script exited {proc.returncode}:\n{lines}')
     for line in noise:
-        print('perfrec_flamegraph: perf: %s' % line, file=sys.stderr)
+        print(f'perfrec_flamegraph: perf: {line}', file=sys.stderr)
     problems = check_page(args.output)
     if problems:
         return fail('\n'.join(problems))
-    print('perfrec_flamegraph: wrote %s (%d bytes, offline)' %
-          (args.output, os.path.getsize(args.output)))
+    print(f'perfrec_flamegraph: wrote {args.output} ({os.path.getsize(args.output)} bytes, '
+          'offline)')
 
     if args.browser or args.png or args.hover:
         node = shutil.which('node')
         if not node:
             return fail('node not found: install nodejs')
         if not os.path.isdir(os.path.join(NPM_DIR, 'node_modules', 'playwright-core')):
-            return fail('playwright-core not installed: run "npm ci" in %s' % NPM_DIR)
+            return fail(f'playwright-core not installed: run "npm ci" in {NPM_DIR}')
         code, out, err = browser_check(args.output, args.png, args.png_width, args.hover,
                                        node)
         sys.stdout.write(out)
         sys.stderr.write(err)
         if code:
-            return fail('the browser check of %s failed (exit %d)' % (args.output, code))
+            return fail(f'the browser check of {args.output} failed (exit {code})')
         if args.png:
-            print('perfrec_flamegraph: wrote %s' % args.png)
+            print(f'perfrec_flamegraph: wrote {args.png}')
     return 0
 
 

@@ -44,7 +44,7 @@ def elf_build_id(path):
     with open(path, 'rb') as inf:
         data = inf.read()
     if data[:4] != b'\x7fELF' or data[4] != 2 or data[5] != 1:
-        raise ValueError('%s: not a 64-bit little-endian ELF' % path)
+        raise ValueError(f'{path}: not a 64-bit little-endian ELF')
     shoff, = struct.unpack_from('<Q', data, 0x28)
     shentsize, shnum = struct.unpack_from('<HH', data, 0x3a)
     for i in range(shnum):
@@ -68,7 +68,7 @@ def perf(args, check=True, **kwargs):
     proc = subprocess.run([PERF] + args, stdout=subprocess.PIPE, text=True,
                           check=False, **kwargs)
     if check and proc.returncode:
-        raise RuntimeError('perf %s failed (exit %d)' % (args[0], proc.returncode))
+        raise RuntimeError(f'perf {args[0]} failed (exit {proc.returncode})')
     return proc
 
 
@@ -93,7 +93,7 @@ def hottest(data, symfs):
         elif best and line.startswith('# Samples:'):
             break       # the next event's table
     if not best:
-        raise RuntimeError('perf names no function in %s' % data)
+        raise RuntimeError(f'perf names no function in {data}')
     return best[1]
 
 
@@ -117,21 +117,20 @@ def main(argv=None):
     try:
         for path in (args.data, elf):
             if not os.path.isfile(path):
-                raise RuntimeError('%s: no such file' % path)
+                raise RuntimeError(f'{path}: no such file')
         want = elf_build_id(elf)
         got = recorded_build_id(args.data)
         if got and want and got != want:
-            raise RuntimeError('%s was recorded by the U-Boot with build-id %s, but %s has '
-                               'build-id %s: give the build directory of the U-Boot that '
-                               'made the recording' % (args.data, got, elf, want))
+            raise RuntimeError(f'{args.data} was recorded by the U-Boot with build-id {got}, but '
+                               f'{elf} has build-id {want}: give the build directory of the U-Boot '
+                               'that made the recording')
         if not got:
-            print('perfrec_report: %s carries no build-id: trusting that %s is the build '
-                  'that made it' % (args.data, elf), file=sys.stderr)
+            print(f'perfrec_report: {args.data} carries no build-id: trusting that {elf} is the '
+                  'build that made it', file=sys.stderr)
         symfs = ['--symfs', args.build_dir]
         if args.cache:
             if not (got and want):
-                raise RuntimeError('--cache needs a build-id in both %s and %s'
-                                   % (args.data, elf))
+                raise RuntimeError(f'--cache needs a build-id in both {args.data} and {elf}')
             perf(['buildid-cache', '--add', elf])
             symfs = []
         if args.flame:
@@ -147,7 +146,7 @@ def main(argv=None):
             out = perf(['report', '-i', args.data, '--stdio', '--no-children'] + symfs +
                        extra).stdout
     except (RuntimeError, ValueError, OSError) as err:
-        print('perfrec_report: %s' % err, file=sys.stderr)
+        print(f'perfrec_report: {err}', file=sys.stderr)
         return 1
     sys.stdout.write(out)
     return 0

@@ -135,12 +135,12 @@ def lead_with_base_segment(data):
     if segs[0] == lead:
         return False
     if phentsize != PHDR.size:
-        raise SymfsError('unexpected program header size %d' % phentsize)
+        raise SymfsError(f'unexpected program header size {phentsize}')
     end = phoff + (phnum + 1) * phentsize
     used = [offset for sh_type, _, _, offset, size in sections(data)
             if sh_type and size and offset < end and offset + size > phoff]
     if end > min(seg[2] for seg in loads if seg[5]) or used:
-        raise SymfsError('no room for another program header after offset %#x' % phoff)
+        raise SymfsError(f'no room for another program header after offset {phoff:#x}')
     for i, seg in enumerate([lead] + segs):
         PHDR.pack_into(data, phoff + i * phentsize, *seg)
     struct.pack_into('<H', data, 0x38, phnum + 1)
@@ -176,12 +176,12 @@ def make_copy(elf, objcopy):
         proc = subprocess.run([objcopy, '--strip-debug', '--strip-symbols=' + strip, elf, out],
                               capture_output=True, text=True, check=False)
         if proc.returncode:
-            raise SymfsError('%s --strip-debug failed: %s' % (objcopy, proc.stderr.strip()))
+            raise SymfsError(f'{objcopy} --strip-debug failed: {proc.stderr.strip()}')
         with open(out, 'rb') as inf:
             data = bytearray(inf.read())
         copied = elf_build_id(out)
     if copied != bid:
-        raise SymfsError('%s changed the build-id note' % objcopy)
+        raise SymfsError(f'{objcopy} changed the build-id note')
     lead_with_base_segment(data)
     return bytes(data), bid
 
@@ -237,13 +237,12 @@ def main(argv=None):
         data, bid = make_copy(args.elf, args.objcopy)
         written = publish(data, bid, args.out_dir)
     except (OSError, ValueError, SymfsError) as err:
-        print('perfrec_symfs: %s' % err, file=sys.stderr)
+        print(f'perfrec_symfs: {err}', file=sys.stderr)
         return 1
     if written and bid:
-        print('perfrec_symfs: %s/u-boot and .debug/u-boot/%s/elf' % (args.out_dir, bid))
+        print(f'perfrec_symfs: {args.out_dir}/u-boot and .debug/u-boot/{bid}/elf')
     elif written:
-        print('perfrec_symfs: %s/u-boot (no build-id: no .debug/ tree for hotspot)'
-              % args.out_dir)
+        print(f'perfrec_symfs: {args.out_dir}/u-boot (no build-id: no .debug/ tree for hotspot)')
     return 0
 
 
