@@ -10,8 +10,8 @@ QDataStream buffer (big-endian) that starts with a uint8 message type.
 Newer perfparsers add fields (inline flags, relative addresses, lost counts)
 that this module does not expect: it fails loudly on a size mismatch.
 
-    st = run_perfparser('perf.data', app_dir='build')
-    st.samples[0].frames[0].symbol, st.errors
+    stream = run_perfparser('perf.data', app_dir='build')
+    stream.samples[0].frames[0].symbol, stream.errors
 
 Sample.frames are the frames hotspot itself shows for the sample (what its
 HOTSPOT_GENERATE_SCRIPT_OUTPUT=1 prints), quirks included.
@@ -60,8 +60,9 @@ TraceFormat = namedtuple('TraceFormat', 'system name flags')
 TaskEvent = namedtuple('TaskEvent', 'kind pid tid time cpu payload')
 
 
+# More attributes than pylint likes: hotspot's frame fields
 @dataclass
-class Frame:
+class Frame:  # pylint: disable=too-many-instance-attributes
     """One frame as hotspot shows it; None where it shows [unknown]"""
     address: int
     symbol: str | None
@@ -73,8 +74,9 @@ class Frame:
     is_kernel: bool = False
 
 
+# More attributes than pylint likes: perfparser's sample fields
 @dataclass
-class Sample:
+class Sample:  # pylint: disable=too-many-instance-attributes
     """One sample; frames are resolved as hotspot does on its arrival
 
     values are (attribute id, period or count) pairs; hotspot counts a 0 as
@@ -91,8 +93,9 @@ class Sample:
     frames: list = field(default_factory=list)  # innermost first
 
 
+# More attributes than pylint likes: one attribute per kind of message
 @dataclass
-class Stream:
+class Stream:  # pylint: disable=too-many-instance-attributes
     """A decoded stream: definitions by id, samples and events in order"""
     version: int
     strings: list = field(default_factory=list)
@@ -153,6 +156,7 @@ class _Reader:
         self.buf, self.pos, self.where = buf, 0, where
 
     def take(self, fmt):
+        """Read the struct format @fmt (big-endian): one value or a tuple"""
         size = struct.calcsize('>' + fmt)
         if self.pos + size > len(self.buf):
             raise StreamError(f'{self.where}: message ends early')
@@ -161,6 +165,7 @@ class _Reader:
         return vals if len(vals) > 1 else vals[0]
 
     def bytes(self):
+        """A QByteArray: u32 length (0xffffffff for a null one), then the bytes"""
         size = self.take('I')
         if size == 0xffffffff:
             return b''
@@ -174,9 +179,11 @@ class _Reader:
         return self.bytes().decode(codec, 'replace')
 
     def list(self, item):
+        """A QList: u32 count, then that many items, each read by @item()"""
         return [item() for _ in range(self.take('I'))]
 
     def variant(self):
+        """A QVariant of the types perfparser sends: None, bytes, list or number"""
         vtype, _is_null = self.take('IB')
         if vtype == 0:
             return None
@@ -189,66 +196,69 @@ class _Reader:
         return self.take(VARIANT_FMT[vtype])
 
 
-def _decode(st, mtype, r):
-    """Decode one message of type @mtype from @r into @st"""
+# Definition messages: an id, then the fields of the tuple stored under it
+_DEFINITIONS = {
+    'LocationDefinition': ('locations', Location, 'QiIiii'),
+    'SymbolDefinition': ('symbols', Symbol, 'iii?'),
+    'AttributesDefinition': ('attributes', Attribute, 'IQi?Q'),
+    'TracePointFormat': ('tracepoint_formats', TraceFormat, 'iiI'),
+}
+
+
+def _decode(stream, mtype, reader):
+    """Decode one message of type @mtype from @reader into @stream"""
     name = MSG_TYPES[mtype]
     if name in ('Sample', 'TracePointSample'):
-        smp = Sample(*r.take('iiQI'), r.list(lambda: r.take('i')), r.take('B'),
-                     r.list(lambda: r.take('iQ')))
-        smp.frames = st.resolve(smp.location_ids, smp.guessed_frames)
+        smp = Sample(*reader.take('iiQI'), reader.list(lambda: reader.take('i')),
+                     reader.take('B'), reader.list(lambda: reader.take('iQ')))
+        smp.frames = stream.resolve(smp.location_ids, smp.guessed_frames)
         if name == 'TracePointSample':
-            smp.trace_data = dict(r.list(lambda: (r.take('i'), r.variant())))
-        st.samples.append(smp)
+            smp.trace_data = dict(reader.list(lambda: (reader.take('i'), reader.variant())))
+        stream.samples.append(smp)
     elif name == 'StringDefinition':
-        sid, text = r.take('i'), r.text()
-        if sid != len(st.strings):
-            raise StreamError(f'{r.where}: string id {sid} out of order')
-        st.strings.append(text)
-    elif name == 'LocationDefinition':
-        lid = r.take('i')
-        st.locations[lid] = Location(*r.take('QiIiii'))
-    elif name == 'SymbolDefinition':
-        sid = r.take('i')
-        st.symbols[sid] = Symbol(*r.take('iii?'))
-    elif name == 'AttributesDefinition':
-        aid = r.take('i')
-        st.attributes[aid] = Attribute(*r.take('IQi?Q'))
-    elif name == 'TracePointFormat':
-        fid = r.take('i')
-        st.tracepoint_formats[fid] = TraceFormat(*r.take('iiI'))
+        sid, text = reader.take('i'), reader.text()
+        if sid != len(stream.strings):
+            raise StreamError(f'{reader.where}: string id {sid} out of order')
+        stream.strings.append(text)
+    elif name in _DEFINITIONS:
+        table, kind, fmt = _DEFINITIONS[name]
+        ident = reader.take('i')
+        getattr(stream, table)[ident] = kind(*reader.take(fmt))
     elif name == 'Error':
-        code = r.take('i')
-        message = r.text('utf-16-be')  # a QString
-        st.errors.append((ERROR_CODES.get(code, str(code)), message))
+        code = reader.take('i')
+        message = reader.text('utf-16-be')  # a QString
+        stream.errors.append((ERROR_CODES.get(code, str(code)), message))
     elif name == 'Progress':
-        st.progress = r.take('d')  # a float, sent in double precision
+        stream.progress = reader.take('d')  # a float, sent in double precision
     elif name == 'FeaturesDefinition':
-        st.features = _features(r)
+        stream.features = _features(reader)
     else:
-        rec = r.take('iiQI')
+        rec = reader.take('iiQI')
         payload = None
         if name in ('ThreadStart', 'Command'):
-            payload = r.take('i')  # parent pid; command string id
+            payload = reader.take('i')  # parent pid; command string id
         elif name == 'ContextSwitchDefinition':
-            payload = r.take('?')  # switched out
+            payload = reader.take('?')  # switched out
         if name == 'Command':
-            payload = st.string(payload)
-        st.events.append(TaskEvent(name, *rec, payload))
+            payload = stream.string(payload)
+        stream.events.append(TaskEvent(name, *rec, payload))
 
 
-def _features(r):
+def _features(reader):
     """The perf.data header features, as FeaturesDefinition sends them"""
-    f = dict(hostname=r.text(), osrelease=r.text(), version=r.text(),
-             arch=r.text(), nr_cpus=r.take('II'), cpudesc=r.text(),
-             cpuid=r.text(), total_mem=r.take('Q'),
-             cmdline=r.list(r.text))
-    f['build_ids'] = r.list(lambda: (r.take('i'), r.bytes().hex(), r.text()))
-    f['sibling_cores'] = r.list(r.text)
-    f['sibling_threads'] = r.list(r.text)
-    f['numa'] = r.list(lambda: (*r.take('IQQ'), r.text()))
-    f['pmu_mappings'] = r.list(lambda: (r.take('I'), r.text()))
-    f['group_descs'] = r.list(lambda: (r.text(), *r.take('II')))
-    return f
+    feats = {'hostname': reader.text(), 'osrelease': reader.text(),
+             'version': reader.text(), 'arch': reader.text(),
+             'nr_cpus': reader.take('II'), 'cpudesc': reader.text(),
+             'cpuid': reader.text(), 'total_mem': reader.take('Q'),
+             'cmdline': reader.list(reader.text)}
+    feats['build_ids'] = reader.list(lambda: (reader.take('i'), reader.bytes().hex(),
+                                              reader.text()))
+    feats['sibling_cores'] = reader.list(reader.text)
+    feats['sibling_threads'] = reader.list(reader.text)
+    feats['numa'] = reader.list(lambda: (*reader.take('IQQ'), reader.text()))
+    feats['pmu_mappings'] = reader.list(lambda: (reader.take('I'), reader.text()))
+    feats['group_descs'] = reader.list(lambda: (reader.text(), *reader.take('II')))
+    return feats
 
 
 def parse_bytes(data):
@@ -257,9 +267,9 @@ def parse_bytes(data):
         raise StreamError('not a perfparser stream (no QPERFSTREAM magic)')
     if len(data) < 16:
         raise StreamError(f'truncated header ({len(data)} bytes)')
-    st = Stream(struct.unpack_from('<i', data, 12)[0])
-    if st.version not in KNOWN_VERSIONS:
-        raise StreamError(f'unsupported QDataStream version {st.version} (know '
+    stream = Stream(struct.unpack_from('<i', data, 12)[0])
+    if stream.version not in KNOWN_VERSIONS:
+        raise StreamError(f'unsupported QDataStream version {stream.version} (know '
                           f'{KNOWN_VERSIONS[0]}..{KNOWN_VERSIONS[-1]})')
     pos = 16
     while pos < len(data):
@@ -272,15 +282,15 @@ def parse_bytes(data):
                               f'{len(data) - pos} bytes left)')
         mtype = data[pos + 4]
         if mtype >= len(MSG_TYPES):
-            st.unknown.append((mtype, size))
+            stream.unknown.append((mtype, size))
         else:
-            r = _Reader(data[pos + 5:end], f'{MSG_TYPES[mtype]} at offset {pos}')
-            _decode(st, mtype, r)
-            if r.pos != len(r.buf):
-                raise StreamError(f'{r.where}: {len(r.buf) - r.pos} bytes left over (layout '
-                                  'mismatch)')
+            reader = _Reader(data[pos + 5:end], f'{MSG_TYPES[mtype]} at offset {pos}')
+            _decode(stream, mtype, reader)
+            if reader.pos != len(reader.buf):
+                left = len(reader.buf) - reader.pos
+                raise StreamError(f'{reader.where}: {left} bytes left over (layout mismatch)')
         pos = end
-    return st
+    return stream
 
 
 def parse(path):
@@ -298,7 +308,7 @@ def find_perfparser(parser=None):
         files = subprocess.run(['dpkg', '-L', 'hotspot'], capture_output=True,
                                text=True, check=True).stdout.split()
     except (OSError, subprocess.CalledProcessError) as exc:
-        raise FileNotFoundError(f'hotspot package not found: {exc}')
+        raise FileNotFoundError(f'hotspot package not found: {exc}') from exc
     for path in files:
         if path.endswith('/hotspot-perfparser') and os.access(path, os.X_OK):
             return path
@@ -325,32 +335,32 @@ def run_perfparser(perf_data, app_dir=None, extra_args=(), parser=None,
                               capture_output=True, text=True, check=False)
         if proc.returncode:
             raise RuntimeError(f"{' '.join(cmd)} failed ({proc.returncode}): {proc.stderr[-2000:]}")
-        st = parse(out)
-    st.log = proc.stderr
-    return st
+        stream = parse(out)
+    stream.log = proc.stderr
+    return stream
 
 
 def main(argv=None):
     """Print one line per sample, "addr symbol <- caller <- ...", innermost
     first, an inlined function marked "*"; then perfparser's errors"""
-    ap = argparse.ArgumentParser(
+    parser = argparse.ArgumentParser(
         description=main.__doc__,
         epilog='Other options (--arch, --sysroot, ...) go to perfparser.')
-    ap.add_argument('perf_data')
-    ap.add_argument('--app', help='directory holding the profiled ELF')
-    ap.add_argument('--parser', help='the hotspot-perfparser to run')
-    ap.add_argument('--stream', action='store_true',
-                    help='perf_data is perfparser output already')
-    args, extra = ap.parse_known_args(argv)
+    parser.add_argument('perf_data')
+    parser.add_argument('--app', help='directory holding the profiled ELF')
+    parser.add_argument('--parser', help='the hotspot-perfparser to run')
+    parser.add_argument('--stream', action='store_true',
+                        help='perf_data is perfparser output already')
+    args, extra = parser.parse_known_args(argv)
     if args.stream:
-        st = parse(args.perf_data)
+        stream = parse(args.perf_data)
     else:
-        st = run_perfparser(args.perf_data, args.app, extra, args.parser)
-    for smp in st.samples:
+        stream = run_perfparser(args.perf_data, args.app, extra, args.parser)
+    for smp in stream.samples:
         address = smp.frames[0].address if smp.frames else 0
         chain = ' <- '.join((f.symbol or '[unknown]') + '*' * f.inlined for f in smp.frames)
         print(f'{address:#x} {chain}')
-    for code, msg in st.errors:
+    for code, msg in stream.errors:
         print(f'error: {code}: {msg}')
     return 0
 
