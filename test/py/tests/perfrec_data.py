@@ -229,7 +229,8 @@ def check_perf_stderr(text, allow_lost=False, allow=()):
         raise AssertionError('unexpected perf stderr:\n  ' + '\n  '.join(bad))
 
 
-class PerfData:
+# More attributes than pylint likes: one per perf.data section and feature
+class PerfData:  # pylint: disable=too-many-instance-attributes
     """A parsed perf.data, file mode or pipe mode
 
     Attributes:
@@ -453,19 +454,24 @@ class PerfData:
         if total != self.data_size:
             raise PerfDataError(f'records add up to {total} bytes, data size is {self.data_size}')
 
+    def _sample_attr(self, rec, what):
+        """Return the attr of the sample record @rec"""
+        end = rec.offset + rec.size
+        first = self.attrs[0]
+        if first.sample_type & SAMPLE_IDENTIFIER:
+            return self._attr_of(self._unpack('<Q', rec.offset + _EVENT_HEADER.size, end,
+                                              what)[0], what)
+        if len(self.attrs) == 1:
+            return first
+        # Same sample_type for all (checked): the ID field is at one place
+        off = sample_size(first.sample_type & (SAMPLE_ID - 1) & ~SAMPLE_CALLCHAIN)
+        return self._attr_of(self._unpack('<Q', rec.offset + off, end, what)[0], what)
+
     def _parse_sample(self, rec):
         what = f'sample at {rec.offset:#x}'
         end = rec.offset + rec.size
         pos = rec.offset + _EVENT_HEADER.size
-        first = self.attrs[0]
-        if first.sample_type & SAMPLE_IDENTIFIER:
-            attr = self._attr_of(self._unpack('<Q', pos, end, what)[0], what)
-        elif len(self.attrs) == 1:
-            attr = first
-        else:
-            # Same sample_type for all (checked): the ID field is at one place
-            off = sample_size(first.sample_type & (SAMPLE_ID - 1) & ~SAMPLE_CALLCHAIN)
-            attr = self._attr_of(self._unpack('<Q', rec.offset + off, end, what)[0], what)
+        attr = self._sample_attr(rec, what)
         stype = attr.sample_type
         if rec.size < sample_size(stype):
             least = 'at least ' if stype & SAMPLE_CALLCHAIN else ''
@@ -479,13 +485,13 @@ class PerfData:
                 pos += 8
         callchain = None
         if stype & SAMPLE_CALLCHAIN:
-            nr = self._unpack('<Q', pos, end, what)[0]
+            depth = self._unpack('<Q', pos, end, what)[0]
             pos += 8
-            if nr > (end - pos) // 8:
-                raise PerfDataError(f'{what}: callchain of {nr} entries runs past the record (size '
-                                    f'{rec.size})')
-            callchain = list(struct.unpack_from(f'<{nr}Q', self._data, pos))
-            pos += 8 * nr
+            if depth > (end - pos) // 8:
+                raise PerfDataError(f'{what}: callchain of {depth} entries runs past the record '
+                                    f'(size {rec.size})')
+            callchain = list(struct.unpack_from(f'<{depth}Q', self._data, pos))
+            pos += 8 * depth
         want = sample_size(stype, len(callchain or ()))
         if rec.size != want:
             raise PerfDataError(f'{what}: size {rec.size}, but sample_type {stype:#x} makes it '
@@ -541,10 +547,7 @@ class PerfData:
 
     def _string(self, start, end, what):
         """Return the NUL-terminated string in [start, end)"""
-        nul = self._data.find(b'\0', start, end)
-        if nul < 0:
-            raise PerfDataError(f'{what}: string at {start:#x} is not NUL-terminated')
-        return self._data[start:nul].decode('utf-8', 'replace')
+        return _c_string(self._data, start, end, what)
 
     def _parse_other(self, rec):
         trailer = 0
@@ -656,7 +659,7 @@ class PerfData:
         strings = {FEAT_HOSTNAME: 'hostname', FEAT_OSRELEASE: 'osrelease',
                    FEAT_VERSION: 'version', FEAT_ARCH: 'arch', FEAT_CPUID: 'cpuid'}
         for bit in sorted(self.feature_sections):
-            reader = _FeatureReader(self, bit, self.feature_sections[bit])
+            reader = _FeatureReader(self._data, self.pipe, bit, self.feature_sections[bit])
             if bit in strings:
                 setattr(self, strings[bit], reader.string())
             elif bit == FEAT_NRCPUS:
@@ -697,10 +700,10 @@ class PerfData:
         self.build_ids.append(BuildId(pid, data[:length], name))
 
     def _parse_event_desc(self, reader):
-        nr, size = reader.u32(), reader.u32()
-        if nr != len(self.attrs):
+        count, size = reader.u32(), reader.u32()
+        if count != len(self.attrs):
             where = 'stream has HEADER_ATTRs for' if self.pipe else 'attrs section has'
-            raise PerfDataError(f'EVENT_DESC: {nr} events, the {where} {len(self.attrs)}')
+            raise PerfDataError(f'EVENT_DESC: {count} events, the {where} {len(self.attrs)}')
         if self.pipe:
             sizes = sorted({attr.size for attr in self.attrs})
             if sizes != [size]:
@@ -710,7 +713,7 @@ class PerfData:
             raise PerfDataError(f'EVENT_DESC: attr size {size}, the attrs section uses '
                                 f'{self.attr_size - _SECTION.size}')
         self.event_desc = []
-        for i in range(nr):
+        for i in range(count):
             attr = self._parse_attr(reader.take(size), size, f'EVENT_DESC event {i}')
             nr_ids = reader.u32()
             name = reader.string()
@@ -757,25 +760,34 @@ class PerfData:
             if getattr(self, name) is not None:
                 out.append(f'{name}: {getattr(self, name)}')
         if samples:
-            for s in self.samples:
-                chain = ('' if s.callchain is None else
-                         ' callchain ' + ' '.join(f'{a:#x}' for a in s.callchain))
-                out.append(f'sample id {s.id} ip {s.ip or 0:#x} pid {s.pid} tid {s.tid} '
-                           f'time {s.time} period {s.period}{chain}')
+            for smp in self.samples:
+                chain = ('' if smp.callchain is None else
+                         ' callchain ' + ' '.join(f'{a:#x}' for a in smp.callchain))
+                out.append(f'sample id {smp.id} ip {smp.ip or 0:#x} pid {smp.pid} tid {smp.tid} '
+                           f'time {smp.time} period {smp.period}{chain}')
         return '\n'.join(out)
+
+
+def _c_string(data, start, end, what):
+    """Return the NUL-terminated string in [start, end) of @data"""
+    nul = data.find(b'\0', start, end)
+    if nul < 0:
+        raise PerfDataError(f'{what}: string at {start:#x} is not NUL-terminated')
+    return data[start:nul].decode('utf-8', 'replace')
 
 
 class _FeatureReader:
     """Cursor over one feature section, which must be consumed exactly"""
 
-    def __init__(self, pdata, bit, sec):
-        self.pdata = pdata
-        mode = 'pipe-mode ' if pdata.pipe else ''
+    def __init__(self, data, pipe, bit, sec):
+        """Read feature @bit in section @sec of @data (a file or, with @pipe, a stream)"""
+        self.data = data
+        mode = 'pipe-mode ' if pipe else ''
         self.what = f'{mode}feature {FEAT_NAMES.get(bit, bit)} at {sec.offset:#x}'
         self.pos = sec.offset
         self.end = sec.offset + sec.size
         # A HEADER_FEATURE record pads its payload with zeroes to 8 bytes
-        self.pad = 8 if pdata.pipe else 1
+        self.pad = 8 if pipe else 1
 
     def take(self, size):
         """Skip @size bytes; return their offset"""
@@ -790,15 +802,15 @@ class _FeatureReader:
         if self.end - self.pos < _EVENT_HEADER.size:
             raise PerfDataError(f'{self.what}: record header at {self.pos:#x} runs past its end '
                                 f'{self.end:#x}')
-        return _EVENT_HEADER.unpack_from(self.pdata._data, self.pos)[2]
+        return _EVENT_HEADER.unpack_from(self.data, self.pos)[2]
 
     def u32(self):
         """Return the next u32"""
-        return struct.unpack_from('<I', self.pdata._data, self.take(4))[0]
+        return struct.unpack_from('<I', self.data, self.take(4))[0]
 
     def u64(self):
         """Return the next u64"""
-        return struct.unpack_from('<Q', self.pdata._data, self.take(8))[0]
+        return struct.unpack_from('<Q', self.data, self.take(8))[0]
 
     def string(self):
         """Return the next perf string: u32 length (NUL and padding included), bytes"""
@@ -807,12 +819,12 @@ class _FeatureReader:
             raise PerfDataError(f'{self.what}: string length {size} at {self.pos - 4:#x} is not a '
                                 f'multiple of {NAME_ALIGN}')
         start = self.take(size)
-        return self.pdata._string(start, start + size, self.what)
+        return _c_string(self.data, start, start + size, self.what)
 
     def done(self):
         """Check that the whole section was used, but for padding in pipe mode"""
         left = self.end - self.pos
-        if left >= self.pad or any(self.pdata._data[self.pos:self.end]):
+        if left >= self.pad or any(self.data[self.pos:self.end]):
             raise PerfDataError(f'{self.what}: {left} bytes left over after decoding')
 
 
