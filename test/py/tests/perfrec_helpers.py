@@ -156,7 +156,7 @@ def bdinfo(cons, key):
     return int(re.search(rf'^{re.escape(key)}\s*= (0x[0-9a-f]+)', out, re.M).group(1), 16)
 
 
-def perf(cons, tmp_path, args, allow_lost=False):
+def perf(tmp_path, args, allow_lost=False):
     """Run host perf on a recording; fail on anything alarming; return stdout"""
     home = os.path.join(str(tmp_path), 'home')
     os.makedirs(home, exist_ok=True)

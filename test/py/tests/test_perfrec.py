@@ -65,19 +65,19 @@ def test_perfrec_record_crc32(ubman, tmp_path):
     assert inside >= 0.95 * len(pd.samples), (inside, len(pd.samples))
 
     symfs = cons.config.build_dir
-    report = perf(cons, tmp_path, ['report', '-i', path, '--symfs=' + symfs, '--stdio'])
+    report = perf(tmp_path, ['report', '-i', path, '--symfs=' + symfs, '--stdio'])
     rows = [line.split() for line in report.splitlines()
             if line.strip() and not line.lstrip().startswith('#')]
     assert rows[0][1:] == ['u-boot', 'u-boot', '[.]', 'crc32_no_comp'], report
     assert float(rows[0][0].rstrip('%')) >= 95.0, report
     assert '# Total Lost Samples: 0' in report
 
-    header = perf(cons, tmp_path, ['report', '-i', path, '--header-only'])
+    header = perf(tmp_path, ['report', '-i', path, '--header-only'])
     assert '# arch : aarch64' in header
     assert re.search(r'# os release : U-Boot 20\d\d\.\d\d', header), header
     assert '# cmdline : perfrec record -F 4000' in header
 
-    script = perf(cons, tmp_path, ['script', '-i', path, '--symfs=' + symfs])
+    script = perf(tmp_path, ['script', '-i', path, '--symfs=' + symfs])
     lines = [line for line in script.splitlines() if line.strip()]
     assert len(lines) == res['samples']
     assert sum('crc32_no_comp' in line for line in lines) >= 0.95 * len(lines)
@@ -195,8 +195,8 @@ def test_perfrec_buffer_full(ubman, tmp_path):
     path, data = fetch(cons, tmp_path)
     pd = PerfData(data)
     assert len(pd.samples) == res['samples'] and pd.lost_samples == res['lost']
-    report = perf(cons, tmp_path, ['report', '-i', path, '--symfs=' +
-                                   cons.config.build_dir, '--stdio'], allow_lost=True)
+    report = perf(tmp_path, ['report', '-i', path, '--symfs=' +
+                             cons.config.build_dir, '--stdio'], allow_lost=True)
     assert f"# Total Lost Samples: {res['lost']}" in report
 
 
@@ -211,7 +211,7 @@ def test_perfrec_workload_fails(ubman, tmp_path):
     assert res['rc'] == 1 and res['samples'] > 0
     path, data = fetch(cons, tmp_path)
     PerfData(data)
-    perf(cons, tmp_path, ['report', '-i', path, '--stdio'])
+    perf(tmp_path, ['report', '-i', path, '--stdio'])
 
 
 @pytest.mark.boardspec('qemu_arm64')

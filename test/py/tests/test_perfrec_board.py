@@ -86,8 +86,8 @@ def test_perfrec_cpu_clock(ubman, tmp_path):
     pd = PerfData(data)
     assert len(pd.samples) == res['samples'] > 50
     assert all(s.period == period for s in pd.samples)
-    report = perf(cons, tmp_path, ['report', '-i', path, '--symfs=' + cons.config.build_dir,
-                                   '--stdio', '--sort', 'sym'])
+    report = perf(tmp_path, ['report', '-i', path, '--symfs=' + cons.config.build_dir,
+                             '--stdio', '--sort', 'sym'])
     assert re.search(r"# Samples: \S+\s+of event 'cpu-clock'", report), report
     total = int(re.search(r'# Event count \(approx.\): (\d+)', report).group(1))
     assert total == res['samples'] * period

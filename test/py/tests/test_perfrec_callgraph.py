@@ -119,8 +119,8 @@ def test_perfrec_callgraph_known_paths(ubman, tmp_path, depth):
     # Without icount a loaded host lets more samples land outside the workload
     assert checked > (0.9 if icount(cons) else 0.5) * len(pd.samples)
 
-    report = perf(cons, tmp_path, ['report', '-i', path, '--symfs=' + cons.config.build_dir,
-                                   '--stdio', '--no-children', '-g', 'caller'])
+    report = perf(tmp_path, ['report', '-i', path, '--symfs=' + cons.config.build_dir,
+                             '--stdio', '--no-children', '-g', 'caller'])
     leaf = 'perfrec_test_spin'
     assert re.search(rf'\[\.\] {leaf}', report), report
     order = [line.strip() for line in report.splitlines()

@@ -37,8 +37,8 @@ def test_perfrec_early_boot(ubman, tmp_path):
                 16)
     text = [(start, end) for start, end in symbols(cons).values() if end > start]
     assert all(any(start <= s.ip - reloc < end for start, end in text) for s in pd.samples)
-    report = perf(cons, tmp_path, ['report', '-i', path, '--symfs=' + cons.config.build_dir,
-                                   '--stdio', '--sort', 'symbol'])
+    report = perf(tmp_path, ['report', '-i', path, '--symfs=' + cons.config.build_dir,
+                             '--stdio', '--sort', 'symbol'])
     names = re.findall(r'\[\.\] (\S+)', report)
     assert any(name.startswith(INIT_ONLY) for name in names), names
     assert '[unknown]' not in report

@@ -176,10 +176,10 @@ def test_perfrec_multi_event(ubman, tmp_path):
             assert late == 0, evs
     assert len(pd.samples) == res['samples']
 
-    evlist = perf(cons, tmp_path, ['evlist', '-i', path])
+    evlist = perf(tmp_path, ['evlist', '-i', path])
     assert evlist.split() == names
-    report = perf(cons, tmp_path, ['report', '-i', path, '--symfs=' + cons.config.build_dir,
-                                   '--stdio'])
+    report = perf(tmp_path, ['report', '-i', path, '--symfs=' + cons.config.build_dir,
+                             '--stdio'])
     for name in names:
         assert f"of event '{name}'" in report, report
 
@@ -200,7 +200,7 @@ def test_perfrec_r11_samples_cycles(ubman, tmp_path):
     assert len(pd.samples) + late == count // period
     if events_on_time(cons) and icount(cons):
         assert late == 0
-    assert perf(cons, tmp_path, ['evlist', '-i', path]).split() == ['r11']
+    assert perf(tmp_path, ['evlist', '-i', path]).split() == ['r11']
 
 
 @pytest.mark.boardspec('qemu_arm64')

@@ -51,9 +51,9 @@ def hotspot(tmp_path, data, debug=None, app=None):
     return stream, noise
 
 
-def perf_chains(cons, tmp_path, data, root):
+def perf_chains(tmp_path, data, root):
     """Each sample's functions as perf script names them, innermost first"""
-    out = perf(cons, tmp_path, ['script', '-i', data, '--symfs=' + root, '-F', 'time,ip,sym'])
+    out = perf(tmp_path, ['script', '-i', data, '--symfs=' + root, '-F', 'time,ip,sym'])
     chains = []
     for line in out.splitlines():
         if not line.strip():
@@ -82,7 +82,7 @@ def flat_recording(cons, tmp_path):
 def truth(cons, data, tmp_path):
     """The ELF symbol table's name of each sample's address, innermost first"""
     sym = Symboliser(cons)
-    out = perf(cons, tmp_path, ['script', '-i', data, '--symfs=' + symfs(cons), '-F', 'ip', '-G'])
+    out = perf(tmp_path, ['script', '-i', data, '--symfs=' + symfs(cons), '-F', 'ip', '-G'])
     return [sym(int(ip, 16)) for ip in out.split()]
 
 
@@ -97,7 +97,7 @@ def test_perfrec_hotspot_names(ubman, tmp_path, graph):
         data = fetch(cons, tmp_path)[0]
     else:
         data = flat_recording(cons, tmp_path)
-    theirs = perf_chains(cons, tmp_path, data, symfs(cons))
+    theirs = perf_chains(tmp_path, data, symfs(cons))
     stream, noise = hotspot(tmp_path, data, debug=os.path.join(symfs(cons), '.debug'))
     assert not stream.errors and not noise, (stream.errors, noise)
     ours = hotspot_chains(stream)
@@ -149,7 +149,7 @@ def test_perfrec_debug_info_truth(ubman, tmp_path):
     data = flat_recording(cons, tmp_path)
     sym = Symboliser(cons)
     # Every function's first and last instruction, and every sampled address
-    out = perf(cons, tmp_path, ['script', '-i', data, '--symfs=' + symfs(cons), '-F', 'ip', '-G'])
+    out = perf(tmp_path, ['script', '-i', data, '--symfs=' + symfs(cons), '-F', 'ip', '-G'])
     elf = subprocess.run(['aarch64-linux-gnu-readelf', '-sW', symfs(cons) + '/u-boot'],
                          capture_output=True, text=True, check=True).stdout
     # name -> address; aliases (a weak name and its target) share one
@@ -176,8 +176,8 @@ def test_perfrec_debug_info_truth(ubman, tmp_path):
     wrong = [(hex(link), a, b) for link, a, b in zip(links, stale, want) if not same(a, b)]
     assert wrong, 'U-Boot\'s own DWARF agrees everywhere: is the control still needed?'
 
-    out = perf(cons, tmp_path, ['annotate', '-i', data, '--symfs=' + symfs(cons), '--stdio',
-                                'crc32_no_comp'])
+    out = perf(tmp_path, ['annotate', '-i', data, '--symfs=' + symfs(cons), '--stdio',
+                          'crc32_no_comp'])
     # '<name>:' from the symbol table, 'name():' from objdump -l's line info
     heads = re.findall(r'^\s*:\s*\d*\s+[0-9a-f]+ <([^>]+)>:\s*$', out, re.M)
     names = re.findall(r'^\s*:\s*\d*\s+([\w.]+)\(\):\s*$', out, re.M)

@@ -127,7 +127,7 @@ def test_perfrec_ctrlc(ubman, tmp_path):
     assert registers(cons) == before
     path, data = fetch(cons, tmp_path)
     assert len(PerfData(data).samples) == int(match.group(1))
-    perf(cons, tmp_path, ['report', '-i', path, '--stdio'])
+    perf(tmp_path, ['report', '-i', path, '--stdio'])
 
 
 @pytest.mark.boardspec('qemu_arm64')

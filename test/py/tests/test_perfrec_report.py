@@ -38,9 +38,9 @@ def board_report(cons, args=''):
 
 def perf_report(cons, tmp_path, path):
     """{event: {symbol: (hundredths %, samples)}} from host perf's report"""
-    out = perf(cons, tmp_path, ['report', '-i', path, '--symfs=' + cons.config.build_dir,
-                                '--stdio', '--no-children', '--sort', 'sym',
-                                '-F', 'overhead,sample,sym', '--percent-limit', '0'])
+    out = perf(tmp_path, ['report', '-i', path, '--symfs=' + cons.config.build_dir,
+                          '--stdio', '--no-children', '--sort', 'sym',
+                          '-F', 'overhead,sample,sym', '--percent-limit', '0'])
     tables = {}
     for block in re.split(r"^# Samples: \S+\s+of event '", out, flags=re.M)[1:]:
         rows = {}
@@ -151,12 +151,12 @@ def test_perfrec_build_id(ubman, tmp_path):
     assert len(want) == 40
     record(cons, f'-c 20000 -o {BUF:#x} -s {BUF_SIZE:#x}', 'crc32 0x40000000 0x100000')
     path, _ = fetch(cons, tmp_path)
-    listed = perf(cons, tmp_path, ['buildid-list', '-i', path])
+    listed = perf(tmp_path, ['buildid-list', '-i', path])
     assert listed.split() == [want, '/u-boot'], listed
 
     # Through the build-id cache: no --symfs, and the names are right
-    perf(cons, tmp_path, ['buildid-cache', '--add', elf])
-    report = perf(cons, tmp_path, ['report', '-i', path, '--stdio', '--sort', 'sym'])
+    perf(tmp_path, ['buildid-cache', '--add', elf])
+    report = perf(tmp_path, ['report', '-i', path, '--stdio', '--sort', 'sym'])
     assert re.search(r'\[\.\] crc32_no_comp', report), report
 
     # An ELF of another build (its build-id differs) is not used to name samples

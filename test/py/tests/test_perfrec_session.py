@@ -71,8 +71,8 @@ def test_perfrec_start_stop(ubman, tmp_path):
     assert len(pd.samples) == int(match.group(1))
     assert len(pd.samples) + late == count // period
     assert pd.cmdline == ['perfrec', 'start', '-c', '20000', '-o', hex(BUF), '-s', hex(BUF_SIZE)]
-    report = perf(cons, tmp_path, ['report', '-i', path, '--symfs=' + cons.config.build_dir,
-                                   '--stdio', '--sort', 'symbol'])
+    report = perf(tmp_path, ['report', '-i', path, '--symfs=' + cons.config.build_dir,
+                             '--stdio', '--sort', 'symbol'])
     # Both workloads are in the one profile
     assert 'crc32_no_comp' in report and 'do_mem_cmp' in report, report
 
@@ -94,7 +94,7 @@ def test_perfrec_dump_uart(ubman, tmp_path):
         assert ret == 0, err
         with open(out, 'rb') as inf:
             assert inf.read() == data
-        perf(cons, tmp_path, ['report', '-i', out, '--stdio'])
+        perf(tmp_path, ['report', '-i', out, '--stdio'])
 
 
 @pytest.mark.boardspec('qemu_arm64')
@@ -214,7 +214,7 @@ def stream_log(cons, commands):
 
 def script_lines(cons, tmp_path, path):
     """perf script's sample lines for a perf.data (file or pipe mode)"""
-    out = perf(cons, tmp_path, ['script', '-i', path, '--symfs=' + cons.config.build_dir])
+    out = perf(tmp_path, ['script', '-i', path, '--symfs=' + cons.config.build_dir])
     return [line for line in out.splitlines() if line.strip()]
 
 
