@@ -82,6 +82,8 @@ def record(cons, args, workload=CRC):
             'rc': ret, 'out': out, 'ns': elapsed}
 
 
+# Many arguments: the console, what to record, then optional knobs by keyword
+# pylint: disable-next=too-many-arguments
 def record_grown(cons, args, workload, size, least=0, enough=None, check=None,
                  tries=GROW_TRIES):
     """Record '@workload % @size' until it is enough; return the last summary

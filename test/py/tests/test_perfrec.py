@@ -34,10 +34,11 @@ def test_perfrec_help(ubman):
     assert 'perfrec status [-v]' in out
 
 
+# Many locals: one scenario reads more clearly in one function than split up
 @pytest.mark.boardspec('qemu_arm64')
 @pytest.mark.buildconfigspec('cmd_perfrec')
 @pytest.mark.requiredtool('perf')
-def test_perfrec_record_crc32(ubman, tmp_path):
+def test_perfrec_record_crc32(ubman, tmp_path):  # pylint: disable=too-many-locals
     """The user story: record crc32 at 4 kHz, and perf names its inner loop on top"""
     cons = ubman
     res = record_grown(cons, f'-F 4000 -o {BUF:#x} -s {BUF_SIZE:#x}', CRC_AT, CRC_LEN,
@@ -48,21 +49,21 @@ def test_perfrec_record_crc32(ubman, tmp_path):
     path, data = fetch(cons, tmp_path)
     assert len(data) == res['size']
 
-    pd = PerfData(data)
-    assert len(pd.samples) == res['samples']
-    assert pd.arch == 'aarch64'
-    assert [c.comm for c in pd.comms] == ['u-boot']
+    pdata = PerfData(data)
+    assert len(pdata.samples) == res['samples']
+    assert pdata.arch == 'aarch64'
+    assert [c.comm for c in pdata.comms] == ['u-boot']
 
     # The MMAP record maps the relocated image to the ELF's PT_LOAD
     reloc = bdinfo(cons, 'reloc off')
-    assert len(pd.mmaps) == 1
-    assert pd.mmaps[0].start == bdinfo(cons, 'relocaddr')
-    assert pd.mmaps[0].pgoff == image_offset(cons)
+    assert len(pdata.mmaps) == 1
+    assert pdata.mmaps[0].start == bdinfo(cons, 'relocaddr')
+    assert pdata.mmaps[0].pgoff == image_offset(cons)
 
     # At least 95% of the samples fall inside the function doing the work
     start, end = symbols(cons)['crc32_no_comp']
-    inside = sum(1 for s in pd.samples if start <= s.ip - reloc < end)
-    assert inside >= 0.95 * len(pd.samples), (inside, len(pd.samples))
+    inside = sum(1 for s in pdata.samples if start <= s.ip - reloc < end)
+    assert inside >= 0.95 * len(pdata.samples), (inside, len(pdata.samples))
 
     symfs = cons.config.build_dir
     report = perf(tmp_path, ['report', '-i', path, '--symfs=' + symfs, '--stdio'])
@@ -84,8 +85,8 @@ def test_perfrec_record_crc32(ubman, tmp_path):
 
     if icount(cons):
         # 1 instruction = 1 ns: the realised rate is close to the target
-        first, last = pd.samples[0].time, pd.samples[-1].time
-        rate = (len(pd.samples) - 1) * 1e9 / (last - first)
+        first, last = pdata.samples[0].time, pdata.samples[-1].time
+        rate = (len(pdata.samples) - 1) * 1e9 / (last - first)
         assert abs(rate - 4000) < 400, rate
 
 
@@ -97,8 +98,8 @@ def test_perfrec_exact_period(ubman, tmp_path):
     results = {}
     for period in (20000, 50000, 1 << 40):
         res = record(cons, f'-c {period} -o {BUF:#x} -s {BUF_SIZE:#x}')
-        _, events, late = status(cons)
-        count, last_period = events['cycles']
+        _, counts, late = status(cons)
+        count, last_period = counts['cycles']
         assert last_period == period
         # One sample per period: the periods that passed while the interrupt
         # was late (never under icount) are the only ones without a sample
@@ -106,10 +107,10 @@ def test_perfrec_exact_period(ubman, tmp_path):
         if icount(cons):
             assert late == 0
         _, data = fetch(cons, tmp_path, f'p{period}.data')
-        pd = PerfData(data)
-        assert len(pd.samples) == res['samples']
-        assert all(s.period == period for s in pd.samples)
-        assert [s.time for s in pd.samples] == sorted(s.time for s in pd.samples)
+        pdata = PerfData(data)
+        assert len(pdata.samples) == res['samples']
+        assert all(s.period == period for s in pdata.samples)
+        assert [s.time for s in pdata.samples] == sorted(s.time for s in pdata.samples)
         results[period] = (res['samples'], count)
 
     assert results[1 << 40][0] == 0
@@ -167,10 +168,11 @@ def test_perfrec_state_restored(ubman):
     assert status(cons)[0] == 'finalised'
 
 
+# Many locals: one scenario reads more clearly in one function than split up
 @pytest.mark.boardspec('qemu_arm64')
 @pytest.mark.buildconfigspec('cmd_perfrec')
 @pytest.mark.requiredtool('perf')
-def test_perfrec_buffer_full(ubman, tmp_path):
+def test_perfrec_buffer_full(ubman, tmp_path):  # pylint: disable=too-many-locals
     """A small buffer: exact lost count, a valid file, nothing written outside it"""
     cons = ubman
     size = 0x1000
@@ -185,16 +187,16 @@ def test_perfrec_buffer_full(ubman, tmp_path):
                        enough=full, tries=4)
     assert res['lost'] > 0 and res['samples'] > 0
     assert 'the buffer filled up' in res['out']
-    _, events, late = status(cons)
-    assert res['samples'] + res['lost'] + late == events['cycles'][0] // period
+    _, counts, late = status(cons)
+    assert res['samples'] + res['lost'] + late == counts['cycles'][0] // period
 
     for addr, byte in ((BUF - guard, 0xa5), (BUF + size, 0x5a)):
         out = cons.run_command(f'crc32 {addr:#x} {guard:#x}')
         assert f'{zlib.crc32(bytes([byte]) * guard):08x}' in out, out
 
     path, data = fetch(cons, tmp_path)
-    pd = PerfData(data)
-    assert len(pd.samples) == res['samples'] and pd.lost_samples == res['lost']
+    pdata = PerfData(data)
+    assert len(pdata.samples) == res['samples'] and pdata.lost_samples == res['lost']
     report = perf(tmp_path, ['report', '-i', path, '--symfs=' +
                              cons.config.build_dir, '--stdio'], allow_lost=True)
     assert f"# Total Lost Samples: {res['lost']}" in report
@@ -279,7 +281,7 @@ def test_perfrec_other_interrupts_held_off(ubman):
                            check=held_off)
         assert res['samples'] > 0
         pending = cons.run_command(f'md.l {dist + 0x200 + reg:#x} 1')
-        assert (f'{bit:08x}') in pending, pending
+        assert f'{bit:08x}' in pending, pending
     finally:
         cons.run_command(f'mw.l {dist + 0x180 + reg:#x} {bit:#x}')  # GICD_ICENABLER
         cons.run_command(f'mw.l {dist + 0x280 + reg:#x} {bit:#x}')  # GICD_ICPENDR

@@ -6,9 +6,10 @@
 does not work. The control device tree is edited at the prompt: no PMU node, no
 "interrupts", a PPI with other flags, an interrupt the GIC does not have,
 an SPI (and /pmu is put back as it was after). Each gives the documented
-fallback or message and leaves U-Boot usable with every register as it was. QEMU wires its PMU to PPI 7 only: the
-SPI path is checked by reading back its routing and by making the SPI
-pending through GICD_ISPENDR, which the handler must acknowledge and end.
+fallback or message and leaves U-Boot usable with every register as it was.
+QEMU wires its PMU to PPI 7 only: the SPI path is checked by reading back its
+routing and by making the SPI pending through GICD_ISPENDR, which the handler
+must acknowledge and end.
 """
 
 import contextlib
@@ -83,9 +84,9 @@ def test_perfrec_cpu_clock(ubman, tmp_path):
     assert period == 100000
 
     path, data = fetch(cons, tmp_path)
-    pd = PerfData(data)
-    assert len(pd.samples) == res['samples'] > 50
-    assert all(s.period == period for s in pd.samples)
+    pdata = PerfData(data)
+    assert len(pdata.samples) == res['samples'] > 50
+    assert all(s.period == period for s in pdata.samples)
     report = perf(tmp_path, ['report', '-i', path, '--symfs=' + cons.config.build_dir,
                              '--stdio', '--sort', 'sym'])
     assert re.search(r"# Samples: \S+\s+of event 'cpu-clock'", report), report
@@ -148,8 +149,8 @@ def test_perfrec_cpu_clock_callgraph(ubman, tmp_path):
     record_grown(cons, f'-g -e cpu-clock -c 50000 -o {BUF:#x} -s {BUF_SIZE:#x}', CRC_AT,
                  0x100000)
     _, data = fetch(cons, tmp_path)
-    pd = PerfData(data)
-    assert pd.samples and all(s.callchain and len(s.callchain) > 4 for s in pd.samples)
+    pdata = PerfData(data)
+    assert pdata.samples and all(s.callchain and len(s.callchain) > 4 for s in pdata.samples)
 
 
 @pytest.mark.boardspec('qemu_arm64')
@@ -259,9 +260,9 @@ def test_perfrec_dt_spi_per_cpu(ubman):
     buf = f'-o {BUF:#x} -s {BUF_SIZE:#x}'
     with edited_pmu(cons):
         cons.run_command('fdt get value perfrec_ph /cpus/cpu@0 phandle')
-        me = int(cons.run_command('printenv perfrec_ph').split('=')[1], 16)
+        phandle = int(cons.run_command('printenv perfrec_ph').split('=')[1], 16)
         cons.run_command(f'fdt set /pmu interrupts <0 {SPI} 4 0 {SPI + 1} 4>')
-        for affinity, intid in ((None, SPI_INTID), (f'<0x7777 {me:#x}>', SPI_INTID + 1)):
+        for affinity, intid in ((None, SPI_INTID), (f'<0x7777 {phandle:#x}>', SPI_INTID + 1)):
             if affinity:
                 cons.run_command(f'fdt set /pmu interrupt-affinity {affinity}')
             out, ret = run_rc(cons, f'perfrec start -N -c 1000000000000 {buf}')

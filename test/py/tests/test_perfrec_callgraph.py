@@ -27,7 +27,8 @@ FLAMEGRAPH = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.pat
     os.path.abspath(__file__))))), 'tools', 'perfrec', 'perfrec_flamegraph.py')
 
 
-class Symboliser:
+# A callable: __call__ is all it offers
+class Symboliser:  # pylint: disable=too-few-public-methods
     """Run-time address -> function name, from the u-boot ELF"""
 
     def __init__(self, cons):
@@ -53,10 +54,10 @@ class Symboliser:
         return None
 
 
-def chains(pd, sym):
+def chains(pdata, sym):
     """Each sample's call chain as function names, innermost first"""
     out = []
-    for sample in pd.samples:
+    for sample in pdata.samples:
         ips = sample.callchain
         assert ips and ips[0] == CONTEXT_USER and ips[1] == sample.ip, ips
         out.append([sym(ip) for ip in ips[1:]])
@@ -90,24 +91,25 @@ def expected_path(func, depth):
     return list(reversed(['do_perfrec_test_chain'] + path))
 
 
+# Many locals: one scenario reads more clearly in one function than split up
 @pytest.mark.boardspec('qemu_arm64')
 @pytest.mark.buildconfigspec('cmd_perfrec_test')
 @pytest.mark.buildconfigspec('perfrec_callchain')
 @pytest.mark.requiredtool('perf')
 @pytest.mark.parametrize('depth', [1, 5, 8])
-def test_perfrec_callgraph_known_paths(ubman, tmp_path, depth):
+def test_perfrec_callgraph_known_paths(ubman, tmp_path, depth):  # pylint: disable=too-many-locals
     """Every sample in the nested calls carries exactly the path it was on"""
     cons = ubman
     before = registers(cons)
     res = record_chain(cons, depth)
     assert registers(cons) == before
     path, data = fetch(cons, tmp_path)
-    pd = PerfData(data)
-    assert len(pd.samples) == res['samples'] > 100
-    assert all(a.sample_type & (1 << 5) for a in pd.attrs)       # PERF_SAMPLE_CALLCHAIN
+    pdata = PerfData(data)
+    assert len(pdata.samples) == res['samples'] > 100
+    assert all(a.sample_type & (1 << 5) for a in pdata.attrs)       # PERF_SAMPLE_CALLCHAIN
     sym = Symboliser(cons)
     checked = 0
-    for names in chains(pd, sym):
+    for names in chains(pdata, sym):
         assert None not in names, names
         if not names[0].startswith('perfrec_test_'):
             continue
@@ -117,7 +119,7 @@ def test_perfrec_callgraph_known_paths(ubman, tmp_path, depth):
         assert 'do_perfrec_record' in names and names[-1] == '_main', names
         checked += 1
     # Without icount a loaded host lets more samples land outside the workload
-    assert checked > (0.9 if icount(cons) else 0.5) * len(pd.samples)
+    assert checked > (0.9 if icount(cons) else 0.5) * len(pdata.samples)
 
     report = perf(tmp_path, ['report', '-i', path, '--symfs=' + cons.config.build_dir,
                              '--stdio', '--no-children', '-g', 'caller'])
@@ -146,10 +148,10 @@ def test_perfrec_callgraph_trashed_frame_pointer(ubman, tmp_path):
                  'perfrec_test trash %d', 400000 * scale, least=50, check=done)
     assert registers(cons) == before
     _, data = fetch(cons, tmp_path)
-    pd = PerfData(data)
+    pdata = PerfData(data)
     sym = Symboliser(cons)
-    inside = [names for names in chains(pd, sym) if names[0] == 'perfrec_test_trash']
-    assert len(inside) > (0.8 if icount(cons) else 0.5) * len(pd.samples)
+    inside = [names for names in chains(pdata, sym) if names[0] == 'perfrec_test_trash']
+    assert len(inside) > (0.8 if icount(cons) else 0.5) * len(pdata.samples)
     # The loop runs with garbage in both: nothing beyond the PC can be trusted
     assert sum(1 for names in inside if len(names) == 1) > 0.9 * len(inside)
     assert 'ok' in cons.run_command('echo ok')
@@ -163,9 +165,9 @@ def test_perfrec_callgraph_flat_unchanged(ubman, tmp_path):
     cons = ubman
     record_grown(cons, f'-c 20000 -o {BUF:#x} -s {BUF_SIZE:#x}', CRC_AT, 0x100000)
     _, data = fetch(cons, tmp_path)
-    pd = PerfData(data)
-    assert pd.samples and all(s.callchain is None for s in pd.samples)
-    assert all(r.size == 48 for r in pd.records if r.type == 9)
+    pdata = PerfData(data)
+    assert pdata.samples and all(s.callchain is None for s in pdata.samples)
+    assert all(r.size == 48 for r in pdata.records if r.type == 9)
 
 
 @pytest.mark.boardspec('qemu_arm64')
@@ -180,12 +182,12 @@ def test_perfrec_callgraph_prologues(ubman, tmp_path):
     record_grown(cons, f'-g -j 20 -c {period // 8} -o {BUF:#x} -s {BUF_SIZE:#x}',
                  'perfrec_test calls %d', 30000 * scale, least=50)
     _, data = fetch(cons, tmp_path)
-    pd = PerfData(data)
+    pdata = PerfData(data)
     sym = Symboliser(cons)
     leaf_start = symbols(cons)['perfrec_test_leaf'][0] + sym.reloc
     edges = 0
     checked = 0
-    for sample, names in zip(pd.samples, chains(pd, sym)):
+    for sample, names in zip(pdata.samples, chains(pdata, sym)):
         if names[0] == 'perfrec_test_leaf':
             want = ['perfrec_test_leaf', 'perfrec_test_caller', 'do_perfrec_test_calls']
             # Entry (before x29 is set) and exit (after it is restored)
@@ -198,7 +200,7 @@ def test_perfrec_callgraph_prologues(ubman, tmp_path):
         assert names.count(names[1]) == 1 or names[1] == names[2] is None, names
         checked += 1
     # The loop is nearly all the workload's time: most samples are checked
-    assert checked > 0.5 * len(pd.samples), (checked, len(pd.samples))
+    assert checked > 0.5 * len(pdata.samples), (checked, len(pdata.samples))
     # Without icount QEMU takes interrupts at translation-block starts only:
     # whether a sample lands in an epilogue is then luck
     if icount(cons):

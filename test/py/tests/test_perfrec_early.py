@@ -28,15 +28,14 @@ def test_perfrec_early_boot(ubman, tmp_path):
     cons.restart_uboot()
     out = cons.run_command('perfrec status')
     assert 'state: finalised' in out, out
-    count, period, late, _ = events(cons)['cycles']
-    assert count > 0
+    assert events(cons)['cycles'][0] > 0
     path, data = fetch(cons, tmp_path)
-    pd = PerfData(data)
-    assert pd.samples and pd.cmdline[:2] == ['perfrec', 'start']
+    pdata = PerfData(data)
+    assert pdata.samples and pdata.cmdline[:2] == ['perfrec', 'start']
     reloc = int(re.search(r'reloc off\s*= (0x[0-9a-f]+)', cons.run_command('bdinfo')).group(1),
                 16)
     text = [(start, end) for start, end in symbols(cons).values() if end > start]
-    assert all(any(start <= s.ip - reloc < end for start, end in text) for s in pd.samples)
+    assert all(any(start <= s.ip - reloc < end for start, end in text) for s in pdata.samples)
     report = perf(tmp_path, ['report', '-i', path, '--symfs=' + cons.config.build_dir,
                              '--stdio', '--sort', 'symbol'])
     names = re.findall(r'\[\.\] (\S+)', report)

@@ -134,7 +134,7 @@ def test_perfrec_stat_wrap(ubman):
         start = time.monotonic_ns()
         counts, _, _ = stat(cons, args)
         runs.append((counts, time.monotonic_ns() - start))
-    (plain, _), (wrapped, _) = runs
+    plain, wrapped = runs[0][0], runs[1][0]
     if icount(cons):
         for name, count in plain.items():
             # The only difference: the wrap interrupts' own few hundred instructions
@@ -152,10 +152,11 @@ def test_perfrec_stat_wrap(ubman):
         assert wrapped['cycles'] == (1 << shift) * wrapped['instructions'], wrapped
 
 
+# Many locals: one scenario reads more clearly in one function than split up
 @pytest.mark.boardspec('qemu_arm64')
 @pytest.mark.buildconfigspec('cmd_perfrec')
 @pytest.mark.requiredtool('perf')
-def test_perfrec_multi_event(ubman, tmp_path):
+def test_perfrec_multi_event(ubman, tmp_path):  # pylint: disable=too-many-locals
     """Several events in one file: own ids and attrs, separated by name in perf"""
     cons = ubman
     names = ['cycles', 'instructions' if icount(cons) else 'r11']
@@ -163,18 +164,18 @@ def test_perfrec_multi_event(ubman, tmp_path):
     res = record(cons, f"-e {','.join(names)} -c {period} -o {BUF:#x} -s {BUF_SIZE:#x}")
     evs = events(cons)
     path, data = fetch(cons, tmp_path)
-    pd = PerfData(data)
-    assert [name for _, name, _ in pd.event_desc] == names
-    assert len({a.ids[0] for a in pd.attrs}) == 2
-    for attr, name, ids in pd.event_desc:
-        count, last_period, late, counter = evs[name]
-        samples = [s for s in pd.samples if s.id == ids[0]]
+    pdata = PerfData(data)
+    assert [name for _, name, _ in pdata.event_desc] == names
+    assert len({a.ids[0] for a in pdata.attrs}) == 2
+    for _, name, ids in pdata.event_desc:
+        count, _, late, counter = evs[name]
+        samples = [s for s in pdata.samples if s.id == ids[0]]
         assert samples and all(s.period == period for s in samples)
         assert len(samples) + late == count // period, (name, count, late, len(samples))
         assert (counter == 31) == (name == 'cycles')
         if events_on_time(cons) and icount(cons):
             assert late == 0, evs
-    assert len(pd.samples) == res['samples']
+    assert len(pdata.samples) == res['samples']
 
     evlist = perf(tmp_path, ['evlist', '-i', path])
     assert evlist.split() == names
@@ -195,9 +196,9 @@ def test_perfrec_r11_samples_cycles(ubman, tmp_path):
     count, _, late, counter = events(cons)['r11']
     assert counter != 31
     path, data = fetch(cons, tmp_path)
-    pd = PerfData(data)
-    assert pd.attrs[0].type == 4 and pd.attrs[0].config == 0x11    # PERF_TYPE_RAW
-    assert len(pd.samples) + late == count // period
+    pdata = PerfData(data)
+    assert pdata.attrs[0].type == 4 and pdata.attrs[0].config == 0x11    # PERF_TYPE_RAW
+    assert len(pdata.samples) + late == count // period
     if events_on_time(cons) and icount(cons):
         assert late == 0
     assert perf(tmp_path, ['evlist', '-i', path]).split() == ['r11']
@@ -213,12 +214,12 @@ def test_perfrec_event_terms(ubman, tmp_path):
     evs = events(cons)
     assert evs['cycles'][1] == 30000 and evs['r11'][1] == 70000
     _, data = fetch(cons, tmp_path)
-    pd = PerfData(data)
-    periods = {name: attr.sample_period for attr, name, _ in pd.event_desc}
+    pdata = PerfData(data)
+    periods = {name: attr.sample_period for attr, name, _ in pdata.event_desc}
     assert periods == {'cycles': 30000, 'r11': 70000}
-    for attr, name, ids in pd.event_desc:
+    for attr, name, ids in pdata.event_desc:
         assert not attr.flags & (1 << 10)                     # attr.freq
-        assert all(s.period == periods[name] for s in pd.samples if s.id == ids[0])
+        assert all(s.period == periods[name] for s in pdata.samples if s.id == ids[0])
 
     record(cons, f'-e cycles/freq=2000/,r11 -c 100000 -o {BUF:#x} -s {BUF_SIZE:#x}',
            SHORT_CRC)
@@ -243,9 +244,10 @@ def adjusted(period, dt_ns, target_ns, max_period):
     return min(max(period + step, 1), max_period)
 
 
+# Many locals: one scenario reads more clearly in one function than split up
 @pytest.mark.boardspec('qemu_arm64')
 @pytest.mark.buildconfigspec('cmd_perfrec')
-def test_perfrec_frequency_per_event(ubman, tmp_path):
+def test_perfrec_frequency_per_event(ubman, tmp_path):  # pylint: disable=too-many-locals
     """-F adapts each event to its own rate: each period follows from the interval
     before; under icount the rate is within 10% of the target over a long run"""
     cons = ubman
@@ -260,9 +262,9 @@ def test_perfrec_frequency_per_event(ubman, tmp_path):
     assert res['lost'] == 0
     bits = pmu(cons)[0]['bits']
     _, data = fetch(cons, tmp_path)
-    pd = PerfData(data)
-    for _, name, ids in pd.event_desc:
-        samples = [s for s in pd.samples if s.id == ids[0]]
+    pdata = PerfData(data)
+    for _, name, ids in pdata.event_desc:
+        samples = [s for s in pdata.samples if s.id == ids[0]]
         # Every period is the one the interval before asked for, as the
         # samples' own times give it (each sample's time is the handler's,
         # the period the one that ended there), whatever the host
@@ -332,7 +334,7 @@ def test_perfrec_counter_width(ubman):
     if facts['bits'] == 32:
         out, ret = run_rc(cons, f'perfrec record {args} -- true')
         assert ret == 1, out
-        assert (f"Period {period} of event 'r11' does not fit its 32-bit counter") in out
+        assert f"Period {period} of event 'r11' does not fit its 32-bit counter" in out
     else:
         res = record(cons, args)
         assert check_whole_period(cons, res, 'r11', period) > 10 * (1 << 20)

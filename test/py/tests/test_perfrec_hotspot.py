@@ -139,9 +139,10 @@ def test_perfrec_hotspot_controls(ubman, tmp_path):
     assert all(frame.symbol is None for sample in stream.samples for frame in sample.frames)
 
 
+# Many locals: one scenario reads more clearly in one function than split up
 @pytest.mark.boardspec('qemu_arm64')
 @pytest.mark.buildconfigspec('cmd_perfrec')
-def test_perfrec_debug_info_truth(ubman, tmp_path):
+def test_perfrec_debug_info_truth(ubman, tmp_path):  # pylint: disable=too-many-locals
     """addr2line names every function's code after the symbol table, and
     perf annotate heads the sampled function with its own name; U-Boot's own
     DWARF names some live functions after removed ones"""

@@ -58,11 +58,12 @@ def build_id(elf):
     return re.search(r'Build ID: ([0-9a-f]+)', out).group(1)
 
 
+# Many locals: one scenario reads more clearly in one function than split up
 @pytest.mark.boardspec('qemu_arm64')
 @pytest.mark.buildconfigspec('perfrec_report')
 @pytest.mark.buildconfigspec('cmd_perfrec_test')
 @pytest.mark.requiredtool('perf')
-def test_perfrec_report_matches_perf(ubman, tmp_path):
+def test_perfrec_report_matches_perf(ubman, tmp_path):  # pylint: disable=too-many-locals
     """The board's top list is host perf's: same names, samples and shares"""
     cons = ubman
     period, scale = workload_scale(cons)
@@ -82,7 +83,7 @@ def test_perfrec_report_matches_perf(ubman, tmp_path):
             # Without icount QEMU samples only translation-block starts
             assert 'perfrec_test_leaf' in [r[2] for r in rows], out
         host = hosts[event]
-        host_order = sorted(host, key=lambda n: -host[n][0])
+        host_order = [name for name, _ in sorted(host.items(), key=lambda item: -item[1][0])]
         for (share, samples, name), want in zip(rows, host_order):
             assert name == want or host[name][0] == host[want][0], (rows, host)
             # perf rounds to 0.01%, the board truncates
@@ -103,18 +104,18 @@ def test_perfrec_report_call_paths(ubman, tmp_path):
              for m in PATH_ROW.finditer(out.split('Call paths')[1])]
     assert 1 <= len(paths) <= 3, out
     _, data = fetch(cons, tmp_path)
-    pd = PerfData(data)
+    pdata = PerfData(data)
     sym = Symboliser(cons)
     # The board names a return address by its call: so does the host here
     named = [[names[0]] + [sym(ip - 4) for ip in sample.callchain[2:]]
-             for sample, names in zip(pd.samples, chains(pd, sym))]
+             for sample, names in zip(pdata.samples, chains(pdata, sym))]
     counts = {}
     for names in named:
         key = tuple(n or '[unknown]' for n in names[:8])
         while len(key) > 1 and key[-1] == '[unknown]':
             key = key[:-1]
         counts[key] = counts.get(key, 0) + 1
-    total = len(pd.samples)
+    total = len(pdata.samples)
     for share, names in paths:
         assert share == counts[tuple(names)] * 10000 // total, (names, out)
     assert max(counts.values()) * 10000 // total == paths[0][0], (counts, out)

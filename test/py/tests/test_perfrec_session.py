@@ -50,9 +50,9 @@ def test_perfrec_start_stop(ubman, tmp_path):
     assert "'perfrec stop' ends it" in out
     assert status(cons)[0] == 'recording'
     cons.run_command(SHORT_CRC)
-    mid = cons.run_command('perfrec status')
-    used = re.search(r'samples use (\d+) of (\d+)', mid)
-    assert used and int(used.group(1)) > 0, mid
+    out = cons.run_command('perfrec status')
+    used = re.search(r'samples use (\d+) of (\d+)', out)
+    assert used and int(used.group(1)) > 0, out
     # Long enough (16 MiB) that cmp is sampled without icount too, where the
     # shell's own time between the commands takes most samples
     cons.run_command('cmp.l 0x40000000 0x40000000 0x400000')
@@ -67,10 +67,10 @@ def test_perfrec_start_stop(ubman, tmp_path):
 
     count, period, late, _ = events(cons)['cycles']
     path, data = fetch(cons, tmp_path)
-    pd = PerfData(data)
-    assert len(pd.samples) == int(match.group(1))
-    assert len(pd.samples) + late == count // period
-    assert pd.cmdline == ['perfrec', 'start', '-c', '20000', '-o', hex(BUF), '-s', hex(BUF_SIZE)]
+    pdata = PerfData(data)
+    assert len(pdata.samples) == int(match.group(1))
+    assert len(pdata.samples) + late == count // period
+    assert pdata.cmdline == ['perfrec', 'start', '-c', '20000', '-o', hex(BUF), '-s', hex(BUF_SIZE)]
     report = perf(tmp_path, ['report', '-i', path, '--symfs=' + cons.config.build_dir,
                              '--stdio', '--sort', 'symbol'])
     # Both workloads are in the one profile
@@ -218,6 +218,13 @@ def script_lines(cons, tmp_path, path):
     return [line for line in out.splitlines() if line.strip()]
 
 
+def cut_after_second_chunk(log):
+    """@log as if the board died after the end line of its stream's chunk 1"""
+    rec_id = re.search(r'perfrec-begin 1 (\w+)', log).group(1)
+    cut = log[:log.index('perfrec-end', log.index(f'perfrec-begin 1 {rec_id} 1 '))]
+    return cut[:cut.rindex('\n')] + '\n' + re.search(r'perfrec-end \w+ 1', log).group(0) + '\n'
+
+
 @pytest.mark.boardspec('qemu_arm64')
 @pytest.mark.buildconfigspec('cmd_perfrec')
 @pytest.mark.requiredtool('perf')
@@ -239,22 +246,19 @@ def test_perfrec_stream(ubman, tmp_path):
     assert ret == 0, err
     assert len(script_lines(cons, tmp_path, path)) == samples
     with open(path, 'rb') as inf:
-        pd = PerfData(inf.read())
-    assert pd.pipe and len(pd.samples) == samples and pd.sample_time
-    assert [name for _, name, _ in pd.event_desc] == ['cycles']
+        pdata = PerfData(inf.read())
+    assert pdata.pipe and len(pdata.samples) == samples and pdata.sample_time
+    assert [name for _, name, _ in pdata.event_desc] == ['cycles']
 
     # A board that dies after the second chunk: what came is still a profile
-    rec_id = re.search(r'perfrec-begin 1 (\w+)', log).group(1)
-    cut = log[:log.index('perfrec-end', log.index(f'perfrec-begin 1 {rec_id} 1 '))]
-    cut = cut[:cut.rindex('\n')] + '\n' + re.search(r'perfrec-end \w+ 1', log).group(0) + '\n'
     part = os.path.join(str(tmp_path), 'part.data')
-    ret, err = extract(cut, part)
+    ret, err = extract(cut_after_second_chunk(log), part)
     assert ret == 0, err
     got = len(script_lines(cons, tmp_path, part))
     assert 0 < got < samples
     with open(part, 'rb') as inf:
-        pd = PerfData(inf.read())
-    assert pd.pipe and len(pd.samples) == got and pd.sample_time is None
+        pdata = PerfData(inf.read())
+    assert pdata.pipe and len(pdata.samples) == got and pdata.sample_time is None
 
 
 @pytest.mark.boardspec('qemu_arm64')
