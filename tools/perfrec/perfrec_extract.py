@@ -74,6 +74,23 @@ B64_RE = re.compile(r'[A-Za-z0-9+/]*={0,2}\Z')
 B64_BAD_RE = re.compile(r'[^A-Za-z0-9+/=]')
 PAYLOAD_RE = re.compile(r'([^:\s]*):([^:\s]*):([^:\s]*)\Z')
 BEGIN_FIELDS = ('version', 'id', 'seq', 'kind', 'size', 'crc32', 'enc', 'wire', 'lines')
+# How Block.parse_begin() takes each begin-line field, in the order it checks
+# them: (field, Block attribute, name in messages, check, value, what a bad
+# one is not)
+_NOT_DEC = 'is not a decimal number'
+_NOT_HEX8 = 'is not 8 lowercase hex digits'
+_BEGIN_CHECKS = (
+    ('id', 'rec_id', 'id', ID_RE.match, str, _NOT_HEX8),
+    ('seq', 'seq', 'seq', DEC_RE.match, int, _NOT_DEC),
+    ('version', 'version', 'format version', lambda val: val == str(FORMAT_VERSION), int,
+     f'is not supported (only {FORMAT_VERSION})'),
+    ('kind', 'kind', 'kind', lambda val: val in KINDS, str, 'is not file or pipe'),
+    ('size', 'size', 'size', DEC_RE.match, int, _NOT_DEC),
+    ('wire', 'wire', 'wire', DEC_RE.match, int, _NOT_DEC),
+    ('lines', 'nlines', 'lines', DEC_RE.match, int, _NOT_DEC),
+    ('crc32', 'crc32', 'crc32', HEX8_RE.match, lambda val: int(val, 16), _NOT_HEX8),
+    ('enc', 'enc', 'enc', lambda val: val in ENCODINGS, str, 'is not b64 or b64z'),
+)
 
 
 class UsageError(Exception):
@@ -91,6 +108,7 @@ class Problem:
         warning (bool): True if it does not stop the recording being used
     """
 
+    # pylint: disable-next=too-many-arguments  # one per attribute
     def __init__(self, lineno, message, rec_id=None, seq=None, warning=False):
         self.lineno = lineno
         self.message = message
@@ -125,6 +143,7 @@ def _check_id(rec_id):
     raise UsageError(f'bad recording id {rec_id!r}: want 8 lowercase hex digits')
 
 
+# pylint: disable-next=too-many-arguments  # one per begin-line field
 def frame_lines(wire, rec_id, seq, kind, size, crc32, enc):
     """Frame @wire as a block with the given begin-line fields, unchecked
 
@@ -168,6 +187,7 @@ def encode_block(data, rec_id, seq, kind, compress):
                        'b64z' if compress else 'b64')
 
 
+# pylint: disable-next=too-many-instance-attributes  # one per begin-line field, and state
 class Block:
     """One block of a log: its begin-line fields, its problems and its payload
 
@@ -212,7 +232,7 @@ class Block:
         return self._next
 
     @property
-    def ok(self):
+    def ok(self):  # pylint: disable=invalid-name  # public API, as Recording.ok
         """True if the block passed every check"""
         return self.payload is not None
 
@@ -234,41 +254,13 @@ class Block:
         bad = []
         if len(tokens) != len(BEGIN_FIELDS):
             bad.append(f'{len(tokens)} fields after {BEGIN_MARK}, want {len(BEGIN_FIELDS)}')
-        if 'id' in vals and ID_RE.match(vals['id']):
-            self.rec_id = vals['id']
-        elif 'id' in vals:
-            bad.append(f"id {vals['id'][:20]!r} is not 8 lowercase hex digits")
-        if 'seq' in vals and DEC_RE.match(vals['seq']):
-            self.seq = int(vals['seq'])
-        elif 'seq' in vals:
-            bad.append(f"seq {vals['seq'][:20]!r} is not a decimal number")
-        if 'version' in vals:
-            if vals['version'] == str(FORMAT_VERSION):
-                self.version = FORMAT_VERSION
+        for field, attr, label, check, value, fault in _BEGIN_CHECKS:
+            if field not in vals:
+                continue
+            if check(vals[field]):
+                setattr(self, attr, value(vals[field]))
             else:
-                bad.append(f"format version {vals['version'][:20]!r} is not supported (only "
-                           f"{FORMAT_VERSION})")
-        if 'kind' in vals:
-            if vals['kind'] in KINDS:
-                self.kind = vals['kind']
-            else:
-                bad.append(f"kind {vals['kind'][:20]!r} is not file or pipe")
-        for field in ('size', 'wire', 'lines'):
-            if field in vals:
-                if DEC_RE.match(vals[field]):
-                    setattr(self, 'nlines' if field == 'lines' else field, int(vals[field]))
-                else:
-                    bad.append(f'{field} {vals[field][:20]!r} is not a decimal number')
-        if 'crc32' in vals:
-            if HEX8_RE.match(vals['crc32']):
-                self.crc32 = int(vals['crc32'], 16)
-            else:
-                bad.append(f"crc32 {vals['crc32'][:20]!r} is not 8 lowercase hex digits")
-        if 'enc' in vals:
-            if vals['enc'] in ENCODINGS:
-                self.enc = vals['enc']
-            else:
-                bad.append(f"enc {vals['enc'][:20]!r} is not b64 or b64z")
+                bad.append(f'{label} {vals[field][:20]!r} {fault}')
         if not bad:
             if self.kind == 'file' and self.seq:
                 bad.append(f'a file block must have seq 0, not {self.seq}')
@@ -373,10 +365,10 @@ class Block:
             return
         wire = b''.join(self._chunks)
         self._chunks = []
-        at = self.begin_lineno
+        lineno = self.begin_lineno
         if len(wire) != self.wire:
-            self.problem(at, f'block {self.name} has {len(wire)} wire bytes, begin line says '
-                             f'{self.wire}')
+            self.problem(lineno, f'block {self.name} has {len(wire)} wire bytes, begin line says '
+                                 f'{self.wire}')
             return
         if self.enc == 'b64z':
             payload = self._gunzip(wire)
@@ -385,35 +377,35 @@ class Block:
         else:
             payload = wire
         if len(payload) != self.size:
-            self.problem(at, f'payload of block {self.name} is {len(payload)} bytes, begin line '
-                             f'says {self.size}')
+            self.problem(lineno, f'payload of block {self.name} is {len(payload)} bytes, begin '
+                                 f'line says {self.size}')
             return
         crc = zlib.crc32(payload)
         if crc != self.crc32:
-            self.problem(at, f'payload crc32 of block {self.name} is {crc:08x}, begin line says '
-                             f'{self.crc32:08x}')
+            self.problem(lineno, f'payload crc32 of block {self.name} is {crc:08x}, begin line '
+                                 f'says {self.crc32:08x}')
             return
         self.payload = payload
 
     def _gunzip(self, wire):
         """Return the content of the gzip stream @wire, at most size+1 bytes; None if bad"""
-        at = self.begin_lineno
+        lineno = self.begin_lineno
         dec = zlib.decompressobj(wbits=31)
         try:
             payload = dec.decompress(wire, self.size + 1)
         except zlib.error as err:
-            self.problem(at, f'corrupt gzip data in block {self.name}: {err}')
+            self.problem(lineno, f'corrupt gzip data in block {self.name}: {err}')
             return None
         if len(payload) > self.size:
-            self.problem(at, f'gzip content of block {self.name} is longer than its size '
-                             f'{self.size}')
+            self.problem(lineno, f'gzip content of block {self.name} is longer than its size '
+                                 f'{self.size}')
             return None
         if not dec.eof:
-            self.problem(at, f'gzip stream of block {self.name} is incomplete')
+            self.problem(lineno, f'gzip stream of block {self.name} is incomplete')
             return None
         if dec.unused_data:
-            self.problem(at, f'block {self.name} has {len(dec.unused_data)} bytes after its gzip '
-                             'stream')
+            self.problem(lineno, f'block {self.name} has {len(dec.unused_data)} bytes after its '
+                                 'gzip stream')
             return None
         return payload
 
@@ -513,7 +505,7 @@ class Recording:
         self.problems = []
 
     @property
-    def ok(self):
+    def ok(self):  # pylint: disable=invalid-name  # public API: test/host reads it
         """True if data holds the whole recording as far as the log tells"""
         return self.data is not None and not any(not p.warning for p in self.problems)
 
@@ -539,6 +531,17 @@ class Recording:
                                      f"{kinds['file']}) and pipe (line {kinds['pipe']}) blocks")
         elif kinds:
             self.kind = list(kinds)[0]
+        good = self._good_copies()
+        if self.kind == 'file':
+            self._resolve_file(good)
+        elif self.kind == 'pipe':
+            self._resolve_pipe(good)
+        elif not kinds:
+            self._error(self.lineno, f'recording {self.rec_id}: no block with a readable begin '
+                                     'line')
+
+    def _good_copies(self):
+        """Return {seq: the last intact copy of chunk seq}; note the problems of the others"""
         good = {}
         for blk in self.blocks:
             if blk.ok:
@@ -557,13 +560,7 @@ class Recording:
                                        f'copy at line {good[blk_seq].lineno}', blk.seq)
             else:
                 self.problems += blk.problems
-        if self.kind == 'file':
-            self._resolve_file(good)
-        elif self.kind == 'pipe':
-            self._resolve_pipe(good)
-        elif not kinds:
-            self._error(self.lineno, f'recording {self.rec_id}: no block with a readable begin '
-                                     'line')
+        return good
 
     def _resolve_file(self, good):
         blk = good.get(0)
@@ -745,14 +742,14 @@ def _read_log(path):
         raise UsageError(f'cannot read {path}: {err.strerror or err}') from err
 
 
-def _configure_tty(fd, baud):
-    """Put the terminal @fd in raw mode, 8N1, no flow control, at @baud"""
+def _configure_tty(tty, baud):
+    """Put the terminal @tty in raw mode, 8N1, no flow control, at @baud"""
     import termios  # pylint: disable=import-outside-toplevel
 
     speed = getattr(termios, f'B{baud}', None)
     if speed is None:
         raise UsageError(f'unsupported --baud {baud}')
-    iflag, oflag, cflag, lflag, _, _, ccs = termios.tcgetattr(fd)
+    iflag, oflag, cflag, lflag, _, _, ccs = termios.tcgetattr(tty)
     iflag &= ~(termios.IGNBRK | termios.BRKINT | termios.PARMRK | termios.ISTRIP |
                termios.INLCR | termios.IGNCR | termios.ICRNL | termios.IXON |
                termios.IXOFF | termios.IXANY | termios.INPCK)
@@ -765,7 +762,7 @@ def _configure_tty(fd, baud):
     ccs = list(ccs)
     ccs[termios.VMIN] = 0
     ccs[termios.VTIME] = 0
-    termios.tcsetattr(fd, termios.TCSANOW, [iflag, oflag, cflag, lflag, speed, speed, ccs])
+    termios.tcsetattr(tty, termios.TCSANOW, [iflag, oflag, cflag, lflag, speed, speed, ccs])
 
 
 class _Progress:
@@ -811,7 +808,7 @@ def read_device(args, parser):
     a pipe stream is read until Ctrl-C or args.timeout seconds of silence.
     """
     try:
-        fd = os.open(args.device, os.O_RDWR | os.O_NOCTTY | os.O_NONBLOCK)
+        tty = os.open(args.device, os.O_RDWR | os.O_NOCTTY | os.O_NONBLOCK)
     except OSError as err:
         raise UsageError(f'cannot open {args.device}: {err.strerror}') from err
     import termios  # pylint: disable=import-outside-toplevel
@@ -821,10 +818,10 @@ def read_device(args, parser):
     progress = _Progress(args.quiet)
     try:
         try:
-            saved = termios.tcgetattr(fd)
+            saved = termios.tcgetattr(tty)
         except termios.error as err:
             raise UsageError(f'{args.device} is not a terminal') from err
-        _configure_tty(fd, args.baud)
+        _configure_tty(tty, args.baud)
         if args.save_log:
             try:
                 logf = open(args.save_log, 'wb')  # pylint: disable=consider-using-with
@@ -834,34 +831,35 @@ def read_device(args, parser):
             until = '' if args.timeout else ' (Ctrl-C stops a pipe stream)'
             sys.stderr.write(f'reading {args.device} at {args.baud} baud{until}\n')
         if args.command:
-            os.write(fd, args.command.encode() + b'\r')
-        _read_loop(fd, args, parser, logf, progress)
+            os.write(tty, args.command.encode() + b'\r')
+        _read_loop(tty, args, parser, logf, progress)
     finally:
         progress.done()
         if logf:
             logf.close()
         if saved is not None:
             try:
-                termios.tcsetattr(fd, termios.TCSADRAIN, saved)
+                termios.tcsetattr(tty, termios.TCSADRAIN, saved)
             except termios.error:
                 pass
-        os.close(fd)
+        os.close(tty)
 
 
-def _read_loop(fd, args, parser, logf, progress):
+# pylint: disable-next=too-many-branches  # each way a read can end: clearer in one loop
+def _read_loop(tty, args, parser, logf, progress):
     """The reading loop of read_device()"""
     pending = b''
     closed = 0
     try:
         while True:
-            ready = select.select([fd], [], [], args.timeout)[0]
+            ready = select.select([tty], [], [], args.timeout)[0]
             if not ready:
                 if not args.quiet:
                     progress.done()
                     sys.stderr.write(f'{args.timeout:g} s of silence: stopping\n')
                 break
             try:
-                data = os.read(fd, 65536)
+                data = os.read(tty, 65536)
             except BlockingIOError:
                 continue
             except OSError:         # EIO: the other end hung up
@@ -906,9 +904,9 @@ def _write(path, data):
         with open(path, 'wb') as outf:
             outf.write(data)
         return
-    fd, tmp = tempfile.mkstemp(prefix='.perfrec_extract.', dir=os.path.dirname(path) or '.')
+    handle, tmp = tempfile.mkstemp(prefix='.perfrec_extract.', dir=os.path.dirname(path) or '.')
     try:
-        with os.fdopen(fd, 'wb') as outf:
+        with os.fdopen(handle, 'wb') as outf:
             outf.write(data)
         os.chmod(tmp, 0o666 & ~_umask())
         os.replace(tmp, path)
@@ -929,6 +927,7 @@ def _describe(rec):
     return f'file, {len(rec.data)} bytes'
 
 
+# pylint: disable-next=too-many-branches  # the command line's cases, one after the other
 def run(args):
     """Carry out the parsed command line @args; return the exit status"""
     parser = Parser()
