@@ -118,6 +118,7 @@ def check_page(path):
     return problems
 
 
+# pylint: disable-next=too-many-arguments  # perf, its input, and the script's options
 def run_perf(perf, data, symfs, template, output, script, colorscheme):
     """Run perf's flame graph script; return the CompletedProcess
 
@@ -164,6 +165,37 @@ def browser_check(page, png=None, width=1200, hover=None, node='node'):
     return proc.returncode, proc.stdout, proc.stderr
 
 
+def _missing_input(args):
+    """Return what is missing of what @args names to read, or None"""
+    for path, what, hint in ((args.template, 'template', f'run "npm ci" in {NPM_DIR}'),
+                             (args.script, "perf's flame graph script", 'install linux-perf'),
+                             (args.perf, 'perf', 'install linux-perf')):
+        if not os.path.isfile(path):
+            return f'{what} {path} not found: {hint}'
+    if args.input != '-' and not os.path.isfile(args.input):
+        return f'no such file: {args.input}'
+    if args.symfs and not os.path.isdir(args.symfs):
+        return f'--symfs {args.symfs} is not a directory'
+    return None
+
+
+def _check_in_browser(args):
+    """Load the page written for @args in the browser; return what failed, or None"""
+    node = shutil.which('node')
+    if not node:
+        return 'node not found: install nodejs'
+    if not os.path.isdir(os.path.join(NPM_DIR, 'node_modules', 'playwright-core')):
+        return f'playwright-core not installed: run "npm ci" in {NPM_DIR}'
+    code, out, err = browser_check(args.output, args.png, args.png_width, args.hover, node)
+    sys.stdout.write(out)
+    sys.stderr.write(err)
+    if code:
+        return f'the browser check of {args.output} failed (exit {code})'
+    if args.png:
+        print(f'perfrec_flamegraph: wrote {args.png}')
+    return None
+
+
 def main(argv=None):
     """Make the flame graph page (and picture); return the exit code"""
     parser = argparse.ArgumentParser(description=__doc__.split('\n', 1)[0])
@@ -192,15 +224,9 @@ def main(argv=None):
         print(f'perfrec_flamegraph: {msg}', file=sys.stderr)
         return 1
 
-    for path, what, hint in ((args.template, 'template', f'run "npm ci" in {NPM_DIR}'),
-                             (args.script, "perf's flame graph script", 'install linux-perf'),
-                             (args.perf, 'perf', 'install linux-perf')):
-        if not os.path.isfile(path):
-            return fail(f'{what} {path} not found: {hint}')
-    if args.input != '-' and not os.path.isfile(args.input):
-        return fail(f'no such file: {args.input}')
-    if args.symfs and not os.path.isdir(args.symfs):
-        return fail(f'--symfs {args.symfs} is not a directory')
+    missing = _missing_input(args)
+    if missing:
+        return fail(missing)
     for path in (args.output, args.png):
         if path:
             os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
@@ -212,8 +238,7 @@ def main(argv=None):
     noise = [line for line in proc.stderr.splitlines() if line.strip() and
              not any(pat.fullmatch(line.strip()) for pat in PERF_HARMLESS)]
     if proc.returncode:
-        lines = '\n'.join(noise)
-        return fail(f'perf script exited {proc.returncode}:\n{lines}')
+        return fail(f'perf script exited {proc.returncode}:\n' + '\n'.join(noise))
     for line in noise:
         print(f'perfrec_flamegraph: perf: {line}', file=sys.stderr)
     problems = check_page(args.output)
@@ -223,19 +248,9 @@ def main(argv=None):
           'offline)')
 
     if args.browser or args.png or args.hover:
-        node = shutil.which('node')
-        if not node:
-            return fail('node not found: install nodejs')
-        if not os.path.isdir(os.path.join(NPM_DIR, 'node_modules', 'playwright-core')):
-            return fail(f'playwright-core not installed: run "npm ci" in {NPM_DIR}')
-        code, out, err = browser_check(args.output, args.png, args.png_width, args.hover,
-                                       node)
-        sys.stdout.write(out)
-        sys.stderr.write(err)
-        if code:
-            return fail(f'the browser check of {args.output} failed (exit {code})')
-        if args.png:
-            print(f'perfrec_flamegraph: wrote {args.png}')
+        failed = _check_in_browser(args)
+        if failed:
+            return fail(failed)
     return 0
 
 
