@@ -39,6 +39,16 @@ NT_GNU_BUILD_ID = 3
 SHT_NOTE = 7
 
 
+def _elf_notes(data, offset, size):
+    """Yield (type, name, desc) of each note of the note section at @offset in @data"""
+    pos = offset
+    while pos + 12 <= offset + size:
+        namesz, descsz, ntype = struct.unpack_from('<III', data, pos)
+        desc = pos + 12 + (namesz + 3) // 4 * 4
+        yield ntype, data[pos + 12:pos + 12 + namesz], data[desc:desc + descsz]
+        pos = desc + (descsz + 3) // 4 * 4
+
+
 def elf_build_id(path):
     """The NT_GNU_BUILD_ID of ELF64 little-endian @path as hex, or None"""
     with open(path, 'rb') as inf:
@@ -52,14 +62,9 @@ def elf_build_id(path):
         if sh_type != SHT_NOTE:
             continue
         offset, size = struct.unpack_from('<QQ', data, shoff + i * shentsize + 0x18)
-        pos = offset
-        while pos + 12 <= offset + size:
-            namesz, descsz, ntype = struct.unpack_from('<III', data, pos)
-            name = data[pos + 12:pos + 12 + namesz]
-            desc = pos + 12 + (namesz + 3) // 4 * 4
+        for ntype, name, desc in _elf_notes(data, offset, size):
             if ntype == NT_GNU_BUILD_ID and name == b'GNU\0':
-                return data[desc:desc + descsz].hex()
-            pos = desc + (descsz + 3) // 4 * 4
+                return desc.hex()
     return None
 
 
@@ -84,17 +89,16 @@ def hottest(data, symfs):
     """The function with the largest share of the first event"""
     out = perf(['report', '-i', data, '--stdio', '--no-children', '-g', 'none',
                 '--sort', 'sym', '-F', 'overhead,sym'] + symfs).stdout
-    best = None
+    best_share, best = -1.0, None
     for line in out.splitlines():
         mat = re.match(r'^\s+([\d.]+)%\s+\[\.\]\s+(\S+)', line)
-        if mat and not mat.group(2).startswith('0x') and \
-                (best is None or float(mat.group(1)) > best[0]):
-            best = (float(mat.group(1)), mat.group(2))
+        if mat and not mat.group(2).startswith('0x') and float(mat.group(1)) > best_share:
+            best_share, best = float(mat.group(1)), mat.group(2)
         elif best and line.startswith('# Samples:'):
             break       # the next event's table
     if not best:
         raise RuntimeError(f'perf names no function in {data}')
-    return best[1]
+    return best
 
 
 def main(argv=None):
