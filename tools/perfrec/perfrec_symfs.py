@@ -86,8 +86,18 @@ def sections(data):
     return out
 
 
-def shadowing_symbols(data):
-    """Names of the sizeless local symbols that lie inside a sized function"""
+def _symtab_entries(data, offset, size, strtab):
+    """(info, shndx, value, size, name) of each entry of the symbol table at @offset"""
+    out = []
+    for pos in range(offset, offset + size, 24):
+        name, info, _, shndx, value, sym_size = struct.unpack_from('<IBBHQQ', data, pos)
+        end = data.index(b'\0', strtab + name)
+        out.append((info, shndx, value, sym_size, data[strtab + name:end].decode()))
+    return out
+
+
+def symbols(data):
+    """The symbols of an ELF64 LE's symbol tables: (info, shndx, value, size, name) each"""
     _, shoff, _, _, shentsize, _ = elf_header(data)
     secs = sections(data)
     syms = []
@@ -95,11 +105,13 @@ def shadowing_symbols(data):
         if sh_type != SHT_SYMTAB:
             continue
         link, = struct.unpack_from('<I', data, shoff + idx * shentsize + 0x28)
-        strtab = secs[link][3]
-        for pos in range(offset, offset + size, 24):
-            name, info, _, shndx, value, sym_size = struct.unpack_from('<IBBHQQ', data, pos)
-            end = data.index(b'\0', strtab + name)
-            syms.append((info, shndx, value, sym_size, data[strtab + name:end].decode()))
+        syms += _symtab_entries(data, offset, size, secs[link][3])
+    return syms
+
+
+def shadowing_symbols(data):
+    """Names of the sizeless local symbols that lie inside a sized function"""
+    syms = symbols(data)
     funcs = sorted((value, value + size) for info, _, value, size, _ in syms
                    if info & 0xf == STT_FUNC and size)
     names = set()
