@@ -192,8 +192,8 @@ def image_offset(cons):
                          text=True, check=True).stdout
     loads = [line.split() for line in out.splitlines() if line.strip().startswith('LOAD')]
     start = symbols(cons)['_start'][0]
-    hits = [(int(l[1], 16), int(l[2], 16)) for l in loads
-            if int(l[2], 16) <= start < int(l[2], 16) + int(l[5], 16)]
+    hits = [(int(load[1], 16), int(load[2], 16)) for load in loads
+            if int(load[2], 16) <= start < int(load[2], 16) + int(load[5], 16)]
     assert len(hits) == 1, out
     offset, vaddr = hits[0]
     return offset + start - vaddr

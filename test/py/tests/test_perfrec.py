@@ -21,6 +21,7 @@ from perfrec_helpers import (BUF, BUF_SIZE, CRC_AT, CRC_LEN, bdinfo, events, fet
                              gic_distributor, icount, image_offset, perf, record, record_grown,
                              registers, run_rc, status, symbols)
 
+
 @pytest.mark.buildconfigspec('cmd_perfrec')
 def test_perfrec_help(ubman):
     """'help perfrec' documents every subcommand and option"""
