@@ -50,7 +50,7 @@ UBOOT_MAKE	= SOURCE_DATE_EPOCH=$$(scripts/perfrec_source_date.sh $(SRC)) \
 		  KCFLAGS="$(call PREFIX_MAP,$(O))" KAFLAGS="$(call PREFIX_MAP,$(O))" $(UBOOT_FLAGS)
 
 .PHONY: all build build-early deps source overlay config demo check check-all check-host \
-	check-qemu check-newer check-repro \
+	check-qemu check-releases check-repro \
 	check-qemu-fast check-sandbox checkpatch check-defconfig defconfig bench bench-size clean \
 	distclean demo-picture hotspot-picture soak
 
@@ -106,9 +106,12 @@ config: $(O)/.config
 # symfs/: the ELF for host profilers, also by build-id (tools/perfrec/perfrec_symfs.py)
 build: $(O)/.config $(OVERLAY_STAMP)
 	$(UBOOT_MAKE) -j$(JOBS) -s
+	echo "U-Boot $$($(UBOOT_MAKE) -s ubootversion) from $(or $(UBOOT_SRC),Debian $(UBOOT_SUITE))" \
+		> $(O)/perfrec-uboot-version
 	$(PYTHON) tools/perfrec/perfrec_symfs.py --objcopy $(CROSS_COMPILE)objcopy \
 		$(O)/u-boot $(O)/symfs
-	@echo "perfrec: built $(O)/u-boot.bin and $(O)/u-boot; for host tools: $(O)/symfs"
+	@echo "perfrec: built $(O)/u-boot.bin and $(O)/u-boot ($$(cat $(O)/perfrec-uboot-version));" \
+		"for host tools: $(O)/symfs"
 
 # The single-file defconfig for users who want one (make savedefconfig)
 defconfig: $(O)/.config
@@ -143,17 +146,39 @@ check:
 	$(if $(LOAD),scripts/perfrec_load.sh) $(MAKE) LOAD= check-all
 
 check-all: deps build check-host check-sandbox check-qemu checkpatch check-defconfig \
-	check-repro check-newer
+	check-repro check-releases
+	@cat $(BUILD)/releases-tested.txt
 	@echo "perfrec: all checks passed"
 
-# The same QEMU matrix on a newer U-Boot: Debian trixie's source package (2025.01)
-NEWER_SUITE	?= trixie
+# --- Releases ----------------------------------------------------------------
+# make check runs three U-Boot releases (README: Releases): the default
+# (bookworm, 2023.01) and the newest (Debian experimental, 2026.10) run every
+# cell; the one between (trixie, 2025.01) runs MIDDLE_CELLS, its sandbox ut
+# tests and the early-boot cell el2-gicv3. When Debian does not serve the
+# newest source, the middle release runs every cell in its place and make
+# check says NOT TESTED (REQUIRE_NEWEST=1: fail instead). NEWEST_SRC=<tree>
+# puts your own tree (say upstream master) in the newest release's place.
+NEWEST_SUITE	?= experimental
+MIDDLE_SUITE	?= trixie
+MIDDLE_CELLS	?= el2-gicv3 el1-gicv2
+NEWEST_SRC	?=
+NEWEST		= $$(scripts/perfrec_newest.sh $(PYTHON) $(BUILD) $(NEWEST_SUITE) $(MIDDLE_SUITE) \
+		  $(NEWEST_SRC))
 
-check-newer:
+check-releases:
 ifeq ($(UBOOT_SRC)$(filter-out bookworm,$(UBOOT_SUITE)),)
-	$(MAKE) UBOOT_SUITE=$(NEWER_SUITE) build check-sandbox check-qemu
+	newest=$(NEWEST) && \
+	$(MAKE) $$newest build check-sandbox check-qemu && \
+	if [ "$$newest" != UBOOT_SUITE=$(MIDDLE_SUITE) ]; then \
+		$(MAKE) UBOOT_SUITE=$(MIDDLE_SUITE) build check-sandbox check-qemu \
+			CELLS="$(MIDDLE_CELLS)" EARLY_CELLS=el2-gicv3 || exit 1; \
+		middle="$(MIDDLE_SUITE): $(MIDDLE_CELLS) + sandbox"; \
+	else middle="$(MIDDLE_SUITE): as newest"; fi && \
+	echo "perfrec: releases tested: bookworm: all cells; $$newest: all cells; $$middle" \
+		> $(BUILD)/releases-tested.txt
 else
-	@echo "perfrec: check-newer runs only for the default source"
+	@echo "perfrec: check-releases runs only for the default source" | \
+		tee $(BUILD)/releases-tested.txt
 endif
 
 # Reproducible builds: 'make' again relinks nothing, and a clean build of a
@@ -195,12 +220,17 @@ build-early:
 	$(MAKE) CONFIG=$(EARLY_CONFIG) FRAGMENTS="$(FRAGMENTS) $(CURDIR)/configs/perfrec-early.config" \
 		build
 
+# CELLS: the QEMU configurations to run (default: all, scripts/perfrec_run_tests.py)
+CELLS		?=
+EARLY_CELLS	?= el1-gicv2 el2-gicv3
+
 check-qemu: build build-early
 	$(PYTHON) scripts/perfrec_run_tests.py --src $(SRC) --build-dir $(O) \
-		--result-dir $(BUILD)/test-results$(TAG) -k 'not perfrec_early'
+		--result-dir $(BUILD)/test-results$(TAG) -k 'not perfrec_early' \
+		$(foreach c,$(CELLS),--cell $(c))
 	$(PYTHON) scripts/perfrec_run_tests.py --src $(SRC) --build-dir $(EARLY_O) \
 		--result-dir $(BUILD)/test-results-early$(TAG) -k perfrec_early \
-		--cell el1-gicv2 --cell el2-gicv3
+		$(foreach c,$(EARLY_CELLS),--cell $(c))
 
 # The slow tier: 1000 back-to-back sessions and 50000 fuzz cases per parser
 # (make check runs 100 and 2000)

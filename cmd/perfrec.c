@@ -167,7 +167,7 @@ static void perfrec_print_arm_error(int err, const struct perfrec_cfg *cfg)
 		printf("The build did not record the image's ELF offset (perfrec_image_pgoff)\n");
 		break;
 	case -E2BIG:
-		perfrec_pmu_info(&pmu);
+		perfrec_get_pmu_info(&pmu);
 		printf("Too many events: %u given, this PMU has %u event counters and the cycle counter\n",
 		       cfg->nr_events, pmu.nr_counters);
 		break;
@@ -832,7 +832,7 @@ static int do_perfrec_list(struct cmd_tbl *cmdtp, int flag, int argc, char *cons
 
 	if (argc > 2 || (argc == 2 && !all))
 		return CMD_RET_USAGE;
-	if (perfrec_pmu_info(&pmu)) {
+	if (perfrec_get_pmu_info(&pmu)) {
 		printf("This CPU has no PMUv3 (ID_AA64DFR0_EL1.PMUVer)\n");
 		return CMD_RET_FAILURE;
 	}

@@ -209,7 +209,7 @@ struct perf_data_lost_samples {
 
 /**
  * struct perf_data_event - One event of a recording, as the writer needs it
- * @type: PERF_DATA_TYPE_...
+ * @type: one of PERF_DATA_TYPE_HARDWARE, _SOFTWARE and _RAW
  * @config: event number within @type
  * @period: sample period, or frequency in Hz if @freq
  * @freq: true for frequency mode (the attr's freq flag)
@@ -231,7 +231,8 @@ struct perf_data_event {
  * struct perf_data_info - The facts one perf.data states
  * @events: the events recorded
  * @nr_events: number of @events, 1..PERF_DATA_MAX_EVENTS
- * @pid: pid and tid of every record
+ * @pid: pid of every record
+ * @tid: tid of every record
  * @comm: the process name perf shows ("u-boot")
  * @start_time: time (ns) of the COMM and MMAP records, not after the first sample
  * @image_start: run-time address of the image's first byte

@@ -51,7 +51,8 @@ enum perfrec_mode {
 /**
  * struct perfrec_event_cfg - One event of a session
  * @name: the name the user gave ("cycles", "l1d_cache_refill", "r11")
- * @type: PERF_DATA_TYPE_... in the perf.data attr
+ * @type: the perf.data attr's type, one of PERF_DATA_TYPE_HARDWARE,
+ *	_SOFTWARE and _RAW
  * @config: event number within @type
  * @pmu_event: the PMUv3 event number to count (PMEVTYPER<n>_EL0.evtCount)
  * @cycle_counter: may use the dedicated cycle counter PMCCNTR_EL0
@@ -272,11 +273,11 @@ int perfrec_event_lookup(const char *name, struct perfrec_event_cfg *ev);
 uint perfrec_event_bits(void);
 
 /**
- * perfrec_pmu_info() - Describe this CPU's PMU
+ * perfrec_get_pmu_info() - Describe this CPU's PMU
  * @info: returns the figures
  * Return: 0, or -ENODEV if there is no PMUv3
  */
-int perfrec_pmu_info(struct perfrec_pmu_info *info);
+int perfrec_get_pmu_info(struct perfrec_pmu_info *info);
 
 /**
  * perfrec_event_at() - Walk perf's generic events, then the PMUv3 common events

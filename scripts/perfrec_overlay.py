@@ -32,7 +32,8 @@ DIRS = ['arch', 'cmd', 'doc/usage', 'drivers/perf', 'include', 'test/py/tests', 
 # Single project files copied to the same path in the tree. Of scripts/ only
 # what U-Boot's own build runs (arch/arm/Makefile.postlink runs the pgoff
 # script); the rest of scripts/ is the project's tooling and stays out.
-FILES = ['scripts/perfrec_pgoff.py', 'test/lib/perf_data.c', 'test/lib/perfrec.c']
+FILES = ['doc/api/perf.rst', 'scripts/perfrec_pgoff.py', 'test/lib/perf_data.c',
+         'test/lib/perfrec.c']
 
 # What earlier overlays copied into the tree that is no longer perfrec's there
 # (project tooling and the README's pictures): removed where still present
@@ -45,6 +46,7 @@ MAINTAINERS_ENTRY = '''PERFREC SAMPLING PROFILER
 M:	perfrec developers <perfrec@localhost>
 S:	Maintained
 F:	cmd/perfrec*.c
+F:	doc/api/perf.rst
 F:	doc/usage/cmd/perfrec.rst
 F:	drivers/perf/
 F:	include/perf_data.h
@@ -152,6 +154,8 @@ EDITS = [
     ('doc/usage/index.rst', 'list the perfrec page (2024.04 on: the index globs cmd/*)',
      '   cmd/', '   cmd/perfrec\n', 'sorted', '   cmd/*\n'),
     ('MAINTAINERS', 'maintainer entry', 'POWER\n', MAINTAINERS_ENTRY, 'before'),
+    ('doc/api/index.rst', 'list the page of perfrec\'s interfaces', '   ', '   perf\n',
+     'sorted'),
     ('common/command.c', 'declare perfrec_command_done()',
      '#include <log.h>\n', '#include <perfrec.h>\n', 'after'),
     ('common/command.c', 'let perfrec stream at command boundaries (perfrec start -S)',

@@ -97,7 +97,7 @@ int perfrec_counters_init(struct perfrec_session *s)
 	st->ns_mult = (PERFREC_NSEC_PER_SEC << 32) / read_cntfrq_el0();
 	st->stat = s->cfg.mode == PERFREC_STAT;
 	st->callchain = s->cfg.callchain;
-	st->max_depth = CONFIG_PERFREC_CALLCHAIN_DEPTH;
+	st->max_depth = CONFIG_IF_ENABLED_INT(PERFREC_CALLCHAIN, PERFREC_CALLCHAIN_DEPTH);
 	st->text_start = gd->relocaddr;
 	st->text_end = gd->relocaddr + perfrec_info_text_bytes();
 	st->stack_top = gd->start_addr_sp;

@@ -134,7 +134,7 @@ uint perfrec_event_bits(void)
 	return pmuv3_event_bits(hw.version);
 }
 
-int perfrec_pmu_info(struct perfrec_pmu_info *info)
+int perfrec_get_pmu_info(struct perfrec_pmu_info *info)
 {
 	struct pmuv3_hw hw;
 

@@ -14,6 +14,9 @@
 #include "perfrec_ring.h"
 #include "pmuv3_regs.h"
 
+/* The counter index of cpu-clock: outside the PMU's 0-31 */
+#define PERFREC_TIMER_IDX		32
+
 /**
  * struct perfrec_counter - One sampling counter of a session
  *
@@ -30,9 +33,6 @@
  * @late: periods that passed without a sample because the interrupt came
  *	more than a period after the overflow
  */
-/* The counter index of cpu-clock: outside the PMU's 0-31 */
-#define PERFREC_TIMER_IDX		32
-
 struct perfrec_counter {
 	uint idx;
 	u64 id;

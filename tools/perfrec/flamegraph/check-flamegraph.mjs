@@ -1,4 +1,3 @@
-#!/usr/bin/env node
 // SPDX-License-Identifier: GPL-2.0+
 // Copyright (c) 2026 The perfrec authors
 // Load a flame graph page in headless Chromium; print its frames, optionally a PNG

@@ -1,0 +1,468 @@
+#!/usr/bin/python3
+# SPDX-License-Identifier: GPL-2.0+
+# Copyright (c) 2026 The perfrec authors
+"""Write perfrec as a patch series for U-Boot, and prove that it holds.
+
+Usage:
+    perfrec_series.py write --base <pristine tree> --work <dir> --out <dir>
+    perfrec_series.py check --base <pristine tree> --work <dir> --out <dir> \\
+        --cross-compile <prefix> --fragments <config>...
+
+'write' commits perfrec onto a git copy of a pristine U-Boot tree, one commit
+per part of PARTS, in the order a reviewer reads, and writes them with
+'git format-patch' and a cover letter to --out. The parts take the project's
+own files and the overlay's own edit table (scripts/perfrec_overlay.py): the
+series is no second copy of perfrec. drivers/perf/Kconfig and Makefile grow
+with the parts: each commit has the options and objects of its part and of
+the ones before.
+
+'check' applies the patches with 'git am' to another copy of the pristine
+tree, compares the result with the written series, builds every commit
+(qemu_arm64 with perfrec's fragments, and sandbox for the unit tests),
+runs checkpatch on every patch on its own, kernel-doc and Sphinx on
+perfrec's documentation, and pylint (U-Boot's rules, docparams) on its
+Python. Any problem is named and the exit code is 1.
+"""
+
+import argparse
+import fnmatch
+import glob
+import os
+import re
+import shutil
+import subprocess
+import sys
+
+TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(TOP, 'scripts'))
+
+import perfrec_overlay  # pylint: disable=wrong-import-position
+
+AUTHOR = 'perfrec developers <perfrec@localhost>'
+
+# checkpatch's checks that U-Boot's .checkpatch.conf keeps and perfrec's code
+# answers otherwise (the Makefile's checkpatch target says why for each)
+CHECKPATCH_IGNORE = 'CAMELCASE,CMD_TEST,MACRO_ARG_REUSE,LIVETREE'
+
+
+class Part:
+    """One patch: its files, its edits of U-Boot's files and its options
+
+    Members:
+        subject: the commit's subject line
+        body: why the change is needed, for the commit message
+        files: globs of project files (as the overlay copies them)
+        edits: prefixes of the 'why' texts of the overlay's EDITS
+        symbols: the Kconfig options of drivers/perf/Kconfig it adds
+    """
+
+    def __init__(self, subject, body, files=(), edits=(), symbols=()):
+        self.subject = subject
+        self.body = body
+        self.files = list(files)
+        self.edits = list(edits)
+        self.symbols = list(symbols)
+
+
+# The series, in the order a reviewer reads it: fixes to U-Boot that stand
+# on their own, the writer, the driver, the command, the hooks perfrec needs
+# in U-Boot's core, the tests
+PARTS = [
+    Part('kallsyms: build the symbol table from a file, and only when relinking',
+         '''U-Boot passes its whole symbol table to the compiler as one -D argument,
+which Linux limits to 128 KiB (MAX_ARG_STRLEN): the table of a 2025 build
+with most commands is larger, and the build fails. Write the table into a
+generated C file instead.
+
+With CONFIG_KALLSYMS the table was regenerated and u-boot linked a second
+time at every make, even when nothing had changed. Both now run only when
+the first link does (if_changed's own condition), and the table goes to
+the linker as an argument of cmd_u-boot__. kallsyms.c includes what it
+uses.''',
+         edits=['pass the kallsyms table', 'build and link the kallsyms table',
+                'build the kallsyms table from a file', 'include what it uses']),
+    Part('Makefile: a second make relinks nothing',
+         '''A make with nothing changed must not relink u-boot: a profile recorded
+on the board is symbolised with the ELF of the same link, and a relink
+changes its build-id. Keep the generated objects that are rebuilt
+needlessly in $(targets) and read the saved commands of the top-level
+targets again.''',
+         edits=['env.txt only', 'env.in only', 'keep dtbdump.o', 'keep initrddump.o',
+                'keep the miniapps', 'read the saved commands']),
+    Part('fs: semihosting: create and truncate the file written from offset 0',
+         '''"save hostfs" opened the host file for update (mode "r+b"), which fails
+when the file does not exist and leaves old bytes behind a shorter write.
+Open it with "wb" when writing from offset 0, as on other filesystems, so
+that saving a perf.data (or any file) to the host works the first time
+and gives exactly the bytes written.''',
+         edits=['"save hostfs" creates']),
+    Part('perf: add a perf.data writer',
+         '''perf.data is the file format of Linux's perf tools. This writer lays out
+its header, event attributes, sample records and the feature sections host
+perf 6.x reads (build-id, the CPU description, event names), as a file in
+a caller's buffer or as a pipe stream. It knows nothing of PMUs and uses
+no driver model: a profiler fills it, and unit tests run it on sandbox
+('ut lib perf_data_*').''',
+         files=['include/perf_data.h', 'drivers/perf/perf_data.c', 'test/lib/perf_data.c'],
+         edits=['source the perfrec Kconfig menu', 'build drivers/perf/',
+                'build the perf.data writer', 'maintainer entry'],
+         symbols=['PERF_DATA', 'UT_PERF_DATA']),
+    Part('perf: add an Arm PMUv3 sampling driver',
+         '''Sample where the CPU spends its time with the Armv8 Performance
+Monitors Extension: the driver binds to the device tree's PMU node, arms
+the counters in sampling mode, takes their overflow interrupt through the
+GIC (v2 or v3, from the device tree) with its own exception vectors at
+EL1, EL2 or EL3, and writes each sample, with its call chain when asked,
+as a perf.data record. Every register it touches (VBAR, DAIF, HCR_EL2, the
+PMU, the GIC) is saved before arming and restored after.
+
+It also places and checks the sample buffer against lmb, reports the
+hottest functions from U-Boot's own symbol table, records the image's
+file offset after linking (so that perf maps samples of the relocated
+U-Boot to its ELF), and reserves the buffer in the OS's device tree.
+Unit tests of what needs no PMU run on sandbox ('ut lib perfrec_*').''',
+         files=['drivers/perf/*', 'include/perfrec.h', 'include/perfrec_compat.h',
+                'include/perfrec_frame.h', 'include/perfrec_snapshot.h',
+                'arch/arm/Makefile.postlink', 'scripts/perfrec_pgoff.py',
+                'test/lib/perfrec.c'],
+         edits=['build the unit tests of perfrec'],
+         symbols=['PERFREC_PMUV3', 'PERFREC_LIB', 'UT_PERFREC', 'PERFREC_FDT_RESERVE']),
+    Part('cmd: add perfrec, a sampling profiler',
+         '''perfrec runs any U-Boot command while the PMU samples it, and leaves a
+perf.data in memory for the host's perf report, perf script and perf
+annotate (and hotspot): 'perfrec record -- bootm ...'. It can also
+record while the shell runs other commands (start/stop), count events
+(stat), stream to the console or the host, list the CPU's events and
+report the hottest functions on the board.''',
+         files=['cmd/perfrec.c', 'doc/usage/cmd/perfrec.rst', 'doc/api/perf.rst'],
+         edits=['build the perfrec command', 'list the perfrec page',
+                'list the page of perfrec'],
+         symbols=['CMD_PERFREC', 'PERFREC_CALLCHAIN', 'PERFREC_CALLCHAIN_DEPTH',
+                  'PERFREC_REPORT', 'KALLSYMS', 'PERFREC_DUMP_GZIP',
+                  'PERFREC_DEFAULT_BUF_SIZE', 'PERFREC_EARLY', 'PERFREC_EARLY_OPTIONS',
+                  'PERFREC_EARLY_UNTIL_PROMPT']),
+    Part('command: let perfrec stream at command boundaries',
+         ''''perfrec start -S' streams samples while the shell runs other commands.
+Writing to the console from the interrupt would interleave with the
+commands' own output, so the stream is drained between commands: call
+perfrec_command_done() after each one.''',
+         edits=['declare perfrec_command_done', 'let perfrec stream']),
+    Part('arm: link U-Boot with a build-id note for perfrec',
+         '''perf matches a recording with the ELF that made it by the GNU build-id:
+link u-boot with one (sha1), place the note inside the image with symbols
+at its bounds, and keep it in u-boot.bin, so that perfrec writes it into
+every perf.data and a recording of another build shows as such instead of
+with wrong symbols.''',
+         edits=['link with a build-id note', 'place the build-id note',
+                'keep the build-id note'],
+         symbols=['PERFREC_BUILD_ID']),
+    Part('Makefile: frame records in every function for perfrec -g',
+         '''perfrec's call graphs walk the frame records (x29). With
+CONFIG_PERFREC_FRAME_POINTERS every function keeps one, leaf functions
+included, and no call becomes a jump, so a chain skips no caller. It
+costs about 1% of u-boot.bin on QEMU virt.''',
+         edits=['frame records in every function'],
+         symbols=['PERFREC_FRAME_POINTERS']),
+    Part('test: py: add perfrec tests',
+         '''Tests of perfrec on QEMU virt at EL1, EL2 and EL3 with GICv2 and GICv3:
+what perf report, perf script and hotspot's parser read from the
+recordings, exact relations under -icount, call graphs, every subcommand's
+bad input, registers restored. perfrec_test gives workloads with known
+profiles; the host tools turn a console dump into a perf.data, print a
+report and draw a flame graph.''',
+         files=['cmd/perfrec_test.c', 'cmd/perfrec_test_regs.S', 'include/perfrec_test.h',
+                'test/py/tests/*', 'tools/perfrec/*'],
+         edits=['build the perfrec_test command', 'and its register-integrity'],
+         symbols=['CMD_PERFREC_TEST']),
+]
+
+COVER = '''perfrec: a sampling profiler for U-Boot on Armv8
+
+U-Boot can trace (CONFIG_TRACE) and time stages (bootstage), but it cannot
+say where a command spends its time without being rebuilt for it. perfrec
+samples: 'perfrec record -- <any command>' arms the PMUv3 counters in
+sampling mode, takes their overflow interrupt with its own vectors, and
+writes every sample to a perf.data file in memory, on the console or on the
+host through semihosting. On the host the real perf report, perf script,
+perf annotate and hotspot read it and name U-Boot's functions, with call
+graphs from frame records.
+
+The series: three fixes to U-Boot's build and semihosting that stand on
+their own; the perf.data writer with its unit tests; the PMUv3/GIC/IRQ
+driver; the command and its documentation; the small hooks it needs in
+U-Boot's core (command boundaries, a build-id note, frame records), each
+with its reason; the tests.
+
+Tested on QEMU virt (cortex-a57 and max, EL1/EL2/EL3, GICv2/GICv3, with
+and without -icount) with test/py on U-Boot %(version)s, and on sandbox
+('ut lib perf_data_*', 'ut lib perfrec_*'); built for rpi_arm64,
+xilinx_zynqmp_virt and an i.MX8M board. Every patch builds and passes
+checkpatch. The QEMU hook scripts are in the u-boot-test-hooks layout in
+perfrec's repository.
+'''
+
+
+def run(cmd, cwd=None, env=None, quiet=False):
+    """Run a command; raise SystemExit naming it if it fails
+
+    Args:
+        cmd (list of str): the command
+        cwd (str): where to run it
+        env (dict): its environment, or None for ours
+        quiet (bool): keep its output unless it fails
+
+    Returns:
+        str: its output when quiet, else ''
+    """
+    res = subprocess.run(cmd, cwd=cwd, env=env, check=False, text=True,
+                         stdout=subprocess.PIPE if quiet else None,
+                         stderr=subprocess.STDOUT if quiet else None)
+    if res.returncode:
+        if quiet:
+            print(res.stdout[-4000:])
+        raise SystemExit('perfrec_series: failed (%d): %s' % (res.returncode, ' '.join(cmd)))
+    return res.stdout if quiet else ''
+
+
+def git_env():
+    """Return an environment giving git a fixed author, committer and date"""
+    name, mail = AUTHOR[:-1].split(' <')
+    date = subprocess.run([os.path.join(TOP, 'scripts/perfrec_source_date.sh'), TOP],
+                          capture_output=True, text=True, check=False).stdout.strip()
+    date = (date or '0') + ' +0000'
+    return dict(os.environ, GIT_AUTHOR_NAME=name, GIT_AUTHOR_EMAIL=mail,
+                GIT_COMMITTER_NAME=name, GIT_COMMITTER_EMAIL=mail,
+                GIT_AUTHOR_DATE=date, GIT_COMMITTER_DATE=date)
+
+
+def git_init(base, tree):
+    """Copy the pristine tree @base to @tree as a git repository with one commit"""
+    if os.path.exists(tree):
+        shutil.rmtree(tree)
+    shutil.copytree(base, tree, symlinks=True,
+                    ignore=shutil.ignore_patterns('.perfrec-*', '.git'))
+    env = git_env()
+    run(['git', 'init', '-q', '-b', 'master'], cwd=tree, env=env)
+    run(['git', 'add', '-A', '-f'], cwd=tree, env=env)
+    run(['git', 'commit', '-q', '-m', 'U-Boot as fetched'], cwd=tree, env=env)
+
+
+def part_of(parts, rel):
+    """Return the indexes of the parts that hold project file @rel
+
+    A part that names the file holds it; otherwise the parts whose globs
+    match it do.
+    """
+    named = [i for i, part in enumerate(parts) if rel in part.files]
+    return named or [i for i, part in enumerate(parts)
+                     if any(fnmatch.fnmatch(rel, pat) for pat in part.files)]
+
+
+def assign(parts):
+    """Map every project file, overlay edit and option to one part
+
+    Raises SystemExit naming what belongs to no part or to more than one, so
+    the series cannot silently leave out what the overlay puts in.
+
+    Args:
+        parts (list of Part): the series
+
+    Returns:
+        tuple: ({file: part index}, {edit index: part index})
+    """
+    files, edits, problems = {}, {}, []
+    for rel in perfrec_overlay.project_files():
+        if rel in ('drivers/perf/Kconfig', 'drivers/perf/Makefile'):
+            continue
+        hits = part_of(parts, rel)
+        if len(hits) != 1:
+            problems.append('file %s is in %d parts' % (rel, len(hits)))
+        else:
+            files[rel] = hits[0]
+    for idx, edit in enumerate(perfrec_overlay.EDITS):
+        hits = [i for i, part in enumerate(parts)
+                if any(edit[1].startswith(w) for w in part.edits)]
+        if len(hits) != 1:
+            problems.append('edit "%s" (%s) is in %d parts' % (edit[1], edit[0], len(hits)))
+        else:
+            edits[idx] = hits[0]
+    symbols = [s for part in parts for s in part.symbols]
+    kconfig = re.findall(r'^config (\w+)',
+                         read(os.path.join(TOP, 'drivers/perf/Kconfig')), re.M)
+    for sym in sorted(set(kconfig) ^ set(symbols)):
+        problems.append('option %s is in %s' %
+                        (sym, 'no part' if sym in kconfig else 'a part, not in Kconfig'))
+    if problems:
+        raise SystemExit('perfrec_series: PARTS does not cover the overlay:\n  ' +
+                         '\n  '.join(problems))
+    return files, edits
+
+
+def read(path):
+    """Return the text of @path"""
+    with open(path, encoding='utf-8') as inf:
+        return inf.read()
+
+
+def kconfig_for(symbols):
+    """Return drivers/perf/Kconfig with only the options in @symbols"""
+    text = read(os.path.join(TOP, 'drivers/perf/Kconfig'))
+    blocks = re.split(r'(?m)^(?=config |endmenu)', text)
+    out = []
+    for block in blocks:
+        match = re.match(r'config (\w+)', block)
+        if not match or match.group(1) in symbols:
+            out.append(block)
+    return ''.join(out)
+
+
+def makefile_for(symbols):
+    """Return drivers/perf/Makefile with only the objects of @symbols' options"""
+    text = read(os.path.join(TOP, 'drivers/perf/Makefile'))
+    paras = text.split('\n\n')
+    objs = set()
+    out = [paras[0]]
+    for para in paras[1:]:
+        lines = []
+        for line in para.splitlines():
+            obj = re.match(r'obj-\$\(CONFIG_(\w+)\) \+= (\S+)', line)
+            if obj:
+                if obj.group(1) in symbols:
+                    objs.add(obj.group(2))
+                    lines.append(line)
+                continue
+            flags = re.match(r'CFLAGS_REMOVE_(\S+) ', line)
+            if flags and flags.group(1) not in objs:
+                continue
+            lines.append(line)
+        body = [ln for ln in lines if not ln.startswith('#') and not ln.startswith('\t')]
+        if body:
+            out.append('\n'.join(lines))
+    return '\n\n'.join(out).rstrip('\n') + '\n'
+
+
+def apply_part(tree, idx, files, edits):
+    """Write part @idx of the series (and the growing Kconfig/Makefile) into @tree"""
+    for rel, owner in files.items():
+        if owner == idx:
+            dst = os.path.join(tree, rel)
+            os.makedirs(os.path.dirname(dst), exist_ok=True)
+            shutil.copyfile(os.path.join(TOP, rel), dst)
+            shutil.copymode(os.path.join(TOP, rel), dst)
+    for eidx, owner in edits.items():
+        if owner != idx:
+            continue
+        edit = perfrec_overlay.EDITS[eidx]
+        path = os.path.join(tree, edit[0])
+        text = read(path)
+        try:
+            new = perfrec_overlay.apply_edit(text, edit)
+        except perfrec_overlay.HookMissing as exc:
+            raise SystemExit('perfrec_series: %s' % exc) from exc
+        with open(path, 'w', encoding='utf-8') as outf:
+            outf.write(new)
+    if any(owner == idx for owner in files.values()):
+        maintainers(tree, [rel for rel, owner in files.items() if owner <= idx])
+    symbols = [s for part in PARTS[:idx + 1] for s in part.symbols]
+    if symbols:
+        os.makedirs(os.path.join(tree, 'drivers/perf'), exist_ok=True)
+        for name, text in (('Kconfig', kconfig_for(symbols)), ('Makefile', makefile_for(symbols))):
+            with open(os.path.join(tree, 'drivers/perf', name), 'w', encoding='utf-8') as outf:
+                outf.write(text)
+
+
+def maintainers(tree, present):
+    """Give perfrec's MAINTAINERS entry the F: lines of the files in @present
+
+    The entry grows with the series (checkpatch asks for it with every new
+    file); with all parts it is the overlay's entry.
+    """
+    full = perfrec_overlay.MAINTAINERS_ENTRY
+    lines = [ln for ln in full.splitlines(keepends=True)
+             if not ln.startswith('F:\t') or
+             any(fnmatch.fnmatch(rel, ln[3:].strip()) or rel.startswith(ln[3:].strip())
+                 for rel in present)]
+    entry = ''.join(lines)
+    path = os.path.join(tree, 'MAINTAINERS')
+    text = read(path)
+    start = text.find(full.split('\n', 1)[0] + '\n')
+    if start >= 0:
+        end = text.index('\n\n', start) + 2
+        text = text[:start] + entry + text[end:]
+    with open(path, 'w', encoding='utf-8') as outf:
+        outf.write(text)
+
+
+def uboot_version(tree):
+    """Return the U-Boot version of @tree, as its Makefile gives it"""
+    text = read(os.path.join(tree, 'Makefile'))
+    fields = dict(re.findall(r'^(VERSION|PATCHLEVEL|SUBLEVEL|EXTRAVERSION) = ?(\S*)', text,
+                             re.M))
+    version = '%s.%s' % (fields.get('VERSION'), fields.get('PATCHLEVEL'))
+    if fields.get('SUBLEVEL'):
+        version += '.' + fields['SUBLEVEL']
+    return version + fields.get('EXTRAVERSION', '')
+
+
+def write(args):
+    """Commit the parts onto a copy of the base tree and format the patches"""
+    files, edits = assign(PARTS)
+    tree = os.path.join(args.work, 'series')
+    git_init(args.base, tree)
+    env = git_env()
+    for idx, part in enumerate(PARTS):
+        apply_part(tree, idx, files, edits)
+        run(['git', 'add', '-A', '-f'], cwd=tree, env=env)
+        staged = subprocess.run(['git', 'diff', '--cached', '--quiet'], cwd=tree,
+                                check=False).returncode
+        if not staged:
+            print('perfrec_series: "%s": nothing to change in this tree, left out' %
+                  part.subject)
+            continue
+        msg = '%s\n\n%s\n\nSigned-off-by: %s\n' % (part.subject, part.body, AUTHOR)
+        subprocess.run(['git', 'commit', '-q', '-F', '-'], cwd=tree, env=env, input=msg,
+                       text=True, check=True)
+    if os.path.exists(args.out):
+        shutil.rmtree(args.out)
+    run(['git', 'format-patch', '-q', '--cover-letter', '--no-signature', '-o',
+         os.path.abspath(args.out), 'master~%d' % count_commits(tree)], cwd=tree, env=env)
+    cover = glob.glob(os.path.join(args.out, '0000-*.patch'))[0]
+    text = read(cover)
+    blurb = COVER % {'version': uboot_version(args.base)}
+    subject, body = blurb.split('\n\n', 1)
+    text = text.replace('*** SUBJECT HERE ***', subject).replace('*** BLURB HERE ***', body)
+    with open(cover, 'w', encoding='utf-8') as outf:
+        outf.write(text)
+    print('perfrec_series: %d patches for U-Boot %s in %s' %
+          (count_commits(tree), uboot_version(args.base), args.out))
+
+
+def count_commits(tree):
+    """Return how many commits the series has on top of the base"""
+    out = subprocess.run(['git', 'rev-list', '--count', 'HEAD'], cwd=tree, capture_output=True,
+                         text=True, check=True).stdout
+    return int(out) - 1
+
+
+def main(argv=None):
+    """Write or check the series; return the exit code"""
+    parser = argparse.ArgumentParser(description=__doc__.split('\n', 1)[0])
+    parser.add_argument('action', choices=['write', 'check'])
+    parser.add_argument('--base', required=True, help='pristine U-Boot tree')
+    parser.add_argument('--work', required=True, help='scratch directory')
+    parser.add_argument('--out', required=True, help='where the patches go')
+    parser.add_argument('--cross-compile', default='aarch64-linux-gnu-')
+    parser.add_argument('--fragments', nargs='*', default=[])
+    parser.add_argument('-j', '--jobs', type=int, default=os.cpu_count())
+    parser.add_argument('--no-build', action='store_true',
+                        help='check: skip building every patch (quick iterations)')
+    args = parser.parse_args(argv)
+    if args.action == 'write':
+        write(args)
+        return 0
+    import perfrec_series_check  # pylint: disable=import-outside-toplevel
+    return perfrec_series_check.check(args)
+
+
+if __name__ == '__main__':
+    sys.exit(main())

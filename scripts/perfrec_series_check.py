@@ -1,0 +1,236 @@
+# SPDX-License-Identifier: GPL-2.0+
+# Copyright (c) 2026 The perfrec authors
+"""The checks of 'perfrec_series.py check': apply, bisect, checkpatch, docs, pylint
+
+Each check prints one line per problem it finds; check() returns 1 when any
+check found one.
+"""
+
+import glob
+import os
+import re
+import shutil
+import subprocess
+import tempfile
+
+import perfrec_series
+
+TOP = perfrec_series.TOP
+
+# The documentation pages of the series, built alone with U-Boot's Sphinx
+# configuration (Debian's Sphinx may be older than U-Boot's pin: U-Boot's own
+# pages are not judged)
+DOC_PAGES = ['doc/api/perf.rst', 'doc/usage/cmd/perfrec.rst']
+
+SPHINX_CONF = '''# perfrec_series_check: U-Boot's doc/conf.py without missing extensions
+import importlib.util
+import os
+import sys
+_DOC = %r
+sys.path.insert(0, os.path.join(_DOC, 'sphinx'))
+_CWD = os.getcwd()
+os.chdir(_DOC)
+with open('conf.py', encoding='utf-8') as inf:
+    exec(compile(inf.read(), os.path.join(_DOC, 'conf.py'), 'exec'))
+os.chdir(_CWD)
+kerneldoc_bin = os.path.join(_DOC, '..', 'scripts', 'kernel-doc')
+kerneldoc_srctree = os.path.join(_DOC, '..')
+html_static_path = [os.path.join(_DOC, p) for p in html_static_path]
+if html_logo:
+    html_logo = os.path.join(_DOC, html_logo)
+# binman_docs writes binman's pages into the source tree it is given
+extensions = [e for e in extensions if e != 'binman_docs' and
+              (e.startswith('sphinx.') or importlib.util.find_spec(e) is not None)]
+'''
+
+PYLINTRC = '[MASTER]\nload-plugins=pylint.extensions.docparams\n'
+
+
+def git(tree, *args):
+    """Return the output of git @args in @tree"""
+    return subprocess.run(['git'] + list(args), cwd=tree, capture_output=True, text=True,
+                          check=True).stdout.strip()
+
+
+def patches(out):
+    """Return the series' patch files, without the cover letter"""
+    return sorted(os.path.abspath(p) for p in glob.glob(os.path.join(out, '*.patch'))
+                  if not os.path.basename(p).startswith('0000-'))
+
+
+def apply(args, tree):
+    """Apply the patches with git am to a fresh copy of the base; return problems"""
+    perfrec_series.git_init(args.base, tree)
+    res = subprocess.run(['git', 'am', '-q'] + patches(args.out), cwd=tree,
+                         env=perfrec_series.git_env(), capture_output=True, text=True,
+                         check=False)
+    if res.returncode:
+        return ['git am failed: %s' % (res.stdout + res.stderr).strip()[-2000:]]
+    written = git(os.path.join(args.work, 'series'), 'rev-parse', 'HEAD^{tree}')
+    applied = git(tree, 'rev-parse', 'HEAD^{tree}')
+    if written != applied:
+        return ['the applied series (tree %s) differs from the written one (%s)' %
+                (applied, written)]
+    return []
+
+
+def checkpatch(tree, out):
+    """Run U-Boot's checkpatch on each patch on its own; return problems"""
+    problems = []
+    for patch in patches(out):
+        res = subprocess.run(['./scripts/checkpatch.pl', '--ignore',
+                              perfrec_series.CHECKPATCH_IGNORE, patch],
+                             cwd=tree, capture_output=True, text=True, check=False)
+        total = re.search(r'total: (\d+) errors, (\d+) warnings, (\d+) checks', res.stdout)
+        if not total or any(int(n) for n in total.groups()):
+            problems.append('checkpatch %s:\n%s' % (os.path.basename(patch),
+                                                   res.stdout.strip()[-3000:]))
+    return problems
+
+
+def our_files(tree, base):
+    """Return the series' files in @tree: what it adds and changes against @base"""
+    names = git(tree, 'diff', '--name-only', '--diff-filter=AM', base, 'HEAD').split('\n')
+    return [n for n in names if n]
+
+
+def kernel_doc(tree, files):
+    """Run kernel-doc on the series' C sources and headers; return problems"""
+    sources = [f for f in files if f.endswith(('.c', '.h')) and
+               ('perf' in os.path.basename(f) or f.startswith('drivers/perf/'))]
+    res = subprocess.run(['./scripts/kernel-doc', '-none'] + sources, cwd=tree,
+                         capture_output=True, text=True, check=False)
+    lines = [ln for ln in (res.stdout + res.stderr).splitlines() if ln.strip()]
+    return ['kernel-doc: %s' % ln for ln in lines]
+
+
+def sphinx(tree, work):
+    """Build the series' pages with U-Boot's Sphinx setup, warnings as errors"""
+    src = os.path.join(work, 'doc-src')
+    if os.path.exists(src):
+        shutil.rmtree(src)
+    for page in DOC_PAGES:
+        dst = os.path.join(src, os.path.relpath(page, 'doc'))
+        os.makedirs(os.path.dirname(dst), exist_ok=True)
+        shutil.copyfile(os.path.join(tree, page), dst)
+    with open(os.path.join(src, 'index.rst'), 'w', encoding='utf-8') as outf:
+        outf.write('perfrec\n=======\n\n.. toctree::\n\n' +
+                   ''.join('   %s\n' % os.path.splitext(os.path.relpath(p, 'doc'))[0]
+                           for p in DOC_PAGES))
+    # U-Boot's conf.py, less the extensions this Sphinx lacks (newer trees
+    # want sphinx_reredirects & co. for their own pages, not for ours)
+    conf = os.path.join(work, 'conf')
+    os.makedirs(conf, exist_ok=True)
+    with open(os.path.join(conf, 'conf.py'), 'w', encoding='utf-8') as outf:
+        outf.write(SPHINX_CONF % os.path.join(tree, 'doc'))
+    res = subprocess.run(['sphinx-build', '-q', '-b', 'html', '-W', '--keep-going',
+                          '-c', conf, '-d', os.path.join(work, 'doctrees'),
+                          src, os.path.join(work, 'html')],
+                         cwd=os.path.join(tree, 'doc'), capture_output=True, text=True,
+                         check=False)
+    if res.returncode:
+        text = '\n'.join(ln for ln in (res.stdout + res.stderr).splitlines()
+                         if 'sphinx_rtd_theme' not in ln)
+        return ['sphinx: %s' % text.strip()[-3000:]]
+    return []
+
+
+def pylint(tree, files, work):
+    """Run pylint (docparams) on the series' Python; return problems"""
+    rcfile = os.path.join(work, 'pylintrc')
+    with open(rcfile, 'w', encoding='utf-8') as outf:
+        outf.write(PYLINTRC)
+    paths = os.pathsep.join(os.path.join(tree, d) for d in
+                            ('test/py/tests', 'test/py', 'tools/perfrec', 'scripts'))
+    problems = []
+    for name in (f for f in files if f.endswith('.py')):
+        res = subprocess.run(['pylint', '--rcfile', rcfile, '--reports=y', '--exit-zero',
+                              '-f', 'parseable', '--ignore-imports=yes', name],
+                             cwd=tree, env=dict(os.environ, PYTHONPATH=paths),
+                             capture_output=True, text=True, check=False)
+        score = re.search(r'rated at ([-0-9.]+)/10', res.stdout)
+        if not score or score.group(1) != '10.00':
+            msgs = [ln for ln in res.stdout.splitlines() if ln.startswith(name)]
+            problems.append('pylint %s: %s/10\n  %s' % (name, score and score.group(1),
+                                                       '\n  '.join(msgs[:20])))
+    return problems
+
+
+def build(tree, work, args, commit):
+    """Build one commit for qemu_arm64 (perfrec's fragments) and sandbox"""
+    problems = []
+    env = dict(os.environ, PATH='/usr/bin:' + os.environ.get('PATH', ''),
+               SOURCE_DATE_EPOCH=git(tree, 'log', '-1', '--format=%ct'))
+    for board, defconfig, frags, cross in (
+            ('qemu', 'qemu_arm64_defconfig', args.fragments, args.cross_compile),
+            ('sandbox', 'sandbox_defconfig', [], '')):
+        out = os.path.join(work, 'build-' + board)
+        make = ['make', '-C', tree, 'O=' + out, 'PYTHON3=/usr/bin/python3', '-s']
+        if cross:
+            make.append('CROSS_COMPILE=' + cross)
+        if board == 'sandbox':
+            make.append('NO_SDL=1')
+        steps = [make + [defconfig]]
+        if frags:
+            steps.append(['scripts/kconfig/merge_config.sh', '-m', '-O', out,
+                          os.path.join(out, '.config')] + frags)
+        steps += [make + ['olddefconfig'], make + ['-j%d' % args.jobs]]
+        for step in steps:
+            res = subprocess.run(step, cwd=tree, env=env, capture_output=True, text=True,
+                                 check=False)
+            warn = [ln for ln in (res.stdout + res.stderr).splitlines()
+                    if 'warning:' in ln and 'perf' in ln]
+            if res.returncode or warn:
+                problems.append('%s %s: %s' % (commit, board, '\n'.join(
+                    warn + (res.stdout + res.stderr).splitlines()[-15:])))
+                return problems
+    return problems
+
+
+def bisect(tree, work, args):
+    """Build every commit of the series; return problems"""
+    base = git(tree, 'rev-list', '--max-parents=0', 'HEAD')
+    commits = git(tree, 'rev-list', '--reverse', base + '..HEAD').split('\n')
+    problems = []
+    for commit in commits:
+        subject = git(tree, 'log', '-1', '--format=%s', commit)
+        git(tree, 'checkout', '-q', commit)
+        found = build(tree, work, args, commit[:12] + ' ' + subject)
+        print('  %-4s %s' % ('ok' if not found else 'FAIL', subject), flush=True)
+        problems += found
+    git(tree, 'checkout', '-q', commits[-1])
+    return problems
+
+
+def check(args):
+    """Run every check of the series; return the exit code"""
+    work = os.path.abspath(args.work)
+    tree = os.path.join(work, 'am')
+    args.fragments = [os.path.abspath(f) for f in args.fragments]
+    problems = apply(args, tree)
+    print('perfrec_series: git am of %d patches: %s' %
+          (len(patches(args.out)), 'ok' if not problems else 'FAILED'), flush=True)
+    if problems:
+        print('\n'.join(problems))
+        return 1
+    base = git(tree, 'rev-list', '--max-parents=0', 'HEAD')
+    files = our_files(tree, base)
+    with tempfile.TemporaryDirectory(dir=work) as scratch:
+        for name, found in (('checkpatch', checkpatch(tree, args.out)),
+                            ('kernel-doc', kernel_doc(tree, files)),
+                            ('sphinx', sphinx(tree, scratch)),
+                            ('pylint', pylint(tree, files, scratch))):
+            print('perfrec_series: %s: %s' % (name, 'ok' if not found else
+                                               '%d problem(s)' % len(found)), flush=True)
+            problems += found
+    if not args.no_build:
+        print('perfrec_series: building every patch (qemu_arm64 + perfrec, sandbox)',
+              flush=True)
+        problems += bisect(tree, work, args)
+    for problem in problems:
+        print(problem)
+    if problems:
+        print('perfrec_series: %d problem(s)' % len(problems))
+        return 1
+    print('perfrec_series: the series applies, builds at every patch and is clean')
+    return 0
