@@ -52,6 +52,7 @@ UBOOT_MAKE	= SOURCE_DATE_EPOCH=$$(scripts/perfrec_source_date.sh $(SRC)) \
 .PHONY: all build build-early deps source overlay config demo check check-all check-host \
 	check-qemu check-releases check-repro \
 	check-qemu-fast check-sandbox checkpatch check-defconfig defconfig bench bench-size clean \
+	patches check-series series-write series-check check-boards board-build \
 	distclean demo-picture hotspot-picture soak
 
 all: build
@@ -106,7 +107,8 @@ config: $(O)/.config
 # symfs/: the ELF for host profilers, also by build-id (tools/perfrec/perfrec_symfs.py)
 build: $(O)/.config $(OVERLAY_STAMP)
 	$(UBOOT_MAKE) -j$(JOBS) -s
-	echo "U-Boot $$($(UBOOT_MAKE) -s ubootversion) from $(or $(UBOOT_SRC),Debian $(UBOOT_SUITE))" \
+	echo "U-Boot $$($(UBOOT_MAKE) -s ubootversion) from $(if $(UBOOT_SRC),$(UBOOT_SRC),Debian\
+		$(UBOOT_SUITE)'s u-boot $$(dpkg-parsechangelog -l $(SRC)/debian/changelog -SVersion))" \
 		> $(O)/perfrec-uboot-version
 	$(PYTHON) tools/perfrec/perfrec_symfs.py --objcopy $(CROSS_COMPILE)objcopy \
 		$(O)/u-boot $(O)/symfs
@@ -260,6 +262,58 @@ checkpatch: $(OVERLAY_STAMP)
 	cd $(SRC) && ./scripts/checkpatch.pl --terse \
 		--ignore CAMELCASE,CMD_TEST,MACRO_ARG_REUSE,LIVETREE -f $(PERFREC_SOURCES) \
 		&& echo "perfrec: checkpatch clean"
+
+# --- The upstream form: a patch series, and real boards ----------------------
+
+# make patches: perfrec as a git format-patch series for the newest release
+# (or UBOOT_SRC=<tree>) in build/patches; make check-series proves it (git am,
+# every patch built, checkpatch per patch, kernel-doc, Sphinx, pylint)
+SERIES_BASE	= $(if $(UBOOT_SRC),$(abspath $(UBOOT_SRC)),$(BUILD)/series/base-$(UBOOT_SUITE))
+SERIES_STAMP	= $(if $(UBOOT_SRC),$(UBOOT_SRC)/Kbuild,$(SERIES_BASE)/.perfrec-uboot-source)
+SERIES_WORK	= $(BUILD)/series/work$(TAG)
+
+patches:
+	newest=$(NEWEST) && $(MAKE) $$newest series-write
+
+check-series:
+	newest=$(NEWEST) && $(MAKE) $$newest series-write series-check
+
+$(BUILD)/series/base-%/.perfrec-uboot-source:
+	$(PYTHON) scripts/perfrec_get_uboot.py --suite $* --apt-dir $(BUILD)/apt/$* \
+		--dest $(BUILD)/series/base-$*
+
+series-write: $(SERIES_STAMP)
+	$(PYTHON) scripts/perfrec_series.py write --base $(SERIES_BASE) --work $(SERIES_WORK) \
+		--out $(BUILD)/patches
+
+series-check:
+	$(PYTHON) scripts/perfrec_series.py check --base $(SERIES_BASE) --work $(SERIES_WORK) \
+		--out $(BUILD)/patches --fragments $(FRAGMENTS) -j $(JOBS)
+
+# make check-boards: perfrec built (not run) into real boards' arm64
+# defconfigs with configs/perfrec.config, on each release: where Kconfig
+# dependencies, device trees and board code first break
+BOARDS		?= rpi_arm64 xilinx_zynqmp_virt imx8mp_evk
+BOARD_SUITES	?= bookworm $(MIDDLE_SUITE)
+
+check-boards:
+	newest=$(NEWEST) && for args in $$newest \
+		$(foreach s,$(filter-out $(NEWEST_SUITE),$(BOARD_SUITES)),UBOOT_SUITE=$(s)); do \
+		for b in $(BOARDS); do \
+			$(MAKE) $$args BASE_DEFCONFIG=$${b}_defconfig CONFIG=board_$$b \
+				UBOOT_FLAGS=BINMAN_ALLOW_MISSING=1 board-build || exit 1; \
+		done; \
+	done
+	@echo "perfrec: built into $(BOARDS)"
+
+# One board: configure, check that perfrec's options stuck, build, and find
+# the command in the image
+board-build: $(O)/.config $(OVERLAY_STAMP)
+	$(UBOOT_MAKE) -j$(JOBS) -s >$(O)/build.log 2>&1 || { tail -30 $(O)/build.log; exit 1; }
+	$(CROSS_COMPILE)nm $(O)/u-boot | grep -q ' do_perfrec$$' || \
+		{ echo "perfrec: $(O)/u-boot has no do_perfrec"; exit 1; }
+	@echo "perfrec: $(BASE_DEFCONFIG) with perfrec on U-Boot $$($(UBOOT_MAKE) -s ubootversion):" \
+		"$$(stat -c %s $(O)/u-boot.bin) bytes"
 
 # --- Benchmarks ---------------------------------------------------------------
 

@@ -375,7 +375,9 @@ def main(argv=None):
         check_new_files(args.tree, copies)
         removals = plan_removals(args.tree)
     except HookMissing as exc:
-        print('perfrec_overlay: cannot apply to %s: %s; nothing was changed' %
+        print('perfrec_overlay: cannot apply to %s: %s; nothing was changed. This U-Boot '
+              'moved that place: give the edit a hook this tree has in EDITS '
+              '(scripts/perfrec_overlay.py), or report the U-Boot version' %
               (args.tree, exc), file=sys.stderr)
         return 1
 
