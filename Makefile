@@ -297,8 +297,9 @@ BOARDS		?= rpi_arm64 xilinx_zynqmp_virt imx8mp_evk
 BOARD_SUITES	?= bookworm $(MIDDLE_SUITE)
 
 check-boards:
-	newest=$(NEWEST) && for args in $$newest \
-		$(foreach s,$(filter-out $(NEWEST_SUITE),$(BOARD_SUITES)),UBOOT_SUITE=$(s)); do \
+	newest=$(NEWEST) && seen= && \
+	for args in $$newest $(foreach s,$(BOARD_SUITES),UBOOT_SUITE=$(s)); do \
+		case " $$seen " in *" $$args "*) continue;; esac; seen="$$seen $$args"; \
 		for b in $(BOARDS); do \
 			$(MAKE) $$args BASE_DEFCONFIG=$${b}_defconfig CONFIG=board_$$b \
 				UBOOT_FLAGS=BINMAN_ALLOW_MISSING=1 board-build || exit 1; \

@@ -47,6 +47,12 @@ hotspot			hotspot-perfparser: the second judge of every perf.data
 xvfb			a display for hotspot's picture (make hotspot-picture)
 xdotool			selects hotspot's flame graph tab for the picture
 adwaita-icon-theme	hotspot's toolbar icons in the picture
+git			make patches: the series is git format-patch output, checked with git am
+pylint			make check-series: U-Boot's pylint rules on perfrec's Python
+python3-sphinx		make check-series: perfrec's pages in U-Boot's documentation build
+python3-sphinx-rtd-theme	U-Boot's documentation theme
+python3-sphinx-prompt	an extension U-Boot's doc/conf.py loads (2025.01 on)
+graphviz		dot, which U-Boot's documentation build looks for
 "
 
 # The flame graph's npm packages: d3-flame-graph's offline template and

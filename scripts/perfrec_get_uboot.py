@@ -43,12 +43,19 @@ def read_deb822(path):
     with open(path, encoding='utf-8') as inf:
         text = inf.read()
     for block in re.split(r'\n\s*\n', text):
-        stanza = {}
+        stanza, key = {}, None
         for line in block.splitlines():
-            if line.startswith('#') or ':' not in line or line[0].isspace():
+            if line.startswith('#'):
+                continue
+            if line[:1].isspace():
+                if key:      # a multi-line field: an embedded Signed-By key
+                    stanza[key] += '\n' + line.rstrip()
+                continue
+            if ':' not in line:
                 continue
             key, val = line.split(':', 1)
-            stanza[key.strip()] = val.strip()
+            key = key.strip()
+            stanza[key] = val.strip()
         if stanza:
             yield stanza
 
@@ -108,7 +115,8 @@ def derive_sources(codename, suite):
                  'Suites: ' + ' '.join(suites),
                  'Components: ' + stanza.get('Components', 'main')]
         if 'Signed-By' in stanza:
-            lines.append('Signed-By: ' + stanza['Signed-By'])
+            key = stanza['Signed-By']
+            lines.append('Signed-By:' + (key if key.startswith('\n') else ' ' + key))
         out.append('\n'.join(lines))
     if not out:
         raise SystemExit('perfrec_get_uboot: no Debian "deb" entry for %s in /etc/apt' %

@@ -21,6 +21,7 @@ line, so that make can rerun it exactly when one of them changes.
 import argparse
 import filecmp
 import os
+import re
 import shutil
 import sys
 
@@ -45,7 +46,8 @@ STALE = ['doc/perfrec-flamegraph.png', 'doc/perfrec-hotspot.png',
 MAINTAINERS_ENTRY = '''PERFREC SAMPLING PROFILER
 M:	perfrec developers <perfrec@localhost>
 S:	Maintained
-F:	cmd/perfrec*.c
+F:	arch/arm/Makefile.postlink
+F:	cmd/perfrec*
 F:	doc/api/perf.rst
 F:	doc/usage/cmd/perfrec.rst
 F:	drivers/perf/
@@ -55,9 +57,15 @@ F:	scripts/perfrec_pgoff.py
 F:	test/lib/perf_data.c
 F:	test/lib/perfrec.c
 F:	test/py/tests/*perfrec*
+F:	test/py/tests/perfparser_stream.py
 F:	tools/perfrec/
 
 '''
+
+# The entry before it named the perfrec files it had missed
+ENTRY_BEFORE = (MAINTAINERS_ENTRY.replace('F:\tarch/arm/Makefile.postlink\n', '')
+                .replace('F:\tcmd/perfrec*\n', 'F:\tcmd/perfrec*.c\n')
+                .replace('F:\ttest/py/tests/perfparser_stream.py\n', ''))
 
 SMH_OPEN_OLD = '\tfd = smh_open(filename, MODE_READ | MODE_BINARY | MODE_PLUS);\n'
 SMH_OPEN_NEW = ('\t/* Writing from offset 0 replaces the file, as on other filesystems */\n'
@@ -210,14 +218,17 @@ class HookMissing(Exception):
 
 
 def function_span(text, name):
-    """Return (start, end) of the body of C function @name in @text"""
-    start = text.find('\n' + name + '(')
-    if start < 0:
-        start = text.find(' ' + name + '(')
-    if start < 0:
+    """Return (start, end) of the definition of C function @name in @text
+
+    The definition starts at the beginning of a line and its parameter list
+    is followed by '{': a prototype, a call or a comment naming the function
+    before it is not taken for it.
+    """
+    match = re.search(r'^\w[^\n;]*\b%s\([^;{]*\)\s*\{' % re.escape(name), text, re.M)
+    if not match:
         return None
-    end = text.find('\n}\n', start)
-    return (start, end) if end > 0 else None
+    end = text.find('\n}\n', match.start())
+    return (match.start(), end) if end > 0 else None
 
 
 def apply_edit(text, edit):
@@ -292,10 +303,11 @@ SUPERSEDED = [
     ('Makefile', KALLSYMS_NEW.replace(KALLSYMS_RELINK, KALLSYMS_RELINK_OLD), KALLSYMS_NEW),
     ('drivers/Makefile', 'obj-$(CONFIG_PERFREC_PMUV3) += perf/\n',
      'obj-$(CONFIG_PERF_DATA) += perf/\n'),
-    ('MAINTAINERS', MAINTAINERS_ENTRY.replace('F:\ttest/lib/perf_data.c\n', '')
+    ('MAINTAINERS', ENTRY_BEFORE.replace('F:\ttest/lib/perf_data.c\n', '')
      .replace('F:\ttest/lib/perfrec.c\n', ''), MAINTAINERS_ENTRY),
-    ('MAINTAINERS', MAINTAINERS_ENTRY.replace('F:\ttest/lib/perfrec.c\n', ''),
+    ('MAINTAINERS', ENTRY_BEFORE.replace('F:\ttest/lib/perfrec.c\n', ''),
      MAINTAINERS_ENTRY),
+    ('MAINTAINERS', ENTRY_BEFORE, MAINTAINERS_ENTRY),
 ]
 
 

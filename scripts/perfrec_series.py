@@ -323,8 +323,11 @@ def makefile_for(symbols):
     objs = set()
     out = [paras[0]]
     for para in paras[1:]:
-        lines = []
+        lines, dropped = [], False
         for line in para.splitlines():
+            if dropped and line.startswith('\t'):
+                continue        # the continuation of a line left out
+            dropped = False
             obj = re.match(r'obj-\$\(CONFIG_(\w+)\) \+= (\S+)', line)
             if obj:
                 if obj.group(1) in symbols:
@@ -333,6 +336,7 @@ def makefile_for(symbols):
                 continue
             flags = re.match(r'CFLAGS_REMOVE_(\S+) ', line)
             if flags and flags.group(1) not in objs:
+                dropped = True
                 continue
             lines.append(line)
         body = [ln for ln in lines if not ln.startswith('#') and not ln.startswith('\t')]

@@ -1,0 +1,267 @@
+# SPDX-License-Identifier: GPL-2.0+
+# Copyright (c) 2026 The perfrec authors
+# Host tests of scripts/perfrec_series.py, which writes perfrec as a patch series
+
+"""Host tests of scripts/perfrec_series.py.
+
+Usage:
+    /usr/bin/python3 -m pytest -p no:cacheprovider test/host/test_series.py
+
+PARTS must give every project file, overlay edit and Kconfig option to
+exactly one part, and a copy of PARTS with one of them taken away or
+doubled must be refused, naming it. drivers/perf/Kconfig and Makefile grow
+with the parts: after every part they hold exactly that part's options and
+objects and of the ones before, whose own dependencies are there too, and
+with all parts they are the project's files. The parts applied in turn to a
+synthetic tree (test_overlay.synthetic_tree, no U-Boot needed) must give
+the tree the overlay gives. No git, no build.
+"""
+
+import copy
+import os
+import re
+import sys
+
+import pytest
+
+from test_overlay import REPO, hashes, synthetic_tree
+
+sys.path.insert(0, os.path.join(REPO, 'scripts'))
+
+# pylint: disable=wrong-import-position
+import perfrec_overlay as OV  # noqa: E402  # pylint: disable=import-error
+import perfrec_series as SE  # noqa: E402  # pylint: disable=import-error
+
+KCONFIG = os.path.join(REPO, 'drivers/perf/Kconfig')
+MAKEFILE = os.path.join(REPO, 'drivers/perf/Makefile')
+WRITER = 3      # the index of 'perf: add a perf.data writer' in PARTS
+
+
+def read(path):
+    """Return the text of @path"""
+    with open(path, encoding='utf-8') as inf:
+        return inf.read()
+
+
+def configs(text):
+    """Return the options a Kconfig text defines, in order"""
+    return re.findall(r'^config (\w+)', text, re.M)
+
+
+def cumulative(count):
+    """Return the options of the first @count parts of PARTS"""
+    return [sym for part in SE.PARTS[:count] for sym in part.symbols]
+
+
+def refused(parts):
+    """Return the message assign() raises SystemExit with for @parts"""
+    with pytest.raises(SystemExit) as exc:
+        SE.assign(parts)
+    return str(exc.value)
+
+
+def test_assign_covers_all():
+    """assign(PARTS) gives every file, edit and option of the overlay a part"""
+    files, edits = SE.assign(SE.PARTS)
+    rels = set(OV.project_files()) - {'drivers/perf/Kconfig', 'drivers/perf/Makefile'}
+    assert set(files) == rels
+    assert sorted(edits) == list(range(len(OV.EDITS)))
+    assert sorted(cumulative(len(SE.PARTS))) == sorted(configs(read(KCONFIG)))
+
+
+def test_assign_edit_order():
+    """An edit whose hook line another edit adds comes in the same part or later"""
+    _, edits = SE.assign(SE.PARTS)
+    checked = 0
+    for idx, edit in enumerate(OV.EDITS):
+        for oidx, other in enumerate(OV.EDITS):
+            if oidx != idx and other[0] == edit[0] and edit[2] in other[3] \
+                    and edit[4] != 'sorted':
+                assert edits[idx] >= edits[oidx], edit[1]
+                checked += 1
+    assert checked
+
+
+def test_assign_part_order():
+    """The writer comes before the driver, the driver before the command"""
+    subjects = [part.subject for part in SE.PARTS]
+    assert subjects[WRITER] == 'perf: add a perf.data writer'
+    assert 'PERF_DATA' in SE.PARTS[WRITER].symbols
+    assert subjects.index('cmd: add perfrec, a sampling profiler') > WRITER + 1
+
+
+@pytest.mark.parametrize('glob, named', [
+    ('cmd/perfrec.c', 'cmd/perfrec.c'),
+    ('tools/perfrec/*', 'tools/perfrec/perfrec_report.py'),
+    ('include/perf_data.h', 'include/perf_data.h'),
+])
+def test_assign_file_left_out(glob, named):
+    """A project file that no part holds is refused, by name"""
+    parts = copy.deepcopy(SE.PARTS)
+    (part,) = [p for p in parts if glob in p.files]
+    part.files.remove(glob)
+    assert f'file {named} is in 0 parts' in refused(parts)
+
+
+def test_assign_file_twice():
+    """A project file two parts name is refused"""
+    parts = copy.deepcopy(SE.PARTS)
+    parts[0].files.append('cmd/perfrec.c')
+    assert 'file cmd/perfrec.c is in 2 parts' in refused(parts)
+
+
+def test_assign_edit_left_out():
+    """An overlay edit that no part holds is refused, with its file"""
+    parts = copy.deepcopy(SE.PARTS)
+    parts[0].edits.remove('include what it uses')
+    msg = refused(parts)
+    assert 'edit "include what it uses (2025.01 dropped <common.h>)" ' \
+           '(common/kallsyms.c) is in 0 parts' in msg
+    assert len(msg.splitlines()) == 2
+
+
+def test_assign_edit_twice():
+    """An overlay edit that two parts claim is refused"""
+    parts = copy.deepcopy(SE.PARTS)
+    parts[-1].edits.append('maintainer entry')
+    assert 'edit "maintainer entry" (MAINTAINERS) is in 2 parts' in refused(parts)
+
+
+def test_assign_option_left_out():
+    """A Kconfig option that no part adds, or one Kconfig lacks, is refused"""
+    parts = copy.deepcopy(SE.PARTS)
+    parts[WRITER].symbols.remove('UT_PERF_DATA')
+    parts[WRITER].symbols.append('NO_SUCH_OPTION')
+    msg = refused(parts)
+    assert 'option UT_PERF_DATA is in no part' in msg
+    assert 'option NO_SUCH_OPTION is in a part, not in Kconfig' in msg
+
+
+def test_kconfig_all():
+    """With every option, kconfig_for() gives drivers/perf/Kconfig exactly"""
+    assert SE.kconfig_for(configs(read(KCONFIG))) == read(KCONFIG)
+    assert SE.kconfig_for(cumulative(len(SE.PARTS))) == read(KCONFIG)
+
+
+def test_makefile_all():
+    """With every option, makefile_for() gives drivers/perf/Makefile exactly"""
+    assert SE.makefile_for(configs(read(KCONFIG))) == read(MAKEFILE)
+    assert SE.makefile_for(cumulative(len(SE.PARTS))) == read(MAKEFILE)
+
+
+@pytest.mark.parametrize('count', range(1, len(SE.PARTS) + 1))
+def test_kconfig_grows(count):
+    """After each part the Kconfig has exactly the options so far
+
+    Every option of drivers/perf/Kconfig that a kept option selects or
+    depends on is kept too, so that each commit's Kconfig stands alone.
+    """
+    symbols = cumulative(count)
+    full = read(KCONFIG)
+    text = SE.kconfig_for(symbols)
+    assert configs(text) == [sym for sym in configs(full) if sym in symbols]
+    assert text.startswith(full[:full.index('\nconfig ')])
+    assert text.endswith('endmenu\n')
+    ours = set(configs(full))
+    for block in re.split(r'(?m)^(?=config )', text)[1:]:
+        for line in block.splitlines():
+            if re.match(r'\s+(select|depends on|imply)\s', line):
+                refs = set(re.findall(r'\b[A-Z][A-Z0-9_]+\b', line)) & ours
+                assert refs <= set(symbols), (block.split('\n')[0], line)
+
+
+@pytest.mark.parametrize('count', range(1, len(SE.PARTS) + 1))
+def test_makefile_grows(count):
+    """After each part the Makefile builds the objects of the options so far"""
+    symbols = cumulative(count)
+    full = read(MAKEFILE)
+    text = SE.makefile_for(symbols)
+    want = [line for line in full.splitlines()
+            if re.match(r'obj-\$\(CONFIG_(\w+)\)', line) and
+            re.match(r'obj-\$\(CONFIG_(\w+)\)', line).group(1) in symbols]
+    got = [line for line in text.splitlines() if line.startswith('obj-')]
+    assert got == want
+    objs = {line.split()[-1] for line in got}
+    lines = text.splitlines()
+    for idx, line in enumerate(lines):
+        flags = re.match(r'CFLAGS_REMOVE_(\S+) ', line)
+        if flags:
+            assert flags.group(1) in objs, line
+        if line.startswith('\t'):
+            assert lines[idx - 1].endswith('\\'), line
+    assert text.startswith(full.split('\n\n')[0] + '\n')
+
+
+def test_makefile_writer():
+    """The writer's part builds perf_data.o and nothing else"""
+    text = SE.makefile_for(SE.PARTS[WRITER].symbols)
+    assert re.findall(r'\+= (\S+)', text) == ['perf_data.o']
+    assert 'CFLAGS_REMOVE' not in text
+    assert SE.makefile_for(cumulative(WRITER + 1)) == text
+
+
+@pytest.mark.parametrize('fields, version', [
+    ('VERSION = 2025\nPATCHLEVEL = 01\nSUBLEVEL =\nEXTRAVERSION =\n', '2025.01'),
+    ('VERSION = 2026\nPATCHLEVEL = 10\nSUBLEVEL =\nEXTRAVERSION = -rc2\n', '2026.10-rc2'),
+    ('VERSION = 2023\nPATCHLEVEL = 01\nSUBLEVEL = 3\nEXTRAVERSION =\n', '2023.01.3'),
+])
+def test_uboot_version(tmp_path, fields, version):
+    """uboot_version() reads the version as U-Boot's Makefile gives it"""
+    (tmp_path / 'Makefile').write_text('# SPDX\n\n' + fields + 'NAME =\n\nall:\n',
+                                       encoding='utf-8')
+    assert SE.uboot_version(str(tmp_path)) == version
+
+
+def maintainers_text(tmp_path, present):
+    """Return MAINTAINERS after maintainers() with @present, from the full entry"""
+    (tmp_path / 'MAINTAINERS').write_text('PCI\nS:\tMaintained\n\n' + OV.MAINTAINERS_ENTRY +
+                                          'POWER\nS:\tMaintained\n', encoding='utf-8')
+    SE.maintainers(str(tmp_path), present)
+    return read(tmp_path / 'MAINTAINERS')
+
+
+def test_maintainers_writer(tmp_path):
+    """The writer's commit names only the writer's files in MAINTAINERS"""
+    files, _ = SE.assign(SE.PARTS)
+    present = [rel for rel, owner in files.items() if owner <= WRITER]
+    text = maintainers_text(tmp_path, present)
+    fls = re.findall(r'^F:\t(\S+)$', text, re.M)
+    assert fls == ['drivers/perf/', 'include/perf_data.h', 'test/lib/perf_data.c']
+    assert text.startswith('PCI\nS:\tMaintained\n\nPERFREC SAMPLING PROFILER\n')
+    assert text.endswith('\n\nPOWER\nS:\tMaintained\n')
+
+
+def test_maintainers_all(tmp_path):
+    """With every file the entry is the overlay's"""
+    files, _ = SE.assign(SE.PARTS)
+    text = maintainers_text(tmp_path, list(files))
+    assert OV.MAINTAINERS_ENTRY + 'POWER\n' in text
+
+
+def test_maintainers_cover_all():
+    """Every file the overlay copies is named by an F: line of the entry"""
+    pats = re.findall(r'^F:\t(\S+)$', OV.MAINTAINERS_ENTRY, re.M)
+    files, _ = SE.assign(SE.PARTS)
+    left = [rel for rel in files
+            if not any(re.fullmatch(re.escape(pat).replace(r'\*', '[^/]*'), rel) or
+                       pat.endswith('/') and rel.startswith(pat) for pat in pats)]
+    assert not left
+
+
+def test_parts_give_overlay(tmp_path, capsys):
+    """The parts applied in turn give the tree the overlay gives
+
+    Each part is applied to a synthetic tree as 'write' does (without git);
+    the result is compared file by file with the overlay's on another copy.
+    """
+    files, edits = SE.assign(SE.PARTS)
+    series = synthetic_tree(tmp_path / 'series')
+    for idx in range(len(SE.PARTS)):
+        SE.apply_part(str(series), idx, files, edits)
+        if idx == WRITER:
+            assert read(series / 'drivers/perf/Makefile') == \
+                SE.makefile_for(SE.PARTS[WRITER].symbols)
+    overlay = synthetic_tree(tmp_path / 'overlay')
+    assert OV.main([str(overlay)]) == 0
+    capsys.readouterr()
+    assert hashes(series) == hashes(overlay)
