@@ -117,13 +117,11 @@ as a perf.data record. Every register it touches (VBAR, DAIF, HCR_EL2, the
 PMU, the GIC) is saved before arming and restored after.
 
 It also places and checks the sample buffer against lmb, reports the
-hottest functions from U-Boot's own symbol table, records the image's
-file offset after linking (so that perf maps samples of the relocated
-U-Boot to its ELF), and reserves the buffer in the OS's device tree.
+hottest functions from U-Boot's own symbol table and reserves the buffer
+in the OS's device tree.
 Unit tests of what needs no PMU run on sandbox ('ut lib perfrec_*').''',
          files=['drivers/perf/*', 'include/perfrec.h', 'include/perfrec_compat.h',
                 'include/perfrec_frame.h', 'include/perfrec_snapshot.h',
-                'arch/arm/Makefile.postlink', 'scripts/perfrec_pgoff.py',
                 'test/lib/perfrec.c'],
          edits=['build the unit tests of perfrec'],
          symbols=['PERFREC_PMUV3', 'PERFREC_LIB', 'UT_PERFREC', 'PERFREC_FDT_RESERVE']),
@@ -133,8 +131,11 @@ perf.data in memory for the host's perf report, perf script and perf
 annotate (and hotspot): 'perfrec record -- bootm ...'. It can also
 record while the shell runs other commands (start/stop), count events
 (stat), stream to the console or the host, list the CPU's events and
-report the hottest functions on the board.''',
-         files=['cmd/perfrec.c', 'doc/usage/cmd/perfrec.rst', 'doc/api/perf.rst'],
+report the hottest functions on the board. After linking, a post-link
+step records the image's ELF file offset in the image, so that perf maps
+samples of the relocated U-Boot to its ELF.''',
+         files=['cmd/perfrec.c', 'doc/usage/cmd/perfrec.rst', 'doc/api/perf.rst',
+                'arch/arm/Makefile.postlink', 'scripts/perfrec_pgoff.py'],
          edits=['build the perfrec command', 'list the perfrec page',
                 'list the page of perfrec'],
          symbols=['CMD_PERFREC', 'PERFREC_CALLCHAIN', 'PERFREC_CALLCHAIN_DEPTH',
