@@ -107,7 +107,7 @@ config: $(O)/.config
 # symfs/: the ELF for host profilers, also by build-id (tools/perfrec/perfrec_symfs.py)
 build: $(O)/.config $(OVERLAY_STAMP)
 	$(UBOOT_MAKE) -j$(JOBS) -s
-	echo "U-Boot $$($(UBOOT_MAKE) -s ubootversion) from $(if $(UBOOT_SRC),$(UBOOT_SRC),Debian\
+	echo "U-Boot $$($(UBOOT_MAKE) -s --no-print-directory ubootversion) from $(if $(UBOOT_SRC),$(UBOOT_SRC),Debian\
 		$(UBOOT_SUITE)'s u-boot $$(dpkg-parsechangelog -l $(SRC)/debian/changelog -SVersion))" \
 		> $(O)/perfrec-uboot-version
 	$(PYTHON) tools/perfrec/perfrec_symfs.py --objcopy $(CROSS_COMPILE)objcopy \
@@ -313,7 +313,7 @@ board-build: $(O)/.config $(OVERLAY_STAMP)
 	$(UBOOT_MAKE) -j$(JOBS) -s >$(O)/build.log 2>&1 || { tail -30 $(O)/build.log; exit 1; }
 	$(CROSS_COMPILE)nm $(O)/u-boot | grep -q ' do_perfrec$$' || \
 		{ echo "perfrec: $(O)/u-boot has no do_perfrec"; exit 1; }
-	@echo "perfrec: $(BASE_DEFCONFIG) with perfrec on U-Boot $$($(UBOOT_MAKE) -s ubootversion):" \
+	@echo "perfrec: $(BASE_DEFCONFIG) with perfrec on U-Boot $$($(UBOOT_MAKE) -s --no-print-directory ubootversion):" \
 		"$$(stat -c %s $(O)/u-boot.bin) bytes"
 
 # --- Benchmarks ---------------------------------------------------------------

@@ -232,5 +232,6 @@ def check(args):
     if problems:
         print('perfrec_series: %d problem(s)' % len(problems))
         return 1
-    print('perfrec_series: the series applies, builds at every patch and is clean')
+    print('perfrec_series: the series applies%s and is clean' %
+          ('' if args.no_build else ', builds at every patch'))
     return 0
