@@ -213,7 +213,8 @@ def main(argv=None):
             cwd=dl_dir)
     else:
         unpack_without_dsc(dl_dir, args.dest)
-    version = subprocess.run(['make', '-s', '-C', args.dest, 'ubootversion'],
+    version = subprocess.run(['make', '-s', '--no-print-directory', '-C', args.dest,
+                              'ubootversion'],
                              capture_output=True, text=True, check=False).stdout.strip()
     with open(os.path.join(args.dest, STAMP), 'w', encoding='utf-8') as outf:
         outf.write('%s %s\n' % (args.suite, version))
