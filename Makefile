@@ -49,6 +49,9 @@ UBOOT_MAKE	= SOURCE_DATE_EPOCH=$$(scripts/perfrec_source_date.sh $(SRC)) \
 		  CROSS_COMPILE=$(CROSS_COMPILE) PYTHON3=$(PYTHON) \
 		  KCFLAGS="$(call PREFIX_MAP,$(O))" KAFLAGS="$(call PREFIX_MAP,$(O))" $(UBOOT_FLAGS)
 
+# The tree's version, as U-Boot's make gives it (for the shell)
+UBOOT_VERSION	= $$($(UBOOT_MAKE) -s --no-print-directory ubootversion)
+
 .PHONY: all build build-early deps source overlay config demo check check-all check-host \
 	check-qemu check-releases check-repro \
 	check-qemu-fast check-sandbox checkpatch check-defconfig defconfig bench bench-size clean \
@@ -107,7 +110,7 @@ config: $(O)/.config
 # symfs/: the ELF for host profilers, also by build-id (tools/perfrec/perfrec_symfs.py)
 build: $(O)/.config $(OVERLAY_STAMP)
 	$(UBOOT_MAKE) -j$(JOBS) -s
-	echo "U-Boot $$($(UBOOT_MAKE) -s --no-print-directory ubootversion) from $(if $(UBOOT_SRC),$(UBOOT_SRC),Debian\
+	echo "U-Boot $(UBOOT_VERSION) from $(if $(UBOOT_SRC),$(UBOOT_SRC),Debian\
 		$(UBOOT_SUITE)'s u-boot $$(dpkg-parsechangelog -l $(SRC)/debian/changelog -SVersion))" \
 		> $(O)/perfrec-uboot-version
 	$(PYTHON) tools/perfrec/perfrec_symfs.py --objcopy $(CROSS_COMPILE)objcopy \
@@ -313,7 +316,7 @@ board-build: $(O)/.config $(OVERLAY_STAMP)
 	$(UBOOT_MAKE) -j$(JOBS) -s >$(O)/build.log 2>&1 || { tail -30 $(O)/build.log; exit 1; }
 	$(CROSS_COMPILE)nm $(O)/u-boot | grep -q ' do_perfrec$$' || \
 		{ echo "perfrec: $(O)/u-boot has no do_perfrec"; exit 1; }
-	@echo "perfrec: $(BASE_DEFCONFIG) with perfrec on U-Boot $$($(UBOOT_MAKE) -s --no-print-directory ubootversion):" \
+	@echo "perfrec: $(BASE_DEFCONFIG) with perfrec on U-Boot $(UBOOT_VERSION):" \
 		"$$(stat -c %s $(O)/u-boot.bin) bytes"
 
 # --- Benchmarks ---------------------------------------------------------------

@@ -273,18 +273,15 @@ def apply_edit(text, edit):
                               (path, anchor.strip(), new.strip(), why))
         lines.insert(min(after, key=lambda i: lines[i]), new)
         return ''.join(lines)
+    if anchor not in lines:
+        raise HookMissing('%s: hook line %r not found (%s)' % (path, anchor.strip(), why))
+    idx = lines.index(anchor)
     if how == 'after-block':
-        if anchor not in lines:
-            raise HookMissing('%s: hook line %r not found (%s)' % (path, anchor.strip(), why))
-        start = lines.index(anchor)
-        ends = [i for i in range(start + 1, len(lines)) if lines[i].strip() == '}']
+        ends = [i for i in range(idx + 1, len(lines)) if lines[i].strip() == '}']
         if not ends:
             raise HookMissing('%s: block %r has no end (%s)' % (path, anchor.strip(), why))
         lines.insert(ends[0] + 1, '\n' + new)
         return ''.join(lines)
-    if anchor not in lines:
-        raise HookMissing('%s: hook line %r not found (%s)' % (path, anchor.strip(), why))
-    idx = lines.index(anchor)
     if how == 'replace':
         lines[idx] = new
         return ''.join(lines)

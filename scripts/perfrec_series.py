@@ -203,26 +203,29 @@ perfrec's repository.
 '''
 
 
-def run(cmd, cwd=None, env=None, quiet=False):
-    """Run a command; raise SystemExit naming it if it fails
+def git(tree, *args, env=None, stdin=None):
+    """Run git in @tree; raise SystemExit naming the command if it fails
 
     Args:
-        cmd (list of str): the command
-        cwd (str): where to run it
+        tree (str): the repository
+        args (str): git's arguments
         env (dict): its environment, or None for ours
-        quiet (bool): keep its output unless it fails
+        stdin (str): what to give it on standard input
 
     Returns:
-        str: its output when quiet, else ''
+        str: its output, stripped
     """
-    res = subprocess.run(cmd, cwd=cwd, env=env, check=False, text=True,
-                         stdout=subprocess.PIPE if quiet else None,
-                         stderr=subprocess.STDOUT if quiet else None)
+    res = subprocess.run(['git'] + list(args), cwd=tree, env=env, input=stdin,
+                         capture_output=True, text=True, check=False)
     if res.returncode:
-        if quiet:
-            print(res.stdout[-4000:])
-        raise SystemExit('perfrec_series: failed (%d): %s' % (res.returncode, ' '.join(cmd)))
-    return res.stdout if quiet else ''
+        raise SystemExit('perfrec_series: git %s failed (%d): %s' %
+                         (' '.join(args), res.returncode, res.stderr.strip()[-2000:]))
+    return res.stdout.strip()
+
+
+def base_commit(tree):
+    """Return the commit of the pristine tree, the one the series goes on"""
+    return git(tree, 'rev-list', '--max-parents=0', 'HEAD')
 
 
 def git_env():
@@ -243,9 +246,9 @@ def git_init(base, tree):
     shutil.copytree(base, tree, symlinks=True,
                     ignore=shutil.ignore_patterns('.perfrec-*', '.git'))
     env = git_env()
-    run(['git', 'init', '-q', '-b', 'master'], cwd=tree, env=env)
-    run(['git', 'add', '-A', '-f'], cwd=tree, env=env)
-    run(['git', 'commit', '-q', '-m', 'U-Boot as fetched'], cwd=tree, env=env)
+    git(tree, 'init', '-q', '-b', 'master', env=env)
+    git(tree, 'add', '-A', '-f', env=env)
+    git(tree, 'commit', '-q', '-m', 'U-Boot as fetched', env=env)
 
 
 def part_of(parts, rel):
@@ -417,7 +420,7 @@ def write(args):
     env = git_env()
     for idx, part in enumerate(PARTS):
         apply_part(tree, idx, files, edits)
-        run(['git', 'add', '-A', '-f'], cwd=tree, env=env)
+        git(tree, 'add', '-A', '-f', env=env)
         staged = subprocess.run(['git', 'diff', '--cached', '--quiet'], cwd=tree,
                                 check=False).returncode
         if not staged:
@@ -425,28 +428,20 @@ def write(args):
                   part.subject)
             continue
         msg = '%s\n\n%s\n\nSigned-off-by: %s\n' % (part.subject, part.body, AUTHOR)
-        subprocess.run(['git', 'commit', '-q', '-F', '-'], cwd=tree, env=env, input=msg,
-                       text=True, check=True)
+        git(tree, 'commit', '-q', '-F', '-', env=env, stdin=msg)
     if os.path.exists(args.out):
         shutil.rmtree(args.out)
-    run(['git', 'format-patch', '-q', '--cover-letter', '--no-signature', '-o',
-         os.path.abspath(args.out), 'master~%d' % count_commits(tree)], cwd=tree, env=env)
+    git(tree, 'format-patch', '-q', '--cover-letter', '--no-signature', '-o',
+        os.path.abspath(args.out), base_commit(tree), env=env)
     cover = glob.glob(os.path.join(args.out, '0000-*.patch'))[0]
     text = read(cover)
-    blurb = COVER % {'version': uboot_version(args.base)}
-    subject, body = blurb.split('\n\n', 1)
+    version = uboot_version(args.base)
+    subject, body = (COVER % {'version': version}).split('\n\n', 1)
     text = text.replace('*** SUBJECT HERE ***', subject).replace('*** BLURB HERE ***', body)
     with open(cover, 'w', encoding='utf-8') as outf:
         outf.write(text)
-    print('perfrec_series: %d patches for U-Boot %s in %s' %
-          (count_commits(tree), uboot_version(args.base), args.out))
-
-
-def count_commits(tree):
-    """Return how many commits the series has on top of the base"""
-    out = subprocess.run(['git', 'rev-list', '--count', 'HEAD'], cwd=tree, capture_output=True,
-                         text=True, check=True).stdout
-    return int(out) - 1
+    print('perfrec_series: %s patches for U-Boot %s in %s' %
+          (git(tree, 'rev-list', '--count', base_commit(tree) + '..HEAD'), version, args.out))
 
 
 def main(argv=None):

@@ -14,13 +14,9 @@ import subprocess
 import tempfile
 
 import perfrec_series
+from perfrec_series import base_commit, git
 
 TOP = perfrec_series.TOP
-
-# The documentation pages of the series, built alone with U-Boot's Sphinx
-# configuration (Debian's Sphinx may be older than U-Boot's pin: U-Boot's own
-# pages are not judged)
-DOC_PAGES = ['doc/api/perf.rst', 'doc/usage/cmd/perfrec.rst']
 
 SPHINX_CONF = '''# perfrec_series_check: U-Boot's doc/conf.py without missing extensions
 import importlib.util
@@ -44,12 +40,6 @@ extensions = [e for e in extensions if e != 'binman_docs' and
 '''
 
 PYLINTRC = '[MASTER]\nload-plugins=pylint.extensions.docparams\n'
-
-
-def git(tree, *args):
-    """Return the output of git @args in @tree"""
-    return subprocess.run(['git'] + list(args), cwd=tree, capture_output=True, text=True,
-                          check=True).stdout.strip()
 
 
 def patches(out):
@@ -104,19 +94,26 @@ def kernel_doc(tree, files):
     return ['kernel-doc: %s' % ln for ln in lines]
 
 
-def sphinx(tree, work):
-    """Build the series' pages with U-Boot's Sphinx setup, warnings as errors"""
+def sphinx(tree, work, files):
+    """Build the series' pages with U-Boot's Sphinx setup, warnings as errors
+
+    Its pages (what it adds under doc/, not the indexes it edits) are built
+    alone: Debian's Sphinx may be older than U-Boot's pin, and U-Boot's own
+    pages are not judged.
+    """
+    pages = [f for f in files if f.startswith('doc/') and f.endswith('.rst') and
+             os.path.basename(f) != 'index.rst']
     src = os.path.join(work, 'doc-src')
     if os.path.exists(src):
         shutil.rmtree(src)
-    for page in DOC_PAGES:
+    for page in pages:
         dst = os.path.join(src, os.path.relpath(page, 'doc'))
         os.makedirs(os.path.dirname(dst), exist_ok=True)
         shutil.copyfile(os.path.join(tree, page), dst)
     with open(os.path.join(src, 'index.rst'), 'w', encoding='utf-8') as outf:
         outf.write('perfrec\n=======\n\n.. toctree::\n\n' +
                    ''.join('   %s\n' % os.path.splitext(os.path.relpath(p, 'doc'))[0]
-                           for p in DOC_PAGES))
+                           for p in pages))
     # U-Boot's conf.py, less the extensions this Sphinx lacks (newer trees
     # want sphinx_reredirects & co. for their own pages, not for ours)
     conf = os.path.join(work, 'conf')
@@ -189,8 +186,7 @@ def build(tree, work, args, commit):
 
 def bisect(tree, work, args):
     """Build every commit of the series; return problems"""
-    base = git(tree, 'rev-list', '--max-parents=0', 'HEAD')
-    commits = git(tree, 'rev-list', '--reverse', base + '..HEAD').split('\n')
+    commits = git(tree, 'rev-list', '--reverse', base_commit(tree) + '..HEAD').split('\n')
     problems = []
     for commit in commits:
         subject = git(tree, 'log', '-1', '--format=%s', commit)
@@ -213,12 +209,11 @@ def check(args):
     if problems:
         print('\n'.join(problems))
         return 1
-    base = git(tree, 'rev-list', '--max-parents=0', 'HEAD')
-    files = our_files(tree, base)
+    files = our_files(tree, base_commit(tree))
     with tempfile.TemporaryDirectory(dir=work) as scratch:
         for name, found in (('checkpatch', checkpatch(tree, args.out)),
                             ('kernel-doc', kernel_doc(tree, files)),
-                            ('sphinx', sphinx(tree, scratch)),
+                            ('sphinx', sphinx(tree, scratch, files)),
                             ('pylint', pylint(tree, files, scratch))):
             print('perfrec_series: %s: %s' % (name, 'ok' if not found else
                                                '%d problem(s)' % len(found)), flush=True)
