@@ -87,6 +87,42 @@ static int do_perfrec_test_chain(struct cmd_tbl *cmdtp, int flag, int argc,
 	return CMD_RET_SUCCESS;
 }
 
+/*
+ * The knob of 'perfrec_test knob': the same loop as perfrec_test_spin() with
+ * another increment (so that the compiler does not fold the two into one)
+ */
+static noinline ulong perfrec_test_knob(ulong loops)
+{
+	ulong acc = 1;
+
+	while (loops--) {
+		acc = acc * 6364136223846793005UL + 1013904223UL;
+		barrier();
+	}
+
+	return acc;
+}
+
+/*
+ * Spin @loops in perfrec_test_spin(), then @extra in perfrec_test_knob().
+ * Nothing printed depends on either, so two runs with different @extra
+ * differ only in perfrec_test_knob()'s instructions: a known delta.
+ */
+static int do_perfrec_test_knob(struct cmd_tbl *cmdtp, int flag, int argc,
+				char *const argv[])
+{
+	ulong acc;
+
+	if (argc != 3)
+		return CMD_RET_USAGE;
+	acc = perfrec_test_spin(dectoul(argv[1], NULL));
+	acc += perfrec_test_knob(dectoul(argv[2], NULL));
+	barrier_data(&acc);
+	printf("knob: done\n");
+
+	return CMD_RET_SUCCESS;
+}
+
 /* A small leaf: its prologue and epilogue are much of its time */
 static noinline ulong perfrec_test_leaf(ulong x)
 {
@@ -222,6 +258,7 @@ static int do_perfrec_test_regs(struct cmd_tbl *cmdtp, int flag, int argc,
 U_BOOT_LONGHELP(perfrec_test,
 		"chain <depth> <loops> - spin in the <depth>th of nested calls\n"
 		"perfrec_test calls <loops> - call a small function <loops> times\n"
+		"perfrec_test knob <loops> <extra> - spin <loops>, then <extra> in another function\n"
 		"perfrec_test trash <loops> - spin with garbage in x29 and x30\n"
 		"perfrec_test regs <loops> - spin with patterns in every register, then check them");
 
@@ -229,5 +266,6 @@ U_BOOT_CMD_WITH_SUBCMDS(perfrec_test, "Workloads with known profiles, for perfre
 			perfrec_test_help_text,
 	U_BOOT_SUBCMD_MKENT(chain, 3, 0, do_perfrec_test_chain),
 	U_BOOT_SUBCMD_MKENT(calls, 2, 0, do_perfrec_test_calls),
+	U_BOOT_SUBCMD_MKENT(knob, 3, 0, do_perfrec_test_knob),
 	U_BOOT_SUBCMD_MKENT(trash, 2, 0, do_perfrec_test_trash),
 	U_BOOT_SUBCMD_MKENT(regs, 2, 0, do_perfrec_test_regs));
