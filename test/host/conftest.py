@@ -326,17 +326,19 @@ def parse_script(text):
     return lines
 
 
-def build_fixture(outdir, text_base, build_id='none', source='perf_fixture.c'):
+def build_fixture(outdir, text_base, build_id='none', source='perf_fixture.c', cflags=()):
     """Cross-compile test/host/@source at @text_base into @outdir/u-boot; return an Elf
 
     @build_id is ld's --build-id style: 'none' (like U-Boot), 'sha1' or 'md5'.
+    @source may be a tuple of files; @cflags are more compiler options.
     """
     os.makedirs(outdir, exist_ok=True)
     path = os.path.join(outdir, 'u-boot')
+    sources = (source,) if isinstance(source, str) else source
     run([tool(CROSS_COMPILE + 'gcc'), '-Wall', '-Wextra', '-Werror', '-O1', '-fno-inline',
          '-ffreestanding', '-fno-toplevel-reorder', '-fno-reorder-functions', '-nostdlib',
-         '-static', '-Wl,-Ttext=%#x' % text_base, '-Wl,--build-id=%s' % build_id, '-o', path,
-         os.path.join(REPO, 'test', 'host', source)])
+         '-static', '-Wl,-Ttext=%#x' % text_base, '-Wl,--build-id=%s' % build_id, '-o', path] +
+        list(cflags) + [os.path.join(REPO, 'test', 'host', src) for src in sources])
     return Elf(path, text_base)
 
 

@@ -8,6 +8,7 @@
 Usage:
     perfrec_report.py PERF_DATA BUILD_DIR [--cache] [--annotate [FUNC] | --folded |
                       --flame OUT.html] [-- PERF_REPORT_ARGS...]
+    perfrec_report.py PERF_DATA BUILD_DIR --diff BASE.data BASE_DIR [-- DIFF_ARGS...]
 
 Checks that PERF_DATA was recorded by the U-Boot in BUILD_DIR (the GNU
 build-id in the recording against the one of BUILD_DIR/u-boot: a mismatch is
@@ -18,6 +19,9 @@ on it:
   --folded      folded stacks ("u-boot;outer;...;inner <samples>", one per
                 line) by perf's stackcollapse script, for flame graph tools
   --flame       an offline flame graph page (perfrec_flamegraph.py)
+  --diff        PERF_DATA compared with the baseline BASE.data, function by
+                function (perfrec_diff.py, which DIFF_ARGS go to; its exit
+                status: 1 when a gate failed, 2 on bad input)
 Symbols come through --symfs BUILD_DIR, or with --cache through perf's
 build-id cache: the ELF is added to it, and perf then finds it by itself
 (later 'perf report -i PERF_DATA' needs no --symfs either).
@@ -35,6 +39,7 @@ import sys
 PERF = os.environ.get('PERF', 'perf')
 STACKCOLLAPSE = '/usr/lib/perf-core/scripts/python/stackcollapse.py'
 FLAMEGRAPH = os.path.join(os.path.dirname(os.path.abspath(__file__)), 'perfrec_flamegraph.py')
+DIFF = os.path.join(os.path.dirname(os.path.abspath(__file__)), 'perfrec_diff.py')
 NT_GNU_BUILD_ID = 3
 SHT_NOTE = 7
 
@@ -77,9 +82,10 @@ def perf(args, check=True, **kwargs):
     return proc
 
 
-def recorded_build_id(data):
-    """The build-id perf finds in @data for /u-boot, or None"""
-    out = perf(['buildid-list', '-i', data]).stdout
+def recorded_build_id(data, quiet=False):
+    """The build-id perf finds in @data for /u-boot, or None (@quiet: perf's stderr too)"""
+    out = perf(['buildid-list', '-i', data],
+               stderr=subprocess.DEVNULL if quiet else None).stdout
     ids = [line.split()[0] for line in out.splitlines()
            if len(line.split()) == 2 and line.split()[1] == '/u-boot']
     return ids[0] if ids else None
@@ -113,10 +119,15 @@ def main(argv=None):
                       help='annotate FUNC (default: the hottest function)')
     mode.add_argument('--folded', action='store_true', help='print folded stacks')
     mode.add_argument('--flame', metavar='OUT.html', help='write an offline flame graph')
+    mode.add_argument('--diff', nargs=2, metavar=('BASE.data', 'BASE_DIR'),
+                      help='compare with a baseline recording and its build (perfrec_diff.py)')
     argv = sys.argv[1:] if argv is None else list(argv)
     extra = argv[argv.index('--') + 1:] if '--' in argv else []
     args = parser.parse_args(argv[:len(argv) - len(extra) - (1 if '--' in argv else 0)])
 
+    if args.diff:
+        return subprocess.run(['/usr/bin/python3', DIFF] + args.diff + [args.data, args.build_dir] +
+                              extra, check=False).returncode
     elf = os.path.join(args.build_dir, 'u-boot')
     try:
         for path in (args.data, elf):
