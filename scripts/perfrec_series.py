@@ -170,7 +170,7 @@ what perf report, perf script and hotspot's parser read from the
 recordings, exact relations under -icount, call graphs, every subcommand's
 bad input, registers restored. perfrec_test gives workloads with known
 profiles; the host tools turn a console dump into a perf.data, print a
-report and draw a flame graph.''',
+report, compare two recordings (a CI gate) and draw flame graphs.''',
          files=['cmd/perfrec_test.c', 'cmd/perfrec_test_regs.S', 'include/perfrec_test.h',
                 'test/py/tests/*', 'tools/perfrec/*'],
          edits=['build the perfrec_test command', 'and its register-integrity'],
