@@ -7,6 +7,8 @@
 #                   perfrec report, perf report and a flame graph (build/demo/)
 #   make check      every test (host, QEMU matrix, checkpatch)
 #   make bench      icount-exact figures for the README
+#   make diff-demo  a flow recorded twice, the second time slower, compared
+#                   by perfrec_diff.py with a CI gate (build/diff-demo/)
 #   make soak       the slow reliability tier (1000 sessions, 50000 fuzz cases)
 #   make            just build (build/qemu_arm64_perfrec/u-boot.bin)
 #
@@ -56,7 +58,8 @@ UBOOT_VERSION	= $$($(UBOOT_MAKE) -s --no-print-directory ubootversion)
 	check-qemu check-releases check-repro \
 	check-qemu-fast check-sandbox checkpatch check-defconfig defconfig bench bench-size clean \
 	patches check-series series-write series-check check-boards board-build \
-	distclean demo-picture hotspot-picture soak
+	distclean demo-picture hotspot-picture soak check-diff-builds diff-demo diff-picture \
+	bench-diff
 
 all: build
 
@@ -137,6 +140,22 @@ demo: deps build
 demo-picture: demo
 	cp $(BUILD)/demo/flame.png doc/perfrec-flamegraph.png
 
+# What made it slower: a flow recorded twice, the second time with a planted
+# regression (2.8% more CRC-32 work, one call level more), compared by
+# perfrec_diff.py with a 1% gate, which must catch it (build/diff-demo/)
+DIFF_FLOW	:= crc32 0x40000000 0x400000; hash sha256 0x40000000 0x100000; perfrec_test chain 3 300000
+DIFF_FLOW_NEW	:= crc32 0x40000000 0x420000; hash sha256 0x40000000 0x100000; perfrec_test chain 4 300000
+
+diff-demo: deps build
+	$(PYTHON) scripts/perfrec_diff_builds.py --base-dir $(O) --new-dir $(O) \
+		--out $(BUILD)/diff-demo --base-flow "$(DIFF_FLOW)" --flow "$(DIFF_FLOW_NEW)" \
+		--fail-above 1 --png --hover crc32_no_comp; \
+	test $$? = 1 && echo "perfrec: the 1% gate caught the planted regression"
+
+# The README's differential flame graph picture
+diff-picture: diff-demo
+	cp $(BUILD)/diff-demo/diff.png doc/perfrec-diff-flamegraph.png
+
 # hotspot's flame graph of the demo's recording, in a real window under Xvfb
 hotspot-picture: demo
 	$(PYTHON) scripts/perfrec_hotspot_shot.py -i $(BUILD)/demo/perf.data \
@@ -151,7 +170,7 @@ check:
 	$(if $(LOAD),scripts/perfrec_load.sh) $(MAKE) LOAD= check-all
 
 check-all: deps build check-host check-sandbox check-qemu checkpatch check-defconfig \
-	check-repro check-releases
+	check-repro check-releases check-diff-builds
 	@cat $(BUILD)/releases-tested.txt
 	@echo "perfrec: all checks passed"
 
@@ -184,6 +203,17 @@ ifeq ($(UBOOT_SRC)$(filter-out bookworm,$(UBOOT_SUITE)),)
 else
 	@echo "perfrec: check-releases runs only for the default source" | \
 		tee $(BUILD)/releases-tested.txt
+endif
+
+# perfrec_diff.py across two builds whose layout differs (this release's and
+# MIDDLE_SUITE's): one flow, recorded on each, must match function by function
+check-diff-builds: build
+ifeq ($(UBOOT_SRC)$(filter-out bookworm,$(UBOOT_SUITE)),)
+	$(MAKE) -s UBOOT_SUITE=$(MIDDLE_SUITE) build
+	$(PYTHON) scripts/perfrec_diff_builds.py --base-dir $(O) \
+		--new-dir $(BUILD)/$(CONFIG)-$(MIDDLE_SUITE) --out $(BUILD)/diff-builds --check-match
+else
+	@echo "perfrec: check-diff-builds runs only for the default source"
 endif
 
 # Reproducible builds: 'make' again relinks nothing, and a clean build of a
@@ -325,6 +355,11 @@ bench: deps build bench-size
 	$(PYTHON) bench/perfrec_bench.py --build-dir $(O) --readme README.md \
 		--size-json $(BUILD)/bench-size$(TAG).json
 
+# perfrec_diff.py on two 100000-sample -g recordings: time and memory
+bench-diff: deps build
+	$(PYTHON) bench/perfrec_diff_bench.py --build-dir $(O) --out $(BUILD)/bench-diff \
+		--readme README.md
+
 # What the optional parts cost: the build without each (bench/variants/)
 SIZE_VARIANTS	:= no-frame-pointers no-report no-build-id no-perfrec
 
@@ -346,7 +381,8 @@ bench-size: build
 		--json $(BUILD)/bench-size$(TAG).json
 
 clean:
-	rm -rf $(O) $(SANDBOX_O) $(BUILD)/test-results$(TAG) $(BUILD)/demo \
+	rm -rf $(O) $(SANDBOX_O) $(BUILD)/test-results$(TAG) $(BUILD)/demo $(BUILD)/diff-demo \
+		$(BUILD)/diff-builds \
 		$(foreach v,$(SIZE_VARIANTS),$(BUILD)/$(CONFIG)_$(v)$(TAG)) \
 		$(BUILD)/$(CONFIG)_ftrace-$(TRACER_SUITE) $(BUILD)/bench-size$(TAG).json
 
