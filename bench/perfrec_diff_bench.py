@@ -1,0 +1,123 @@
+#!/usr/bin/python3
+# SPDX-License-Identifier: GPL-2.0+
+# Copyright (c) 2026 The perfrec authors
+"""Measure perfrec_diff.py on two 100000-sample call-graph recordings.
+
+Usage:
+    perfrec_diff_bench.py --build-dir DIR --out DIR [--readme FILE] [--runs N]
+
+Records a flow with -g on QEMU virt under -icount shift=0 twice (the second
+time with 2% more CRC-32 work), at least SAMPLES samples each, brings both
+to the host and times 'perfrec_diff.py BASE DIR NEW DIR -g' (RUNS runs):
+wall time, CPU time and the peak resident memory of the largest process
+(perf script or the Python), from getrusage() of the children. Prints a
+markdown table; --readme replaces the text between <!-- bench-diff:start -->
+and <!-- bench-diff:end --> with it. Exit code 0 on success.
+"""
+
+import argparse
+import os
+import re
+import statistics
+import subprocess
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(os.path.dirname(HERE), 'scripts'))
+# pylint: disable=wrong-import-position
+from perfrec_qemu import Board  # noqa: E402
+
+DIFF = os.path.join(os.path.dirname(HERE), 'tools', 'perfrec', 'perfrec_diff.py')
+SAMPLES = 100000
+PERIOD = 4000
+CRC_LEN = 0x3000000
+RECORD = (f'perfrec record -g -e cycles -c {PERIOD} -o 0x50000000 -s 0x3000000 -- '
+          'crc32 0x40000000 {size:#x}')
+SUMMARY = re.compile(r'perfrec: (\d+) samples, (\d+) lost, (\d+) bytes')
+
+
+def record(board, size, path):
+    """Record the flow at @size bytes into @path; return (samples, bytes)"""
+    out = board.run(RECORD.format(size=size), timeout=1200)
+    mat = SUMMARY.search(out)
+    if not mat or mat.group(2) != '0':
+        raise RuntimeError(f'recording failed:\n{out}')
+    out = board.run(f'save hostfs - $fileaddr {path} $filesize', timeout=600)
+    if 'bytes written' not in out:
+        raise RuntimeError(f'saving {path} failed:\n{out}')
+    return int(mat.group(1)), int(mat.group(3))
+
+
+def measure(args, paths):
+    """Time perfrec_diff.py -g on @paths in a child; return (wall, cpu, peak KiB)"""
+    cmd = [sys.executable, '-c', '''
+import resource, subprocess, sys, time
+start = time.monotonic()
+proc = subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL, check=False)
+wall = time.monotonic() - start
+use = resource.getrusage(resource.RUSAGE_CHILDREN)
+print(proc.returncode, wall, use.ru_utime + use.ru_stime, use.ru_maxrss)
+''', '/usr/bin/python3', DIFF, paths[0], args.build_dir, paths[1], args.build_dir, '-g']
+    code, wall, cpu, peak = subprocess.run(cmd, capture_output=True, text=True,
+                                           check=True).stdout.split()
+    if code != '0':
+        raise RuntimeError(f'perfrec_diff.py exited {code}')
+    return float(wall), float(cpu), int(peak)
+
+
+def readme_table(path, table):
+    """Put @table between the bench-diff markers of @path; return False if none"""
+    with open(path, encoding='utf-8') as inf:
+        text = inf.read()
+    new, count = re.subn(r'(<!-- bench-diff:start -->\n).*?(<!-- bench-diff:end -->)',
+                         lambda m: m.group(1) + table + '\n' + m.group(2), text, flags=re.S)
+    if count != 1:
+        return False
+    with open(path, 'w', encoding='utf-8') as outf:
+        outf.write(new)
+    return True
+
+
+def main(argv=None):
+    """Record, measure, print (and put in the README); return the exit code"""
+    parser = argparse.ArgumentParser(description=__doc__.split('\n', 1)[0])
+    parser.add_argument('--build-dir', required=True)
+    parser.add_argument('--out', required=True)
+    parser.add_argument('--readme')
+    parser.add_argument('--runs', type=int, default=3)
+    args = parser.parse_args(argv)
+    os.makedirs(args.out, exist_ok=True)
+    paths = [os.path.join(os.path.abspath(args.out), n) for n in ('base.data', 'new.data')]
+    got = []
+    with Board(os.path.abspath(args.build_dir), icount='shift=0') as board:
+        for path, size in zip(paths, (CRC_LEN, CRC_LEN * 102 // 100)):
+            samples, size_bytes = record(board, size, path)
+            got.append((samples, size_bytes))
+    if min(s for s, _ in got) < SAMPLES:
+        print(f'perfrec_diff_bench: only {got} samples: raise CRC_LEN', file=sys.stderr)
+        return 1
+    runs = [measure(args, paths) for _ in range(args.runs)]
+    wall = statistics.median(r[0] for r in runs)
+    cpu = statistics.median(r[1] for r in runs)
+    peak = max(r[2] for r in runs)
+    table = '\n'.join([
+        '| Diffing two `-g` recordings | base | new |',
+        '|---|---|---|',
+        f'| samples | {got[0][0]} | {got[1][0]} |',
+        f'| perf.data bytes | {got[0][1]} | {got[1][1]} |',
+        '',
+        f'| `perfrec_diff.py -g` (median of {args.runs} runs, {os.cpu_count()} cores) | |',
+        '|---|---|',
+        f'| wall time | {wall:.1f} s |',
+        f'| CPU time (Python and perf script) | {cpu:.1f} s |',
+        f'| peak resident memory, largest process | {peak / 1024:.0f} MiB |',
+    ])
+    print(table)
+    if args.readme and not readme_table(args.readme, table):
+        print(f'perfrec_diff_bench: no bench-diff markers in {args.readme}', file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())
