@@ -314,6 +314,8 @@ def test_bad_input(builds, pair, tmp_path):
                    'diff_nothing')
     bad = run_tool(tmp_path, *pair, '--fail-above', 'lots')
     assert bad.returncode == 2 and "'lots' is not a percentage" in bad.stderr
+    bad = run_tool(tmp_path, *pair, '-n', '-3')
+    assert bad.returncode == 2 and '-n -3: give a count >= 0' in bad.stderr
 
 
 def test_wrong_build_refused(gen, elf_sha1, elf_sha1_other, tmp_path):

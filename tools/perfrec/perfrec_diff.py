@@ -29,10 +29,11 @@ with both totals ends each table. With -g, the call paths (innermost first)
 whose events changed most follow (their innermost 8 frames).
 
 Gates, for CI: --fail-above PCT fails when any function grew by more than PCT
-percent of BASE's total; --fail-function NAME:PCT when NAME did. Each failing
-function is named in one line.
+percent of BASE's total; --fail-function NAME:PCT when NAME did (shrinking
+never fails). Each failing function is named in one line.
 
---flame writes a differential flame graph: the union of both recordings'
+--flame writes a differential flame graph of the first event compared (-e
+chooses another): the union of both recordings'
 call trees (a frame as wide as the larger of its two counts, so that
 vanished frames are still there), red where NEW grew, blue where it shrank,
 orange for new frames and grey for vanished ones, whose labels say
@@ -518,7 +519,11 @@ def parse_args(argv):
     parser.add_argument('--png', help='also write a picture of it (implies --browser)')
     parser.add_argument('--hover', metavar='NAME', help='with the pointer on frame NAME')
     parser.add_argument('--png-width', type=int, default=1200, help='picture width in pixels')
-    return parser.parse_args(argv)
+    args = parser.parse_args(argv)
+    for opt, value in (('-n', args.rows), ('--paths', args.paths)):
+        if value < 0:
+            parser.error(f"{opt} {value}: give a count >= 0 (0: all)")
+    return args
 
 
 def check_events(base, new, event):
