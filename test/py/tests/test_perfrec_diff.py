@@ -26,7 +26,7 @@ import sys
 
 import pytest
 
-from perfrec_helpers import BUF, BUF_SIZE, TIMEOUT_MS, fetch, icount, record, stat
+from perfrec_helpers import BUF, BUF_SIZE, TIMEOUT_MS, fetch, icount, perf, record, stat
 
 TOOLS = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(
     os.path.abspath(__file__))))), 'tools', 'perfrec')
@@ -169,3 +169,28 @@ def test_perfrec_diff_gate(ubman, tmp_path):  # pylint: disable=too-many-locals
                        (['--fail-function', f'crc32_no_comp:{PLANTED + 1}'], 0)):
         assert diff(cons, tmp_path, base, slower, *args).returncode == code, args
     cons.run_command(f'setenv {FLOW_VAR}')
+
+
+@pytest.mark.boardspec('qemu_arm64')
+@pytest.mark.buildconfigspec('cmd_perfrec_test')
+@pytest.mark.requiredtool('perf')
+def test_perfrec_diff_frequency(ubman, tmp_path):
+    """With -F the events are the periods perfrec recorded, as perf script reads them"""
+    cons = ubman
+    args = f'-F 20000 -o {BUF:#x} -s {BUF_SIZE:#x}'
+    paths = []
+    with cons.temporary_timeout(TIMEOUT_MS):
+        for name, extra in (('base.data', KNOB_BASE), ('new.data', KNOB_NEW)):
+            res = record(cons, args, KNOB % (extra * (1 if icount(cons) else 25)))
+            assert res['samples'] and not res['lost'], res['out']
+            paths.append(fetch(cons, tmp_path, name)[0])
+    proc = diff(cons, tmp_path, *paths, '-n', '0')
+    assert proc.returncode == 0, proc.stderr
+    rows, totals = table(proc)
+    for path, total, column in zip(paths, totals, (0, 1)):
+        periods = [int(line) for line in perf(tmp_path, [
+            'script', '-i', path, '--symfs=' + cons.config.build_dir, '-F', 'period']).split()]
+        # An adaptive period: not every sample's is the same
+        assert len(set(periods)) > 1 or len(periods) == 1, periods
+        assert total == sum(periods), (total, sum(periods))
+        assert sum(row[column] for row in rows.values()) == total
