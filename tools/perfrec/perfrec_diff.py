@@ -591,8 +591,8 @@ def run(args):
         if name not in names:
             raise DiffError(f"--fail-function: no function '{name}' in either recording")
 
-    out = [f'perfrec_diff: base {base.data} (build-id {base.build_id or "none"}), '
-           f'new {new.data} (build-id {new.build_id or "none"})']
+    out = [f'perfrec_diff: {base.data} (build-id {base.build_id or "none"}) -> '
+           f'{new.data} (build-id {new.build_id or "none"})']
     failed = []
     summary = ''
     for event in events:
