@@ -408,9 +408,9 @@ def stack_tree(base, new):
             name += ' (new)'
         elif node['n'] == 0:
             name += ' (vanished)'
-        # selfValue: each frame's own width; the wider of its two self counts
+        # selfValue: each frame's own width, the wider of its two self counts;
+        # the colours and labels come from the subtree totals base and new
         return {'name': name, 'value': max(node['b'] - kids_b, node['n'] - kids_n),
-                'delta': node['n'] - kids_n - node['b'] + kids_b,
                 'base': node['b'], 'new': node['n'], 'children': kids}
 
     return convert(root)
@@ -458,7 +458,7 @@ function label(d) {{
     ' events (' + signed((100 * (n - b) / baseTotal).toFixed(2)) + '% of the base total)';
 }}
 const chart = flamegraph().width(document.getElementById('chart').clientWidth)
-  .cellHeight(18).minFrameSize(1).selfValue(true).computeDelta(true).sort(true)
+  .cellHeight(18).minFrameSize(1).selfValue(true).sort(true)
   .setColorMapper(colour).setLabelHandler(label)
   .setDetailsElement(document.getElementById('details'));
 d3.select('#chart').datum(stacks).call(chart);
