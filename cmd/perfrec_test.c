@@ -42,17 +42,23 @@ static noinline ulong perfrec_test_chain##n(uint depth, ulong loops)		\
 	return ret + (n);							\
 }
 
-/* The leaf's work: a data-dependent loop the compiler cannot fold */
-static noinline ulong perfrec_test_spin(ulong loops)
+/* A data-dependent loop the compiler cannot fold, @inc its increment */
+static __always_inline ulong perfrec_test_lcg(ulong loops, ulong inc)
 {
 	ulong acc = 1;
 
 	while (loops--) {
-		acc = acc * 6364136223846793005UL + 1442695040888963407UL;
+		acc = acc * 6364136223846793005UL + inc;
 		barrier();
 	}
 
 	return acc;
+}
+
+/* The leaf's work */
+static noinline ulong perfrec_test_spin(ulong loops)
+{
+	return perfrec_test_lcg(loops, 1442695040888963407UL);
 }
 
 static noinline ulong perfrec_test_none(uint depth, ulong loops)
@@ -93,14 +99,7 @@ static int do_perfrec_test_chain(struct cmd_tbl *cmdtp, int flag, int argc,
  */
 static noinline ulong perfrec_test_knob(ulong loops)
 {
-	ulong acc = 1;
-
-	while (loops--) {
-		acc = acc * 6364136223846793005UL + 1013904223UL;
-		barrier();
-	}
-
-	return acc;
+	return perfrec_test_lcg(loops, 1013904223UL);
 }
 
 /*
