@@ -23,7 +23,6 @@ line and exit 2.
 import json
 import os
 import re
-import subprocess
 import sys
 
 import pytest
@@ -32,13 +31,13 @@ from conftest import CROSS_COMPILE, GEN_BASE, REPO, build_fixture, run, tool
 from test_flamegraph import npm_installed  # noqa: F401 (fixture)
 from test_perf_data_buildid import write
 from test_perfrec_data import BASIC, CONTEXT_USER, P, build, SYN_PERIOD
+import test_perfrec_report_tool as report_tool
 
 sys.path.insert(0, os.path.join(REPO, 'tools', 'perfrec'))
 # pylint: disable=wrong-import-position
 import perfrec_diff  # noqa: E402
 
 TOOL = os.path.join(REPO, 'tools', 'perfrec', 'perfrec_diff.py')
-REPORT = os.path.join(REPO, 'tools', 'perfrec', 'perfrec_report.py')
 SOURCES = ('diff_fixture.c', 'diff_fixture_b.c')
 A = 'diff_fixture.c'
 B = 'diff_fixture_b.c'
@@ -119,12 +118,8 @@ def make(bld, plan, path, callchain=True, nr_events=1):
 
 
 def run_tool(tmp_path, *args, script=TOOL):
-    """Run the tool with a private perf HOME; return the CompletedProcess"""
-    home = tmp_path / 'home'
-    home.mkdir(exist_ok=True)
-    return subprocess.run(['/usr/bin/python3', script] + [str(a) for a in args],
-                          capture_output=True, text=True, check=False,
-                          env=dict(os.environ, HOME=str(home), PAGER='cat'))
+    """Run perfrec_diff.py (or @script) with a private perf HOME; return the CompletedProcess"""
+    return report_tool.run_tool(tmp_path, *args, script=script)
 
 
 def rows(out):
@@ -228,7 +223,7 @@ def test_report_front_door(pair, tmp_path):
     base, base_dir, new, new_dir = pair
     direct = run_tool(tmp_path, *pair, '-g', '--fail-above', '19')
     door = run_tool(tmp_path, new, new_dir, '--diff', base, base_dir, '--', '-g',
-                    '--fail-above', '19', script=REPORT)
+                    '--fail-above', '19', script=report_tool.TOOL)
     assert direct.returncode == door.returncode == 1
     assert (direct.stdout, direct.stderr) == (door.stdout, door.stderr)
 

@@ -24,11 +24,11 @@ from test_perf_data_buildid import PLAN, write
 TOOL = os.path.join(REPO, 'tools', 'perfrec', 'perfrec_report.py')
 
 
-def run_tool(tmp_path, *args):
-    """Run the helper with a private perf HOME; return the CompletedProcess"""
+def run_tool(tmp_path, *args, script=TOOL):
+    """Run @script (the helper) with a private perf HOME; return the CompletedProcess"""
     home = tmp_path / 'home'
     home.mkdir(exist_ok=True)
-    return subprocess.run(['/usr/bin/python3', TOOL] + [str(a) for a in args],
+    return subprocess.run(['/usr/bin/python3', script] + [str(a) for a in args],
                           capture_output=True, text=True, check=False,
                           env=dict(os.environ, HOME=str(home), PAGER='cat'))
 
