@@ -26,6 +26,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(os.path.dirname(HERE), 'scripts'))
 # pylint: disable=wrong-import-position
 from perfrec_qemu import Board  # noqa: E402
+from perfrec_diff_builds import record_and_save  # noqa: E402
 
 DIFF = os.path.join(os.path.dirname(HERE), 'tools', 'perfrec', 'perfrec_diff.py')
 SAMPLES = 100000
@@ -33,19 +34,6 @@ PERIOD = 4000
 CRC_LEN = 0x3000000
 RECORD = (f'perfrec record -g -e cycles -c {PERIOD} -o 0x50000000 -s 0x3000000 -- '
           'crc32 0x40000000 {size:#x}')
-SUMMARY = re.compile(r'perfrec: (\d+) samples, (\d+) lost, (\d+) bytes')
-
-
-def record(board, size, path):
-    """Record the flow at @size bytes into @path; return (samples, bytes)"""
-    out = board.run(RECORD.format(size=size), timeout=1200)
-    mat = SUMMARY.search(out)
-    if not mat or mat.group(2) != '0':
-        raise RuntimeError(f'recording failed:\n{out}')
-    out = board.run(f'save hostfs - $fileaddr {path} $filesize', timeout=600)
-    if 'bytes written' not in out:
-        raise RuntimeError(f'saving {path} failed:\n{out}')
-    return int(mat.group(1)), int(mat.group(3))
 
 
 def measure(args, paths):
@@ -91,7 +79,8 @@ def main(argv=None):
     got = []
     with Board(os.path.abspath(args.build_dir), icount='shift=0') as board:
         for path, size in zip(paths, (CRC_LEN, CRC_LEN * 102 // 100)):
-            samples, size_bytes = record(board, size, path)
+            samples, size_bytes = record_and_save(board, RECORD.format(size=size), path,
+                                                  timeout=1200)
             got.append((samples, size_bytes))
     if min(s for s, _ in got) < SAMPLES:
         print(f'perfrec_diff_bench: only {got} samples: raise CRC_LEN', file=sys.stderr)

@@ -47,19 +47,31 @@ RECORD = (f'perfrec record -g -e cycles -c {PERIOD} -o 0x50000000 -s 0x1000000 -
 # Functions of the flow whose addresses must differ between the builds
 FLOW_FUNCS = ('crc32_no_comp', 'perfrec_test_spin')
 MATCH_PCT = 2.0
+SUMMARY = re.compile(r'perfrec: (\d+) samples, (\d+) lost, (\d+) bytes')
+
+
+def record_and_save(board, cmd, path, timeout=600):
+    """Run the perfrec record @cmd on @board, save the perf.data at host @path
+
+    Returns:
+        tuple: (samples, bytes of perf.data); raises RuntimeError if the
+        recording failed or lost samples, or the file was not written
+    """
+    out = board.run(cmd, timeout=timeout)
+    mat = SUMMARY.search(out)
+    if not mat or mat.group(2) != '0':
+        raise RuntimeError(f'recording failed:\n{out}')
+    saved = board.run(f'save hostfs - $fileaddr {path} $filesize', timeout=timeout)
+    if 'bytes written' not in saved:
+        raise RuntimeError(f'saving {path} failed:\n{saved}')
+    return int(mat.group(1)), int(mat.group(3))
 
 
 def record(build, flow, path):
     """Boot @build, record @flow, save the perf.data at @path"""
     with Board(build, icount='shift=0') as board:
         board.run(f"setenv perfrec_flow '{flow}'")
-        out = board.run(RECORD)
-        if not re.search(r'perfrec: \d+ samples, 0 lost', out):
-            raise RuntimeError(f'recording on {build} failed:\n{out}')
-        out = board.run(f'save hostfs - $fileaddr {path} $filesize')
-        if 'bytes written' not in out:
-            raise RuntimeError(f'saving {path} failed:\n{out}')
-    return out
+        record_and_save(board, RECORD, path)
 
 
 def check_match(args, report):

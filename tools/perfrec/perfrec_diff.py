@@ -350,25 +350,28 @@ def read_report(text):
     return report
 
 
+def _non_negative(text):
+    """@text as a float >= 0, or None"""
+    try:
+        value = float(text)
+    except ValueError:
+        return None
+    return value if value >= 0 else None
+
+
 def parse_gate(text):
     """Turn NAME:PCT into (NAME, float PCT)"""
     name, _, limit = text.rpartition(':')
-    try:
-        value = float(limit)
-    except ValueError:
-        value = -1.0
-    if not name or value < 0:
+    value = _non_negative(limit)
+    if not name or value is None:
         raise argparse.ArgumentTypeError(f"'{text}' is not NAME:PCT with PCT >= 0")
     return name, value
 
 
 def percent(text):
     """A percentage >= 0, for argparse"""
-    try:
-        value = float(text)
-    except ValueError:
-        value = -1.0
-    if value < 0:
+    value = _non_negative(text)
+    if value is None:
         raise argparse.ArgumentTypeError(f"'{text}' is not a percentage >= 0")
     return value
 
