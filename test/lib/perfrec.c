@@ -2,7 +2,7 @@
 /*
  * Copyright (c) 2026 The perfrec authors
  * Unit tests for what perfrec does without a PMU: the report engine, buffer
- * placement and the streaming rate limiter
+ * placement, the streaming rate limiter and the page-table walk
  *
  * The report engine (drivers/perf/perfrec_profile.c) gets synthetic samples
  * and a synthetic symbol table laid out as U-Boot's system_map, and the
@@ -334,3 +334,194 @@ static int lib_test_perfrec_buffer_default(struct unit_test_state *uts)
 }
 
 LIB_TEST(lib_test_perfrec_buffer_default, 0);
+
+/*
+ * Page tables with holes, as a board's mem_map leaves them: a 4 KiB granule,
+ * 36 VA bits (the walk starts at level 1). The descriptors hold the tables'
+ * own (host) addresses, as U-Boot's identity-mapped tables do.
+ *
+ *   level 1 [0] 0-1 GiB block          [1] table        [2-63] invalid
+ *   level 2 [0] 0x40000000 2 MiB block [1] invalid      [2] table  [3-511] invalid
+ *   level 3 [0-15] pages 0x40400000-0x4040ffff          [16-511] invalid
+ */
+#define PR_TT_ENTRIES	512
+#define PR_TT_BLOCK	0x401UL		/* valid block, AF */
+#define PR_TT_PAGE	0x403UL		/* valid page, AF */
+#define PR_TT_TABLE	0x3UL
+#define PR_TT_DEVICE	(BIT_ULL(54) | BIT_ULL(53) | 0x400UL)	/* XN, PXN, AF, attr 0 */
+#define PR_VA_BITS	36
+
+static u64 pr_l0[PR_TT_ENTRIES] __aligned(SZ_4K);
+static u64 pr_l1[PR_TT_ENTRIES] __aligned(SZ_4K);
+static u64 pr_l2[PR_TT_ENTRIES] __aligned(SZ_4K);
+static u64 pr_l3[PR_TT_ENTRIES] __aligned(SZ_4K);
+
+/* The tables above, laid out anew; @mmu walks them from level 1 */
+static void pr_tables(struct perfrec_mmu *mmu)
+{
+	uint i;
+
+	memset(pr_l0, 0, sizeof(pr_l0));
+	memset(pr_l1, 0, sizeof(pr_l1));
+	memset(pr_l2, 0, sizeof(pr_l2));
+	memset(pr_l3, 0, sizeof(pr_l3));
+	pr_l1[0] = 0 | PR_TT_BLOCK;
+	pr_l1[1] = (uintptr_t)pr_l2 | PR_TT_TABLE;
+	pr_l2[0] = 0x40000000 | PR_TT_BLOCK;
+	pr_l2[2] = (uintptr_t)pr_l3 | PR_TT_TABLE;
+	for (i = 0; i < 16; i++)
+		pr_l3[i] = (0x40400000 + i * SZ_4K) | PR_TT_PAGE;
+	mmu->root = pr_l1;
+	mmu->va_bits = PR_VA_BITS;
+	mmu->device_attr = 0;
+}
+
+/* All four tables as they were laid out: nothing written, or all given back */
+static int pr_tables_intact(struct unit_test_state *uts)
+{
+	struct perfrec_mmu fresh;
+	static u64 saved[4][PR_TT_ENTRIES];
+
+	memcpy(saved[0], pr_l0, sizeof(pr_l0));
+	memcpy(saved[1], pr_l1, sizeof(pr_l1));
+	memcpy(saved[2], pr_l2, sizeof(pr_l2));
+	memcpy(saved[3], pr_l3, sizeof(pr_l3));
+	pr_tables(&fresh);
+	ut_asserteq_mem(saved[0], pr_l0, sizeof(pr_l0));
+	ut_asserteq_mem(saved[1], pr_l1, sizeof(pr_l1));
+	ut_asserteq_mem(saved[2], pr_l2, sizeof(pr_l2));
+	ut_asserteq_mem(saved[3], pr_l3, sizeof(pr_l3));
+
+	return 0;
+}
+
+/* Each address ends its walk at the level and descriptor the layout says */
+static int lib_test_perfrec_mmu_lookup(struct unit_test_state *uts)
+{
+	struct perfrec_mmu mmu;
+	uint level;
+	u64 *desc, hole;
+
+	pr_tables(&mmu);
+	ut_assertok(perfrec_mmu_lookup(&mmu, 0x1234, &desc, &level));
+	ut_asserteq(1, level);
+	ut_asserteq_ptr(&pr_l1[0], desc);
+	ut_assertok(perfrec_mmu_lookup(&mmu, 0x401fffff, &desc, &level));
+	ut_asserteq(2, level);
+	ut_asserteq(-ENOENT, perfrec_mmu_lookup(&mmu, 0x40200000, &desc, &level));
+	ut_asserteq(2, level);
+	ut_asserteq_ptr(&pr_l2[1], desc);
+	ut_assertok(perfrec_mmu_lookup(&mmu, 0x4040ffff, &desc, &level));
+	ut_asserteq(3, level);
+	ut_asserteq_ptr(&pr_l3[15], desc);
+	ut_asserteq(-ENOENT, perfrec_mmu_lookup(&mmu, 0x40410000, &desc, &level));
+	ut_asserteq_ptr(&pr_l3[16], desc);
+	ut_asserteq(-ENOENT, perfrec_mmu_lookup(&mmu, 0x80000000, &desc, &level));
+	ut_asserteq(1, level);
+	ut_asserteq_ptr(&pr_l1[2], desc);
+	ut_asserteq(-ERANGE, perfrec_mmu_lookup(&mmu, 1ULL << PR_VA_BITS, &desc, &level));
+
+	ut_assertok(perfrec_mmu_check(&mmu, 0x40000000, SZ_2M, &hole));
+	ut_assertok(perfrec_mmu_check(&mmu, 0x3ffff000, SZ_2M + SZ_4K, &hole));
+	ut_assertok(perfrec_mmu_check(&mmu, 0x40400000, SZ_64K, &hole));
+	ut_asserteq(-ENOENT, perfrec_mmu_check(&mmu, 0x40000000, SZ_2M + 1, &hole));
+	ut_asserteq_64(0x40200000, hole);
+	ut_asserteq(-ENOENT, perfrec_mmu_check(&mmu, 0x40408000, SZ_64K, &hole));
+	ut_asserteq_64(0x40410000, hole);
+	ut_asserteq(-ERANGE, perfrec_mmu_check(&mmu, 1ULL << PR_VA_BITS, SZ_4K, &hole));
+	ut_asserteq_64(1ULL << PR_VA_BITS, hole);
+	ut_asserteq(-EINVAL, perfrec_mmu_check(&mmu, 0x1000, 0, &hole));
+	ut_asserteq(-EINVAL, perfrec_mmu_check(&mmu, ~0ULL - 0xfff, SZ_8K, &hole));
+
+	return pr_tables_intact(uts);
+}
+
+LIB_TEST(lib_test_perfrec_mmu_lookup, 0);
+
+/* Holes at levels 3, 2 and 1 become device pages and blocks; unmap gives all back */
+static int lib_test_perfrec_mmu_map(struct unit_test_state *uts)
+{
+	struct perfrec_mmu_borrow borrow = { 0 };
+	struct perfrec_mmu mmu;
+	u64 hole;
+
+	pr_tables(&mmu);
+	mmu.device_attr = 2;
+	/* The last mapped page and two of the hole after it */
+	ut_asserteq(2, perfrec_mmu_map(&mmu, 0x4040f000, 3 * SZ_4K, &borrow));
+	ut_asserteq_64(0x40410000 | PR_TT_PAGE | PR_TT_DEVICE | 2 << 2, pr_l3[16]);
+	ut_asserteq_64(0x40411000 | PR_TT_PAGE | PR_TT_DEVICE | 2 << 2, pr_l3[17]);
+	ut_asserteq_64(0, pr_l3[18]);
+	ut_assertok(perfrec_mmu_check(&mmu, 0x40400000, 0x12000, &hole));
+	/* A 2 MiB hole: one block, whatever part of it is asked for */
+	ut_asserteq(1, perfrec_mmu_map(&mmu, 0x40201000, 0x10, &borrow));
+	ut_asserteq_64(0x40200000 | PR_TT_BLOCK | PR_TT_DEVICE | 2 << 2, pr_l2[1]);
+	ut_asserteq(0, perfrec_mmu_map(&mmu, 0x40200000, SZ_2M, &borrow));
+	/* A 1 GiB hole */
+	ut_asserteq(1, perfrec_mmu_map(&mmu, 0xc0000000, SZ_4K, &borrow));
+	ut_asserteq_64(0xc0000000 | PR_TT_BLOCK | PR_TT_DEVICE | 2 << 2, pr_l1[3]);
+	ut_asserteq(4, borrow.nr);
+	ut_assert(!borrow.restored);
+
+	perfrec_mmu_unmap(&borrow);
+	ut_assert(borrow.restored);
+	ut_asserteq(4, borrow.nr);	/* still listed, for the state check */
+	ut_asserteq_ptr(&pr_l1[3], borrow.change[3].desc);
+	ut_assertok(pr_tables_intact(uts));
+	perfrec_mmu_unmap(&borrow);	/* twice is once */
+	ut_assertok(pr_tables_intact(uts));
+
+	/* The next map starts a new list */
+	ut_asserteq(1, perfrec_mmu_map(&mmu, 0x80000000, SZ_4K, &borrow));
+	ut_asserteq(1, borrow.nr);
+	perfrec_mmu_unmap(&borrow);
+
+	return pr_tables_intact(uts);
+}
+
+LIB_TEST(lib_test_perfrec_mmu_map, 0);
+
+/* What cannot be mapped is refused, with the tables left exactly as they were */
+static int lib_test_perfrec_mmu_refused(struct unit_test_state *uts)
+{
+	struct perfrec_mmu_borrow borrow = { 0 };
+	struct perfrec_mmu mmu;
+	u64 hole;
+
+	pr_tables(&mmu);
+	/* A hole, then past the VA range: the hole's block is taken back */
+	ut_asserteq(-ERANGE, perfrec_mmu_map(&mmu, (1ULL << PR_VA_BITS) - SZ_4K, SZ_8K,
+					     &borrow));
+	ut_asserteq(0, borrow.nr);
+	ut_assertok(pr_tables_intact(uts));
+	/* More holes than the list holds: 33 pages */
+	ut_asserteq(-ENOSPC, perfrec_mmu_map(&mmu, 0x40410000,
+					     (PERFREC_MMU_MAX_CHANGES + 1) * SZ_4K, &borrow));
+	ut_asserteq(0, borrow.nr);
+	ut_assertok(pr_tables_intact(uts));
+	/* Exactly as many is fine */
+	ut_asserteq(PERFREC_MMU_MAX_CHANGES,
+		    perfrec_mmu_map(&mmu, 0x40410000, PERFREC_MMU_MAX_CHANGES * SZ_4K, &borrow));
+	perfrec_mmu_unmap(&borrow);
+	ut_assertok(pr_tables_intact(uts));
+	/* No Device-nGnRnE attribute in MAIR */
+	mmu.device_attr = -1;
+	ut_asserteq(-EOPNOTSUPP, perfrec_mmu_map(&mmu, 0x80000000, SZ_4K, &borrow));
+	ut_assertok(pr_tables_intact(uts));
+
+	/* 40 VA bits: the walk starts at level 0, whose hole needs a new table */
+	mmu.device_attr = 0;
+	mmu.va_bits = 40;
+	mmu.root = pr_l0;
+	pr_l0[0] = (uintptr_t)pr_l1 | PR_TT_TABLE;
+	ut_assertok(perfrec_mmu_check(&mmu, 0x40400000, SZ_64K, &hole));
+	ut_asserteq(-EOPNOTSUPP, perfrec_mmu_map(&mmu, 1ULL << 39, SZ_4K, &borrow));
+	ut_asserteq(1, perfrec_mmu_map(&mmu, 0x80000000, SZ_4K, &borrow));
+	perfrec_mmu_unmap(&borrow);
+	ut_asserteq_64((uintptr_t)pr_l1 | PR_TT_TABLE, pr_l0[0]);
+	pr_l0[0] = 0;
+
+	return pr_tables_intact(uts);
+}
+
+LIB_TEST(lib_test_perfrec_mmu_refused, 0);
