@@ -82,6 +82,9 @@ static int perfrec_check_buffer(ulong addr, ulong size)
 	}
 }
 
+/* Longest phrase perfrec_irq_reason() writes, NUL included */
+#define PERFREC_WHY_LEN		224
+
 /* Why the session's interrupt cannot be used, as a phrase naming the device-tree node */
 static void perfrec_irq_reason(const struct perfrec_irq_report *irq, char *buf, size_t size)
 {
@@ -107,8 +110,31 @@ static void perfrec_irq_reason(const struct perfrec_irq_report *irq, char *buf, 
 			 irq->node);
 		break;
 	case PERFREC_IRQ_NO_GIC:
-		snprintf(buf, size, "%s: its interrupt parent is not a GICv2/v3 this CPU can use",
+		if (!*irq->parent)
+			snprintf(buf, size, "%s has no interrupt parent (\"interrupt-parent\")",
+				 irq->node);
+		else
+			snprintf(buf, size,
+				 "%s: its interrupt parent %s (compatible \"%s\") is not a GICv2/v3, the only controllers perfrec supports",
+				 irq->node, irq->parent, irq->compat);
+		break;
+	case PERFREC_IRQ_BAD_GIC:
+		snprintf(buf, size,
+			 "%s: its GIC's \"reg\" is incomplete, or has no redistributor for this CPU",
 			 irq->node);
+		break;
+	case PERFREC_IRQ_UNMAPPED:
+		snprintf(buf, size,
+			 "%s: its GIC %s %#llx-%#llx is not in U-Boot's MMU map and cannot be mapped (%s)",
+			 irq->node, irq->block, irq->start, irq->end,
+			 irq->err == -ERANGE ? "beyond the translated address range" :
+			 irq->err == -ENOSPC ? "too many holes" :
+			 "a level-0 hole, a granule other than 4 KiB, or no device attribute in MAIR");
+		break;
+	case PERFREC_IRQ_NO_ANSWER:
+		snprintf(buf, size,
+			 "%s: nothing answers at its GIC %s %#llx-%#llx (a read there aborts)",
+			 irq->node, irq->block, irq->start, irq->end);
 		break;
 	case PERFREC_IRQ_SILENT:
 		snprintf(buf, size,
@@ -131,7 +157,7 @@ static void perfrec_print_arm_error(int err, const struct perfrec_cfg *cfg)
 	if (res.failed_event >= 0)
 		event = cfg->events[res.failed_event].name;
 	if (res.irq.fault != PERFREC_IRQ_OK) {
-		char why[160];
+		char why[PERFREC_WHY_LEN];
 
 		perfrec_irq_reason(&res.irq, why, sizeof(why));
 		if (res.irq.source == PERFREC_SRC_TIMER)
@@ -563,7 +589,7 @@ static bool perfrec_record_fallback(struct perfrec_cfg *cfg,
 				    const struct perfrec_irq_report *irq, void *ctx)
 {
 	const struct perfrec_opts *o = ctx;
-	char why[160];
+	char why[PERFREC_WHY_LEN];
 
 	if (o->events_given || irq->source != PERFREC_SRC_PMU)
 		return false;
@@ -744,7 +770,7 @@ static int do_perfrec_stop(struct cmd_tbl *cmdtp, int flag, int argc, char *cons
 static bool perfrec_stat_fallback(struct perfrec_cfg *cfg,
 				  const struct perfrec_irq_report *irq, void *ctx)
 {
-	char why[160];
+	char why[PERFREC_WHY_LEN];
 
 	perfrec_irq_reason(irq, why, sizeof(why));
 	switch (cfg->source) {

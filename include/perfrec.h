@@ -94,7 +94,14 @@ enum perfrec_source {
  * @PERFREC_IRQ_NO_PROP: the node has no "interrupts" entry for it
  * @PERFREC_IRQ_NO_CPU: its SPIs (one per CPU) have none for this CPU
  * @PERFREC_IRQ_BAD_SPEC: the entry is not a PPI, or an SPI this GIC has
- * @PERFREC_IRQ_NO_GIC: the node's interrupt parent is not a GICv2/v3
+ * @PERFREC_IRQ_NO_GIC: the node's interrupt parent is not a GICv2/v3, or
+ *	it has none (@parent and @compat say which)
+ * @PERFREC_IRQ_BAD_GIC: the GIC's "reg" is incomplete, or it has no
+ *	redistributor for this CPU
+ * @PERFREC_IRQ_UNMAPPED: a GIC register block is not in U-Boot's MMU map
+ *	and cannot be mapped for the session (@block, @start, @end, @err)
+ * @PERFREC_IRQ_NO_ANSWER: a read from a GIC register block aborts: nothing
+ *	answers at the address the device tree gives (@block, @start, @end)
  * @PERFREC_IRQ_SILENT: raised on purpose, it never showed as pending at
  *	the GIC: the device tree names the wrong interrupt, or it is not wired
  */
@@ -105,6 +112,9 @@ enum perfrec_irq_fault {
 	PERFREC_IRQ_NO_CPU,
 	PERFREC_IRQ_BAD_SPEC,
 	PERFREC_IRQ_NO_GIC,
+	PERFREC_IRQ_BAD_GIC,
+	PERFREC_IRQ_UNMAPPED,
+	PERFREC_IRQ_NO_ANSWER,
 	PERFREC_IRQ_SILENT,
 };
 
@@ -114,12 +124,26 @@ enum perfrec_irq_fault {
  * @source: the source it was about
  * @node: the device-tree node it came from (path), or ""
  * @intid: the INTID the node names (0 if none)
+ * @parent: the path of its interrupt parent, or ""
+ * @compat: the parent's first compatible string, or ""
+ * @block: the GIC register block at fault ("distributor", ...), or NULL
+ * @start: its first address
+ * @end: its last address
+ * @err: why it cannot be mapped: -ERANGE outside the translated VA range,
+ *	-EOPNOTSUPP a level-0 hole, a granule other than 4 KiB or no
+ *	Device-nGnRnE attribute in MAIR, -ENOSPC more holes than perfrec keeps
  */
 struct perfrec_irq_report {
 	enum perfrec_irq_fault fault;
 	enum perfrec_source source;
 	char node[64];
 	uint intid;
+	char parent[64];
+	char compat[32];
+	const char *block;
+	u64 start;
+	u64 end;
+	int err;
 };
 
 /**
@@ -525,6 +549,21 @@ int perfrec_mmu_map(const struct perfrec_mmu *mmu, u64 start, u64 size,
  *	a new list)
  */
 void perfrec_mmu_unmap(struct perfrec_mmu_borrow *borrow);
+
+/**
+ * perfrec_mmu_get() - The page tables U-Boot's EL translates through now
+ * @mmu: returns their root, the VA range and the device attribute index
+ * Return: 0, -ENOENT if the MMU is off (every address reaches the bus as
+ * it is), -EOPNOTSUPP if the granule is not 4 KiB
+ */
+int perfrec_mmu_get(struct perfrec_mmu *mmu);
+
+/**
+ * perfrec_mmu_sync() - Make descriptors written into the tables in use take effect
+ * @borrow: the descriptors: cleaned to memory for the table walk, then the
+ *	EL's TLB is invalidated
+ */
+void perfrec_mmu_sync(const struct perfrec_mmu_borrow *borrow);
 
 /**
  * perfrec_buffer_default() - Find room for a recording's buffer

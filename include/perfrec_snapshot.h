@@ -15,7 +15,7 @@
 #include <linux/types.h>
 
 /* Most registers a snapshot holds */
-#define PERFREC_SNAPSHOT_MAX		128
+#define PERFREC_SNAPSHOT_MAX		160
 
 /* Longest printable register name, NUL included ("GICD_ISENABLER31") */
 #define PERFREC_REG_NAME_LEN		24

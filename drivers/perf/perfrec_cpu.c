@@ -10,8 +10,14 @@
  * given back by the reverse call.
  */
 
+#include <cpu_func.h>
+#include <errno.h>
+#include <perfrec.h>
 #include <perfrec_snapshot.h>
+#include <asm/cache.h>
 #include <asm/system.h>
+#include <linux/bitfield.h>
+#include <linux/kernel.h>
 #include "perfrec_cpu.h"
 #include "perfrec_irq.h"
 
@@ -129,4 +135,70 @@ void perfrec_cpu_give_back(const struct perfrec_cpu *cpu)
 void perfrec_cpu_restore_daif(const struct perfrec_cpu *cpu)
 {
 	write_daif(cpu->daif);
+}
+
+int perfrec_mmu_get(struct perfrec_mmu *mmu)
+{
+	u64 sctlr, ttbr, tcr, mair;
+	uint i;
+
+	switch (current_el()) {
+	case 3:
+		sctlr = read_sctlr_el3();
+		ttbr = read_ttbr0_el3();
+		tcr = read_tcr_el3();
+		mair = read_mair_el3();
+		break;
+	case 2:
+		sctlr = read_sctlr_el2();
+		ttbr = read_ttbr0_el2();
+		tcr = read_tcr_el2();
+		mair = read_mair_el2();
+		break;
+	default:
+		sctlr = read_sctlr_el1();
+		ttbr = read_ttbr0_el1();
+		tcr = read_tcr_el1();
+		mair = read_mair_el1();
+		break;
+	}
+	if (!(sctlr & CPU_SCTLR_M))
+		return -ENOENT;
+	if (FIELD_GET(CPU_TCR_TG0, tcr) != CPU_TCR_TG0_4K)
+		return -EOPNOTSUPP;
+	mmu->root = (u64 *)(uintptr_t)(ttbr & CPU_TTBR_BADDR);
+	mmu->va_bits = 64 - FIELD_GET(CPU_TCR_T0SZ, tcr);
+	mmu->device_attr = -1;
+	for (i = 0; i < CPU_MAIR_NR_ATTRS && mmu->device_attr < 0; i++) {
+		if (FIELD_GET(CPU_MAIR_ATTR, mair >> (8 * i)) == CPU_MAIR_DEVICE_NGNRNE)
+			mmu->device_attr = i;
+	}
+
+	return 0;
+}
+
+void perfrec_mmu_sync(const struct perfrec_mmu_borrow *borrow)
+{
+	uint i;
+
+	for (i = 0; i < borrow->nr; i++) {
+		ulong desc = (ulong)borrow->change[i].desc;
+
+		/* The walk may not look in the data cache */
+		flush_dcache_range(ALIGN_DOWN(desc, ARCH_DMA_MINALIGN),
+				   ALIGN(desc + sizeof(u64), ARCH_DMA_MINALIGN));
+	}
+	__asm_invalidate_tlb_all();	/* dsb and isb included */
+}
+
+int perfrec_cpu_read_probe(const void __iomem *addr, u32 *valp)
+{
+	u64 vbar = perfrec_read_vbar();
+	int ret;
+
+	perfrec_write_vbar((ulong)perfrec_vectors_for_el());
+	ret = perfrec_probe_read32(addr, valp);
+	perfrec_write_vbar(vbar);
+
+	return ret ? -EFAULT : 0;
 }

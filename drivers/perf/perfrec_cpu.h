@@ -85,4 +85,17 @@ void perfrec_cpu_give_back(const struct perfrec_cpu *cpu);
  */
 void perfrec_cpu_restore_daif(const struct perfrec_cpu *cpu);
 
+/**
+ * perfrec_cpu_read_probe() - Read a 32-bit register that may not answer
+ * @addr: the register
+ * @valp: returns its value
+ *
+ * A synchronous abort of the read (nothing at the address: an external
+ * abort; or a translation fault) is caught by perfrec's vectors, installed
+ * for the read, and turned into an error. An SError, which some buses give
+ * instead, is not caught.
+ * Return: 0, or -EFAULT if the read aborted
+ */
+int perfrec_cpu_read_probe(const void __iomem *addr, u32 *valp);
+
 #endif /* __PERFREC_CPU_H */

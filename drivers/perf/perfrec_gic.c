@@ -22,6 +22,7 @@
 #include <dm/ofnode.h>
 #include <linux/bitfield.h>
 #include <linux/sizes.h>
+#include <perfrec.h>
 #include "perfrec_cpu.h"
 #include "perfrec_gic.h"
 
@@ -70,16 +71,77 @@ static const char *const perfrec_gicv2_compat[] = {
 	"qcom,msm-qgic2",
 };
 
-static ofnode perfrec_gic_parent(ofnode node)
+/* GICv2 or v3 by compatible, else 0 */
+static uint perfrec_gic_version(ofnode gic_node)
+{
+	uint i;
+
+	if (ofnode_device_is_compatible(gic_node, "arm,gic-v3"))
+		return 3;
+	for (i = 0; i < ARRAY_SIZE(perfrec_gicv2_compat); i++) {
+		if (ofnode_device_is_compatible(gic_node, perfrec_gicv2_compat[i]))
+			return 2;
+	}
+
+	return 0;
+}
+
+int perfrec_gic_find_parent(ofnode node, ofnode *parentp)
 {
 	u32 phandle;
 
+	*parentp = ofnode_null();
 	for (; ofnode_valid(node); node = ofnode_get_parent(node)) {
-		if (!ofnode_read_u32(node, "interrupt-parent", &phandle))
-			return ofnode_get_by_phandle(phandle);
+		if (!ofnode_read_u32(node, "interrupt-parent", &phandle)) {
+			*parentp = ofnode_get_by_phandle(phandle);
+			break;
+		}
 	}
+	if (!ofnode_valid(*parentp))
+		return -ENOENT;
 
-	return ofnode_null();
+	return perfrec_gic_version(*parentp) ? 0 : -EPROTONOSUPPORT;
+}
+
+/*
+ * Make one register block of the GIC reachable: map what U-Boot's MMU map
+ * leaves out of it (until perfrec_gic_put()), then read the register at
+ * @probe_off with a guard, so that a block where nothing answers is an
+ * error and not an abort. @gic->fault names the block on error.
+ */
+static int perfrec_gic_reach(struct perfrec_gic *gic, const char *block, fdt_addr_t base,
+			     fdt_size_t size, uint probe_off, void __iomem **regsp)
+{
+	struct perfrec_mmu mmu;
+	u32 val;
+	int ret;
+
+	gic->fault.block = block;
+	gic->fault.start = base;
+	gic->fault.end = base + size - 1;
+	ret = perfrec_mmu_get(&mmu);
+	if (!ret)
+		ret = perfrec_mmu_map(&mmu, base, size, &gic->borrow);
+	if (ret > 0) {
+		perfrec_mmu_sync(&gic->borrow);
+	} else if (ret && ret != -ENOENT) {	/* -ENOENT: the MMU is off */
+		gic->fault.err = ret;
+		return log_msg_ret("map", -EADDRNOTAVAIL);
+	}
+	*regsp = map_sysmem(base, size);
+	if (perfrec_cpu_read_probe(*regsp + probe_off, &val))
+		return log_msg_ret("read", -EFAULT);
+	gic->fault.block = NULL;
+
+	return 0;
+}
+
+void perfrec_gic_put(struct perfrec_gic *gic)
+{
+	if (!gic->borrow.nr || gic->borrow.restored)
+		return;
+	perfrec_mmu_unmap(&gic->borrow);
+	perfrec_mmu_sync(&gic->borrow);
 }
 
 /* Find the redistributor whose GICR_TYPER affinity is this CPU's MPIDR */
@@ -109,8 +171,12 @@ static int perfrec_gicv3_find_rdist(ofnode gic_node, struct perfrec_gic *gic)
 		for (off = 0, frames = 0; (!size || off + PERFREC_GICR_FRAME <= size) &&
 		     frames < PERFREC_GICR_MAX_FRAMES; frames++) {
 			u64 typer;
+			int ret;
 
-			rd = map_sysmem(base + off, PERFREC_GICR_FRAME);
+			ret = perfrec_gic_reach(gic, "redistributor", base + off,
+						PERFREC_GICR_FRAME, GICR_TYPER, &rd);
+			if (ret)
+				return ret;
 			typer = readq(rd + GICR_TYPER);
 			if (FIELD_GET(PERFREC_GICR_TYPER_AFF, typer) == aff) {
 				gic->rdist = rd;
@@ -162,38 +228,37 @@ int perfrec_gic_check_intid(const struct perfrec_gic *gic, uint intid)
 	       -EPROTONOSUPPORT;
 }
 
-int perfrec_gic_from_dt(ofnode node, struct perfrec_gic *gic)
+/* The distributor and CPU interface (v2), or the redistributor (v3), found and reachable */
+static int perfrec_gic_find(ofnode node, struct perfrec_gic *gic)
 {
-	ofnode gic_node = perfrec_gic_parent(node);
 	fdt_addr_t dist, cpu;
-	uint i;
+	fdt_size_t size = 0;
+	ofnode gic_node;
+	int ret;
 
-	memset(gic, 0, sizeof(*gic));
-	if (!ofnode_valid(gic_node))
-		return log_msg_ret("parent", -ENOENT);
-
-	dist = ofnode_get_addr_index(gic_node, 0);
-	if (ofnode_device_is_compatible(gic_node, "arm,gic-v3")) {
-		gic->version = 3;
-	} else {
-		for (i = 0; i < ARRAY_SIZE(perfrec_gicv2_compat); i++) {
-			if (ofnode_device_is_compatible(gic_node, perfrec_gicv2_compat[i]))
-				gic->version = 2;
-		}
-	}
-	if (!gic->version)
-		return log_msg_ret("compat", -EPROTONOSUPPORT);
+	ret = perfrec_gic_find_parent(node, &gic_node);
+	if (ret)
+		return log_msg_ret("parent", ret);
+	gic->version = perfrec_gic_version(gic_node);
+	dist = ofnode_get_addr_size_index(gic_node, 0, &size);
 	if (dist == FDT_ADDR_T_NONE)
 		return log_msg_ret("dist", -EINVAL);
-	gic->dist = map_sysmem(dist, SZ_64K);
+	ret = perfrec_gic_reach(gic, "distributor", dist,
+				size ?: gic->version == 3 ? SZ_64K : SZ_4K, GICD_TYPER, &gic->dist);
+	if (ret)
+		return ret;
 	gic->nr_enable_regs = FIELD_GET(PERFREC_GICD_TYPER_ITLINES,
 					readl(gic->dist + GICD_TYPER)) + 1;
 
 	if (gic->version == 2) {
-		cpu = ofnode_get_addr_index(gic_node, 1);
+		size = 0;
+		cpu = ofnode_get_addr_size_index(gic_node, 1, &size);
 		if (cpu == FDT_ADDR_T_NONE)
 			return log_msg_ret("cpu", -EINVAL);
-		gic->cpu = map_sysmem(cpu, SZ_8K);
+		ret = perfrec_gic_reach(gic, "CPU interface", cpu, size ?: SZ_8K, GICC_CTLR,
+					&gic->cpu);
+		if (ret)
+			return ret;
 		/* Without Security Extensions (or at EL3) the groups are ours */
 		gic->may_set_group = current_el() == 3 ||
 				     !(readl(gic->dist + GICD_TYPER) & BIT(10));
@@ -205,6 +270,16 @@ int perfrec_gic_from_dt(ofnode node, struct perfrec_gic *gic)
 	gic->group0 = current_el() == 3;
 
 	return perfrec_gicv3_find_rdist(gic_node, gic);
+}
+
+int perfrec_gic_from_dt(ofnode node, struct perfrec_gic *gic)
+{
+	memset(gic, 0, sizeof(*gic));
+	gic->dt_err = perfrec_gic_find(node, gic);
+	if (gic->dt_err)
+		perfrec_gic_put(gic);
+
+	return gic->dt_err;
 }
 
 static int perfrec_gic_wait_clear(void __iomem *reg, u32 mask)
@@ -524,4 +599,14 @@ void perfrec_gic_snapshot(const struct perfrec_gic *gic, struct perfrec_snapshot
 	perfrec_snap_add(snap, "ICC_IGRPEN1_EL1", -1, read_icc_igrpen1_el1());
 	if (gic->group0)
 		perfrec_snap_add(snap, "ICC_IGRPEN0_EL1", -1, read_icc_igrpen0_el1());
+}
+
+void perfrec_gic_snapshot_tables(const struct perfrec_gic *gic, struct perfrec_snapshot *snap)
+{
+	const struct perfrec_mmu_borrow *b = &gic->borrow;
+	uint i;
+
+	for (i = 0; i < b->nr; i++)
+		perfrec_snap_add(snap, "page table entry %d", i,
+				 b->restored ? *b->change[i].desc : b->change[i].old);
 }

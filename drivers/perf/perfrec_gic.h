@@ -7,6 +7,7 @@
 #ifndef __PERFREC_GIC_H
 #define __PERFREC_GIC_H
 
+#include <perfrec.h>
 #include <asm/io.h>
 #include <dm/ofnode.h>
 #include <linux/types.h>
@@ -37,6 +38,13 @@ struct perfrec_snapshot;
  * @group0: v3 at EL3: the interrupt is put in group 0 and arrives as an FIQ
  *	(EL3 takes group 1 as FIQ too, but cannot acknowledge non-secure
  *	group 1 through ICC_IAR1_EL1)
+ * @dt_err: what perfrec_gic_from_dt() returned
+ * @fault: the register block perfrec_gic_from_dt() could not reach:
+ *	@fault.block names it ("distributor", ...) or is NULL, @fault.start
+ *	and @fault.end are its first and last address, @fault.err why it
+ *	could not be mapped (see perfrec_mmu_map())
+ * @borrow: page-table descriptors written so that the GIC's blocks are
+ *	mapped; given back by perfrec_gic_put()
  * @saved: register values before the session, restored by
  *	perfrec_gic_restore()
  */
@@ -51,6 +59,14 @@ struct perfrec_gic {
 	bool may_set_group;
 	bool edge;
 	bool group0;
+	int dt_err;
+	struct {
+		const char *block;
+		u64 start;
+		u64 end;
+		int err;
+	} fault;
+	struct perfrec_mmu_borrow borrow;
 	struct {
 		u32 enable[PERFREC_GIC_MAX_ENABLE_REGS];
 		u32 dist_ctlr;
@@ -98,14 +114,39 @@ struct perfrec_dt_irq {
 int perfrec_gic_dt_irq(ofnode node, uint idx, struct perfrec_dt_irq *irq);
 
 /**
+ * perfrec_gic_find_parent() - Find the interrupt parent of a device node
+ * @node: the node (the PMU's, the timer's)
+ * @parentp: returns the parent, or ofnode_null() if there is none
+ * Return: 0 if it is a GICv2/v3, -ENOENT if @node has no interrupt parent,
+ * -EPROTONOSUPPORT if it is another controller
+ */
+int perfrec_gic_find_parent(ofnode node, ofnode *parentp);
+
+/**
  * perfrec_gic_from_dt() - Find the interrupt controller of a device node
  * @node: device node whose interrupt-parent is wanted (the PMU)
  * @gic: returns version and register bases
+ *
+ * Each register block is checked against the page tables in use first: what
+ * U-Boot's MMU map leaves out is mapped as device memory until
+ * perfrec_gic_put(). Its first read is guarded: an abort there is an error.
  * Return: 0 if found, -ENOENT if @node has no interrupt parent, -EPROTONOSUPPORT
  * if the parent is not a GICv2/v3, -EINVAL if its "reg" is incomplete,
- * -ENODEV if this CPU's GICv3 redistributor is not found
+ * -ENODEV if this CPU's GICv3 redistributor is not found, -EADDRNOTAVAIL if
+ * a block is not mapped and cannot be, -EFAULT if nothing answers at one
+ * (@gic->fault names the block); on error nothing stays mapped. The same
+ * code is kept in @gic->dt_err.
  */
 int perfrec_gic_from_dt(ofnode node, struct perfrec_gic *gic);
+
+/**
+ * perfrec_gic_put() - Give back the mappings perfrec_gic_from_dt() made
+ * @gic: GIC from perfrec_gic_from_dt(); its registers must not be used after
+ *
+ * The page-table descriptors get their old values and the TLB is
+ * invalidated; @gic->borrow still lists them for perfrec_gic_snapshot_tables().
+ */
+void perfrec_gic_put(struct perfrec_gic *gic);
 
 /**
  * perfrec_gic_check_intid() - Does this GIC have interrupt @intid?
@@ -155,6 +196,14 @@ void perfrec_gic_clear_pending(const struct perfrec_gic *gic);
  * @snap: snapshot to add to
  */
 void perfrec_gic_snapshot(const struct perfrec_gic *gic, struct perfrec_snapshot *snap);
+
+/**
+ * perfrec_gic_snapshot_tables() - Record the page-table descriptors mapped for the GIC
+ * @gic: GIC from perfrec_gic_from_dt()
+ * @snap: snapshot to add to: each descriptor's value before perfrec wrote
+ *	it while the mapping is held, its value now after perfrec_gic_put()
+ */
+void perfrec_gic_snapshot_tables(const struct perfrec_gic *gic, struct perfrec_snapshot *snap);
 
 /**
  * struct perfrec_gic_cpuif - What the IRQ handler needs of the GIC

@@ -114,6 +114,13 @@ extern struct perfrec_irq perfrec_irq;
 /* The vector tables of perfrec_vectors.S */
 extern char perfrec_vectors_el1[], perfrec_vectors_el2[], perfrec_vectors_el3[];
 
+/*
+ * perfrec_vectors.S: read the 32-bit register at @addr into *@valp; 0, or 1
+ * if the read took a synchronous exception (with perfrec's vectors
+ * installed: perfrec_cpu_read_probe())
+ */
+int perfrec_probe_read32(const void __iomem *addr, u32 *valp);
+
 /**
  * perfrec_irq_handler() - C side of perfrec's IRQ/FIQ vector entries
  * @pc: the interrupted PC (ELR_ELx)

@@ -58,6 +58,53 @@ static void perfrec_node_path(ofnode node, char *buf, size_t size)
 		strlcpy(buf, ofnode_get_name(node), size);
 }
 
+/*
+ * Is @node's interrupt parent a GIC? If not, say which controller it is (or
+ * that there is none) in @irq
+ */
+static int perfrec_check_parent(ofnode node, struct perfrec_irq_report *irq)
+{
+	const char *compat;
+	ofnode parent;
+	int ret;
+
+	ret = perfrec_gic_find_parent(node, &parent);
+	if (!ret)
+		return 0;
+	irq->fault = PERFREC_IRQ_NO_GIC;
+	if (ofnode_valid(parent)) {
+		perfrec_node_path(parent, irq->parent, sizeof(irq->parent));
+		compat = ofnode_read_string(parent, "compatible");
+		strlcpy(irq->compat, compat ?: "", sizeof(irq->compat));
+	}
+
+	return ret;
+}
+
+/* Why perfrec_gic_from_dt() failed, in @irq */
+static void perfrec_gic_fault(const struct perfrec_gic *gic, struct perfrec_irq_report *irq)
+{
+	switch (gic->dt_err) {
+	case -EADDRNOTAVAIL:
+		irq->fault = PERFREC_IRQ_UNMAPPED;
+		break;
+	case -EFAULT:
+		irq->fault = PERFREC_IRQ_NO_ANSWER;
+		break;
+	case -ENOENT:
+	case -EPROTONOSUPPORT:
+		irq->fault = PERFREC_IRQ_NO_GIC;
+		break;
+	default:
+		irq->fault = PERFREC_IRQ_BAD_GIC;
+		break;
+	}
+	irq->block = gic->fault.block;
+	irq->start = gic->fault.start;
+	irq->end = gic->fault.end;
+	irq->err = gic->fault.err;
+}
+
 /* The PMU's interrupt and its GIC, from the PMU node; say why not in @irq */
 static int perfrec_find_pmu_irq(struct perfrec_gic *gic, ofnode *nodep,
 				struct perfrec_irq_report *irq)
@@ -71,6 +118,9 @@ static int perfrec_find_pmu_irq(struct perfrec_gic *gic, ofnode *nodep,
 		return ret;
 	}
 	perfrec_node_path(*nodep, irq->node, sizeof(irq->node));
+	/* The specifier's form is the parent's: only a GIC's is known */
+	if (perfrec_check_parent(*nodep, irq))
+		return -ENXIO;
 	ret = pmuv3_read_irq(*nodep, &intid, &flags);
 	if (ret) {
 		irq->fault = ret == -EPROTONOSUPPORT ? PERFREC_IRQ_BAD_SPEC :
@@ -80,10 +130,11 @@ static int perfrec_find_pmu_irq(struct perfrec_gic *gic, ofnode *nodep,
 	irq->intid = intid;
 	ret = perfrec_gic_from_dt(*nodep, gic);
 	if (ret) {
-		irq->fault = PERFREC_IRQ_NO_GIC;
+		perfrec_gic_fault(gic, irq);
 		return -ENXIO;
 	}
 	if (perfrec_gic_check_intid(gic, intid)) {
+		perfrec_gic_put(gic);
 		irq->fault = PERFREC_IRQ_BAD_SPEC;
 		return -EPROTONOSUPPORT;
 	}
@@ -106,12 +157,14 @@ static int perfrec_find_timer_irq(struct perfrec_timer *timer, struct perfrec_gi
 	}
 	perfrec_node_path(timer->node, irq->node, sizeof(irq->node));
 	irq->intid = gic->intid;
+	if (ret == -ENOLINK && perfrec_check_parent(timer->node, irq))
+		return -ENXIO;
 	if (ret == -ENXIO)
 		irq->fault = PERFREC_IRQ_NO_PROP;
 	else if (ret == -EPROTONOSUPPORT)
 		irq->fault = PERFREC_IRQ_BAD_SPEC;
 	else if (ret == -ENOLINK)
-		irq->fault = PERFREC_IRQ_NO_GIC;
+		perfrec_gic_fault(gic, irq);
 
 	return ret == -ENOLINK ? -ENXIO : ret;
 }
@@ -136,14 +189,28 @@ void perfrec_snapshot(struct perfrec_snapshot *snap)
 	struct perfrec_gic gic;
 	ofnode node;
 
-	perfrec_snapshot_gic(snap, perfrec_find_pmu_irq(&gic, &node, &irq) ? NULL : &gic);
+	if (perfrec_find_pmu_irq(&gic, &node, &irq)) {
+		perfrec_snapshot_gic(snap, NULL);
+		return;
+	}
+	perfrec_snapshot_gic(snap, &gic);
+	perfrec_gic_put(&gic);
 }
 
-/* The session's snapshot: the GIC registers of its own interrupt */
+/*
+ * The session's snapshot: the GIC registers of its own interrupt, then
+ * (@tables) the page-table descriptors mapped for the GIC: what they held
+ * before while the session holds them, what they hold after perfrec_gic_put()
+ */
 static void perfrec_session_snapshot(const struct perfrec_session *s,
-				     struct perfrec_snapshot *snap)
+				     struct perfrec_snapshot *snap, bool tables)
 {
-	perfrec_snapshot_gic(snap, s->cfg.source == PERFREC_SRC_NONE ? NULL : &s->gic);
+	bool gic = s->cfg.source != PERFREC_SRC_NONE;
+
+	if (!tables)
+		perfrec_snapshot_gic(snap, gic ? &s->gic : NULL);
+	else if (gic)
+		perfrec_gic_snapshot_tables(&s->gic, snap);
 }
 
 /*
@@ -341,20 +408,25 @@ int perfrec_arm(const struct perfrec_cfg *cfg)
 		return -EBUSY;
 	ret = perfrec_prepare(s, cfg);
 	if (ret)
-		return ret;
+		goto err;
 
 	s->cfg = *cfg;
 	perfrec_info_fill(&s->facts, &s->cfg);
 	ret = perfrec_counters_init(s);
-	if (ret)
-		return log_msg_ret("counters", ret);
+	if (ret) {
+		ret = log_msg_ret("counters", ret);
+		goto err;
+	}
 	ret = perfrec_begin_data(s);
-	if (ret)
-		return log_msg_ret("head", ret);
-	perfrec_session_snapshot(s, &s->before);
+	if (ret) {
+		ret = log_msg_ret("head", ret);
+		goto err;
+	}
+	perfrec_session_snapshot(s, &s->before, false);
+	perfrec_session_snapshot(s, &s->before, true);
 	ret = perfrec_take_irq(s);
 	if (ret)
-		return ret;
+		goto err;
 	perfrec_cpu_take(&s->cpu);
 	perfrec_counters_start(s);
 
@@ -368,6 +440,12 @@ int perfrec_arm(const struct perfrec_cfg *cfg)
 		perfrec_cpu_unmask(s->gic.group0);
 
 	return 0;
+
+err:
+	/* What the GIC's blocks borrowed of the page tables (nothing if not found) */
+	perfrec_gic_put(&s->gic);
+
+	return ret;
 }
 
 void perfrec_session_stats(struct perf_data_stats *stats)
@@ -413,7 +491,9 @@ int perfrec_disarm(void)
 		perfrec_gic_restore(&s->gic);
 	perfrec_cpu_restore_daif(&s->cpu);
 
-	perfrec_session_snapshot(s, &after);
+	perfrec_session_snapshot(s, &after, false);
+	perfrec_gic_put(&s->gic);
+	perfrec_session_snapshot(s, &after, true);
 	s->restore_err = perfrec_snap_compare(&s->before, &after, &s->mismatch);
 	s->state = PERFREC_FINALISED;
 	/* Streamed samples are gone from the ring: only the stream has them all */

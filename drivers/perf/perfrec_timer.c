@@ -44,6 +44,7 @@ int perfrec_timer_from_dt(struct perfrec_timer *timer, struct perfrec_gic *gic)
 {
 	struct perfrec_dt_irq irq;
 	ofnode node = ofnode_null();
+	ofnode parent;
 	uint i;
 	int ret;
 
@@ -53,6 +54,10 @@ int perfrec_timer_from_dt(struct perfrec_timer *timer, struct perfrec_gic *gic)
 		return log_msg_ret("node", -ENOENT);
 	timer->node = node;
 	timer->el = current_el();
+	gic->intid = 0;
+	/* The specifier's form is the parent's: only a GIC's is known */
+	if (perfrec_gic_find_parent(node, &parent))
+		return log_msg_ret("parent", -ENOLINK);
 	ret = perfrec_gic_dt_irq(node, perfrec_timer_irq_index(timer->el), &irq);
 	if (ret == -ENXIO)
 		return log_msg_ret("irq", ret);

@@ -34,7 +34,8 @@ struct perfrec_timer {
  * @gic: returns the timer's interrupt controller, with @intid set
  * Return: 0 if found; -ENOENT without an arm,armv8-timer node, -ENXIO if
  * it has no interrupt for this EL, -EPROTONOSUPPORT if that is not a PPI,
- * -ENOLINK if its interrupt parent is not a GICv2/v3 this CPU can use
+ * -ENOLINK if its interrupt parent is not a GICv2/v3 (checked first), or that
+ * GIC cannot be used (@gic->dt_err says why, see perfrec_gic_from_dt())
  */
 int perfrec_timer_from_dt(struct perfrec_timer *timer, struct perfrec_gic *gic);
 

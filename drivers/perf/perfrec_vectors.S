@@ -6,7 +6,11 @@
  * All 16 entries exist. IRQ and FIQ taken at the current EL go to
  * perfrec_irq_handler() with the interrupted PC; current-EL synchronous
  * exceptions and SErrors branch to U-Boot's own entries, so that a crash in
- * the workload still prints U-Boot's register dump. U-Boot's table has no
+ * the workload still prints U-Boot's register dump. The one exception is a
+ * synchronous exception of perfrec_probe_read32()'s load: the load is
+ * skipped and the function returns 1, so that a device tree that gives an
+ * address where nothing answers costs a message, not a reset (perfrec
+ * installs this table around that read too). U-Boot's table has no
  * lower-EL entries: ours send them to U-Boot's "bad mode" reporters (which
  * print the registers and reset), as U-Boot would for an unexpected
  * exception.
@@ -51,6 +55,25 @@
 	eret
 .endm
 
+/*
+ * A synchronous exception: perfrec_probe_read32()'s load is skipped and its
+ * fault flag (x2) set; anything else goes to U-Boot's entry at @uboot
+ */
+.macro	perfrec_sync_entry el, uboot
+	stp	x0, x1, [sp, #-16]!
+	mrs	x0, elr_el\el
+	adr	x1, perfrec_probe_load
+	cmp	x0, x1
+	b.ne	1f
+	add	x0, x0, #4
+	msr	elr_el\el, x0
+	mov	x2, #1
+	ldp	x0, x1, [sp], #16
+	eret
+1:	ldp	x0, x1, [sp], #16
+	b	vectors + \uboot
+.endm
+
 .macro	perfrec_vector_table el
 	.section .text.perfrec_vectors_el\el, "ax"
 	.align	11
@@ -58,7 +81,7 @@
 perfrec_vectors_el\el:
 	/* Current EL with SP_EL0 */
 	.align	7
-	b	vectors + 0x000
+	perfrec_sync_entry \el, 0x000
 	.align	7
 	perfrec_irq_entry \el
 	.align	7
@@ -68,7 +91,7 @@ perfrec_vectors_el\el:
 
 	/* Current EL with SP_ELx */
 	.align	7
-	b	vectors + 0x200
+	perfrec_sync_entry \el, 0x200
 	.align	7
 	perfrec_irq_entry \el
 	.align	7
@@ -92,3 +115,16 @@ perfrec_vectors_el\el:
 perfrec_vector_table 1
 perfrec_vector_table 2
 perfrec_vector_table 3
+
+/* int perfrec_probe_read32(const void __iomem *addr, u32 *valp): 0, or 1 if it aborted */
+	.section .text.perfrec_probe_read32, "ax"
+ENTRY(perfrec_probe_read32)
+	mov	x2, #0
+	.globl	perfrec_probe_load
+perfrec_probe_load:
+	ldr	w3, [x0]
+	cbnz	x2, 1f
+	str	w3, [x1]
+1:	mov	w0, w2
+	ret
+ENDPROC(perfrec_probe_read32)

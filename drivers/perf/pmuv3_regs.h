@@ -85,6 +85,16 @@
 /* MDCR_EL3: event counters count in Secure state */
 #define CPU_MDCR_EL3_SPME		BIT(17)
 
+/* SCTLR_ELx, TCR_ELx, TTBR0_ELx: stage 1 translation of the EL's own accesses */
+#define CPU_SCTLR_M			BIT(0)	/* MMU on */
+#define CPU_TCR_T0SZ			GENMASK(5, 0)
+#define CPU_TCR_TG0			GENMASK(15, 14)
+#define CPU_TCR_TG0_4K			0
+#define CPU_TTBR_BADDR			GENMASK_ULL(47, 1)
+#define CPU_MAIR_ATTR			GENMASK(7, 0)
+#define CPU_MAIR_DEVICE_NGNRNE		0x00
+#define CPU_MAIR_NR_ATTRS		8
+
 /* MPIDR_EL1 affinity fields */
 #define CPU_MPIDR_AFF0			GENMASK(7, 0)
 #define CPU_MPIDR_AFF1			GENMASK(15, 8)
@@ -139,6 +149,20 @@ PMUV3_SYSREG_RW(scr_el3, scr_el3)
 PMUV3_SYSREG_RW(mdcr_el3, mdcr_el3)
 PMUV3_SYSREG_RW(mdcr_el2, mdcr_el2)
 PMUV3_SYSREG_RW(daif, daif)
+
+/* Stage 1 translation of each EL, read to walk U-Boot's page tables */
+PMUV3_SYSREG_RO(sctlr_el1, sctlr_el1)
+PMUV3_SYSREG_RO(sctlr_el2, sctlr_el2)
+PMUV3_SYSREG_RO(sctlr_el3, sctlr_el3)
+PMUV3_SYSREG_RO(ttbr0_el1, ttbr0_el1)
+PMUV3_SYSREG_RO(ttbr0_el2, ttbr0_el2)
+PMUV3_SYSREG_RO(ttbr0_el3, ttbr0_el3)
+PMUV3_SYSREG_RO(tcr_el1, tcr_el1)
+PMUV3_SYSREG_RO(tcr_el2, tcr_el2)
+PMUV3_SYSREG_RO(tcr_el3, tcr_el3)
+PMUV3_SYSREG_RO(mair_el1, mair_el1)
+PMUV3_SYSREG_RO(mair_el2, mair_el2)
+PMUV3_SYSREG_RO(mair_el3, mair_el3)
 
 /* The generic timer of each EL: EL1 physical, EL2 physical, EL3 secure physical */
 PMUV3_SYSREG_RW(cntp_ctl_el0, cntp_ctl_el0)
