@@ -670,6 +670,43 @@ static int perfrec_begin_recording(struct perfrec_opts *o, int argc, char *const
 }
 
 /*
+ * A counter must run this many periods before too few samples mean more
+ * than the interrupt's latency at the end of a short recording
+ */
+#define PERFREC_MISSED_MIN_PERIODS	8
+
+/*
+ * After a recording: a PMU event whose counter ran whole periods with few
+ * or no samples (fewer than half) had its overflow interrupt come late or
+ * never (QEMU's event counters under -icount do that). Say so, with what to
+ * try.
+ */
+static void perfrec_print_missed(const struct perfrec_result *res)
+{
+	u64 periods, taken;
+	uint i;
+
+	if (res->state != PERFREC_FINALISED || res->mode != PERFREC_RECORD ||
+	    res->source != PERFREC_SRC_PMU || res->streamed)
+		return;
+	for (i = 0; i < res->nr_events; i++) {
+		if (!res->period[i])
+			continue;
+		/* Each period ended in a sample, or passed without one (late) */
+		periods = res->count[i] / res->period[i];
+		taken = periods > res->event_late[i] ? periods - res->event_late[i] : 0;
+		if (periods < PERFREC_MISSED_MIN_PERIODS || 2 * taken >= periods)
+			continue;
+		printf("perfrec: %s (counter %u) counted %llu periods of %llu but %llu samples were taken: its overflow interrupt %s\n",
+		       res->name[i], res->counter[i], periods, res->period[i], taken,
+		       taken ? "came late; try a longer period (-c or -F)" :
+		       res->counter[i] == PERFREC_CYCLE_COUNTER ?
+		       "never came; check the PMU's \"interrupts\" in the device tree" :
+		       "never came; try -e cycles, or cycles beside it (see the docs on QEMU's event counters)");
+	}
+}
+
+/*
  * Stop and finalise the recording; print the summary line (with the
  * workload's return code @wret if it is not negative) and set fileaddr and
  * filesize. Return a CMD_RET_ value.
@@ -702,6 +739,7 @@ static int perfrec_end_recording(int wret)
 	printf("\n");
 	if (res.lost)
 		printf("perfrec: the buffer filled up: give a larger -s or a lower -F\n");
+	perfrec_print_missed(&res);
 	env_set_hex("fileaddr", res.addr);
 	env_set_hex("filesize", res.size);
 	if (*perfrec_host_path)
@@ -882,6 +920,7 @@ static int do_perfrec_list(struct cmd_tbl *cmdtp, int flag, int argc, char *cons
 
 static int do_perfrec_report(struct cmd_tbl *cmdtp, int flag, int argc, char *const argv[])
 {
+	struct perfrec_result res;
 	u64 top = 10;
 	int ret;
 
@@ -901,6 +940,8 @@ static int do_perfrec_report(struct cmd_tbl *cmdtp, int flag, int argc, char *co
 	ret = perfrec_report(top);
 	switch (ret) {
 	case 0:
+		perfrec_get_result(&res);
+		perfrec_print_missed(&res);
 		return CMD_RET_SUCCESS;
 	case -ENOSYS:
 		printf("perfrec report needs CONFIG_PERFREC_REPORT (an embedded symbol table)\n");
@@ -957,6 +998,7 @@ static int do_perfrec_status(struct cmd_tbl *cmdtp, int flag, int argc, char *co
 			printf("event %s: %llu counted, period %llu, late %llu, counter %u\n",
 			       res.name[i], res.count[i], res.period[i], res.event_late[i],
 			       res.counter[i]);
+		perfrec_print_missed(&res);
 	}
 	if (argc < 2)
 		return CMD_RET_SUCCESS;

@@ -234,7 +234,8 @@ struct perfrec_event_info {
  * @name: each event's name
  * @count: each event's total count over the session
  * @period: each event's last period
- * @counter: each event's PMU counter index (31: the cycle counter)
+ * @counter: each event's PMU counter index (PERFREC_CYCLE_COUNTER: the
+ *	cycle counter)
  * @event_late: each event's periods that passed without a sample
  * @elapsed_ns: time from arming to disarming
  * @restore_err: 0, or -EIO if a register differed after the restore
@@ -468,6 +469,9 @@ int perfrec_report_print(const struct perfrec_report_src *src, uint top);
  * unstreamed recording, or what @fn returned
  */
 int perfrec_walk_samples(perfrec_sample_fn fn, void *ctx);
+
+/* The counter index of the cycle counter PMCCNTR_EL0 (PMU counters 0-30 are event counters) */
+#define PERFREC_CYCLE_COUNTER		31
 
 /* Most descriptors perfrec writes into U-Boot's page tables in one session */
 #define PERFREC_MMU_MAX_CHANGES		32
