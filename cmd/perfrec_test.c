@@ -14,9 +14,16 @@
  *                           land in prologues and epilogues
  *   trash <loops>           spins with x29 and x30 holding garbage (odd, below
  *                           the stack, zero, huge), then puts them back
+ *   pte <addr>              prints the page-table descriptor that translates
+ *                           <addr> (hex), its level, and whether it maps it
+ *   hole <addr>             makes that descriptor invalid, as a board whose
+ *                           MMU map leaves out a block (the Raspberry Pi 4's
+ *                           GIC); 'hole' alone puts every one back
  */
 
 #include <command.h>
+#include <errno.h>
+#include <perfrec.h>
 #include <perfrec_compat.h>
 #include <perfrec_test.h>
 #include <stdio.h>
@@ -254,12 +261,94 @@ static int do_perfrec_test_regs(struct cmd_tbl *cmdtp, int flag, int argc,
 	return CMD_RET_SUCCESS;
 }
 
+/* The descriptor that translates the address in @arg, from the tables in use */
+static int perfrec_test_find_pte(const char *arg, ulong *addrp, u64 **descp, uint *levelp)
+{
+	struct perfrec_mmu mmu;
+	char *end;
+
+	*addrp = hextoul(arg, &end);
+	if (*end || !*arg) {
+		printf("Invalid address '%s'\n", arg);
+		return -EINVAL;
+	}
+	if (perfrec_mmu_get(&mmu)) {
+		printf("The MMU is off, or its granule is not 4 KiB\n");
+		return -ENOENT;
+	}
+
+	return perfrec_mmu_lookup(&mmu, *addrp, descp, levelp);
+}
+
+static int do_perfrec_test_pte(struct cmd_tbl *cmdtp, int flag, int argc,
+			       char *const argv[])
+{
+	ulong addr;
+	uint level;
+	u64 *desc;
+	int ret;
+
+	if (argc != 2)
+		return CMD_RET_USAGE;
+	ret = perfrec_test_find_pte(argv[1], &addr, &desc, &level);
+	if (ret == -ERANGE)
+		printf("pte %#lx: outside the translated range\n", addr);
+	else if (ret == 0 || ret == -ENOENT)
+		printf("pte %#lx: level %u, %#llx, %s\n", addr, level, *desc,
+		       ret ? "unmapped" : "mapped");
+	else
+		return CMD_RET_FAILURE;
+
+	return CMD_RET_SUCCESS;
+}
+
+/* The descriptors 'perfrec_test hole' cleared, to put back */
+static struct perfrec_mmu_borrow perfrec_test_holes;
+
+static int do_perfrec_test_hole(struct cmd_tbl *cmdtp, int flag, int argc,
+				char *const argv[])
+{
+	struct perfrec_mmu_borrow *holes = &perfrec_test_holes;
+	struct perfrec_mmu_change *ch;
+	ulong addr;
+	uint level;
+	u64 *desc;
+
+	if (argc == 1) {
+		printf("hole: %u descriptors put back\n", holes->nr);
+		perfrec_mmu_unmap(holes);
+		perfrec_mmu_sync(holes);
+		memset(holes, 0, sizeof(*holes));
+		return CMD_RET_SUCCESS;
+	}
+	if (argc != 2)
+		return CMD_RET_USAGE;
+	if (perfrec_test_find_pte(argv[1], &addr, &desc, &level)) {
+		printf("hole %#lx: not mapped\n", addr);
+		return CMD_RET_FAILURE;
+	}
+	if (holes->nr == PERFREC_MMU_MAX_CHANGES) {
+		printf("hole: %u holes already\n", holes->nr);
+		return CMD_RET_FAILURE;
+	}
+	ch = &holes->change[holes->nr++];
+	ch->desc = desc;
+	ch->old = *desc;
+	*desc = 0;
+	perfrec_mmu_sync(holes);
+	printf("hole %#lx: level %u descriptor %#llx cleared\n", addr, level, ch->old);
+
+	return CMD_RET_SUCCESS;
+}
+
 U_BOOT_LONGHELP(perfrec_test,
 		"chain <depth> <loops> - spin in the <depth>th of nested calls\n"
 		"perfrec_test calls <loops> - call a small function <loops> times\n"
 		"perfrec_test knob <loops> <extra> - spin <loops>, then <extra> in another function\n"
 		"perfrec_test trash <loops> - spin with garbage in x29 and x30\n"
-		"perfrec_test regs <loops> - spin with patterns in every register, then check them");
+		"perfrec_test regs <loops> - spin with patterns in every register, then check them\n"
+		"perfrec_test pte <addr> - print the page-table descriptor that translates <addr>\n"
+		"perfrec_test hole [<addr>] - unmap the block or page of <addr>; without it, map all back");
 
 U_BOOT_CMD_WITH_SUBCMDS(perfrec_test, "Workloads with known profiles, for perfrec's tests",
 			perfrec_test_help_text,
@@ -267,4 +356,6 @@ U_BOOT_CMD_WITH_SUBCMDS(perfrec_test, "Workloads with known profiles, for perfre
 	U_BOOT_SUBCMD_MKENT(calls, 2, 0, do_perfrec_test_calls),
 	U_BOOT_SUBCMD_MKENT(knob, 3, 0, do_perfrec_test_knob),
 	U_BOOT_SUBCMD_MKENT(trash, 2, 0, do_perfrec_test_trash),
-	U_BOOT_SUBCMD_MKENT(regs, 2, 0, do_perfrec_test_regs));
+	U_BOOT_SUBCMD_MKENT(regs, 2, 0, do_perfrec_test_regs),
+	U_BOOT_SUBCMD_MKENT(pte, 2, 0, do_perfrec_test_pte),
+	U_BOOT_SUBCMD_MKENT(hole, 2, 0, do_perfrec_test_hole));

@@ -28,6 +28,15 @@ TIMEOUT_MS = 120000
 # Recordings of a workload doubled in size until it yields enough samples
 GROW_TRIES = 6
 
+# Addresses QEMU virt has nothing at: between the RAM U-Boot maps (up to 256
+# GiB) and the PCIe ECAM above it; and one past any VA range U-Boot sets up
+HOLES = (0x4000000000, 0x4008000000)
+BEYOND = 1 << 47
+# QEMU virt's GIC node (v2 and v3)
+GIC = '/intc@8000000'
+PTE = re.compile(r'^pte (0x[0-9a-f]+): (?:level (\d), (0x[0-9a-f]+), (mapped|unmapped)|'
+                 r'(outside the translated range))\s*$', re.M)
+
 SUMMARY = re.compile(r'perfrec: (\d+) samples, (\d+) lost, (\d+) bytes of perf.data '
                      r'at (0x[0-9a-f]+), workload rc (\d+)')
 EVENT = re.compile(r'event (\S+): (\d+) counted, period (\d+), late (\d+), counter (\d+)')
@@ -205,3 +214,46 @@ def gic_distributor(cons):
     out = cons.run_command('fdt print /intc@8000000 reg')
     cells = [int(c, 16) for c in re.search(r'reg = <([^>]*)>', out).group(1).split()]
     return cells[0] << 32 | cells[1]
+
+
+def gic_reg(cons):
+    """The GIC node's "reg" cells, as 'fdt print' gives them"""
+    cons.run_command('fdt addr $fdtcontroladdr')
+    out = cons.run_command(f'fdt print {GIC} reg')
+    return re.search(r'reg = <([^>]*)>', out).group(1)
+
+
+def pte(cons, addr):
+    """(level, descriptor, mapped) that translates @addr, or None outside the
+    translated range ('perfrec_test pte')"""
+    out = cons.run_command(f'perfrec_test pte {addr:#x}')
+    match = PTE.search(out)
+    assert match and int(match.group(1), 16) == addr, out
+    if match.group(5):
+        return None
+    return int(match.group(2)), int(match.group(3), 16), match.group(4) == 'mapped'
+
+
+def hole(cons):
+    """An address in a hole of U-Boot's MMU map, where QEMU has nothing"""
+    for addr in HOLES:
+        where = pte(cons, addr)
+        if where and not where[2] and where[0] > 0:
+            return addr
+    raise AssertionError(f'no hole of U-Boot\'s map at any of {HOLES}')
+
+
+def dtb_with_gic_at(cons, tmp_path, addr):
+    """QEMU's device tree for this cell (-machine dumpdtb=), with the GIC
+    distributor moved to @addr (fdtput); return its path, for -dtb"""
+    dtb = os.path.join(str(tmp_path), 'gic-moved.dtb')
+    machine = cons.config.env['env__perfrec_machine']
+    subprocess.run(['qemu-system-aarch64', '-M', f'{machine},dumpdtb={dtb}',
+                    '-cpu', os.environ.get('PERFREC_QEMU_CPU', 'cortex-a57'), '-m', '1G',
+                    '-smp', str(cons.config.env['env__perfrec_smp']), '-display', 'none',
+                    '-nic', 'none'], check=True, capture_output=True)
+    cells = subprocess.run(['fdtget', '-t', 'x', dtb, GIC, 'reg'], check=True,
+                           capture_output=True, text=True).stdout.split()
+    cells[:2] = [f'{addr >> 32:x}', f'{addr & 0xffffffff:x}']
+    subprocess.run(['fdtput', '-t', 'x', dtb, GIC, 'reg'] + cells, check=True)
+    return dtb

@@ -7,12 +7,13 @@ is up after relocation and stops at the prompt: the profile shows the
 driver and environment initialisation that runs before any command.
 """
 
+import os
 import re
 
 import pytest
 
 from perfrec_data import PerfData
-from perfrec_helpers import events, fetch, perf, symbols
+from perfrec_helpers import dtb_with_gic_at, events, fetch, hole, perf, pte, symbols
 
 # Families of functions that initialisation after relocation spends its time in
 INIT_ONLY = ('cfi_', 'flash_', 'env_', 'initr_', 'pci_', 'serial_', 'stdio_', 'dm_', 'device_',
@@ -41,3 +42,29 @@ def test_perfrec_early_boot(ubman, tmp_path):
     names = re.findall(r'\[\.\] (\S+)', report)
     assert any(name.startswith(INIT_ONLY) for name in names), names
     assert '[unknown]' not in report
+
+
+@pytest.mark.boardspec('qemu_arm64')
+@pytest.mark.buildconfigspec('perfrec_early')
+@pytest.mark.buildconfigspec('cmd_perfrec_test')
+def test_perfrec_early_gic_unmapped(ubman, tmp_path):
+    """A device tree (given at boot) whose GIC is in a hole of U-Boot's MMU
+    map where nothing answers: the early start says so and fails, the boot
+    goes on to the prompt with nothing armed and the tables as they were"""
+    cons = ubman
+    addr = hole(cons)
+    table = pte(cons, addr)
+    os.environ['PERFREC_QEMU_DTB'] = dtb_with_gic_at(cons, tmp_path, addr)
+    try:
+        cons.restart_uboot()
+        boot = cons.get_spawn_output()
+        why = (f'/pmu: nothing answers at its GIC distributor {addr:#x}-{addr + 0xffff:#x} '
+               '(a read there aborts)')
+        assert f'perfrec: {why}; sampling cpu-clock at' in boot, boot
+        assert 'perfrec: the early recording did not start' in boot, boot
+        assert 'state: idle' in cons.run_command('perfrec status')
+        assert pte(cons, addr) == table
+        assert 'ok' in cons.run_command('echo ok')
+    finally:
+        del os.environ['PERFREC_QEMU_DTB']
+        cons.restart_uboot()
