@@ -5,7 +5,8 @@
 #
 #   make demo       build, boot QEMU, record a boot flow with call graphs, show
 #                   perfrec report, perf report and a flame graph (build/demo/)
-#   make check      every test (host, QEMU matrix, checkpatch)
+#   make check      every test (host, QEMU matrix, checkpatch); NEWEST_SRC= and
+#                   MASTER_SRC= (trees or tarballs) add upstream releases
 #   make bench      icount-exact figures for the README
 #   make diff-demo  a flow recorded twice, the second time slower, compared
 #                   by perfrec_diff.py with a CI gate (build/diff-demo/)
@@ -15,7 +16,8 @@
 # The flow, as prerequisites: U-Boot source ($(SRC_STAMP)) -> overlay
 # ($(OVERLAY_STAMP)) -> .config -> build -> demo, check-*, bench
 #
-# UBOOT_SRC=/path/to/u-boot   use your own U-Boot tree (copied, then overlaid)
+# UBOOT_SRC=/path/to/u-boot   use your own U-Boot tree (copied, then overlaid), or a
+#                             tarball of one (.tar.xz, .tar.gz: checked, unpacked once)
 # UBOOT_SUITE=trixie          use another Debian release's u-boot source package
 
 PYTHON		:= /usr/bin/python3
@@ -27,7 +29,15 @@ CONFIG		?= qemu_arm64_perfrec
 JOBS		?= $(shell nproc)
 BUILD		:= $(CURDIR)/build
 
-ifeq ($(UBOOT_SRC),)
+# A tarball of a tree (.tar.xz, .tar.gz) is unpacked once into build/uboot/<name>
+UBOOT_TARBALL	:= $(if $(filter %.tar.xz %.tar.gz %.tgz,$(UBOOT_SRC)),$(abspath $(UBOOT_SRC)))
+ifneq ($(UBOOT_TARBALL),)
+UBOOT_NAME	:= $(patsubst %.tgz,%,$(patsubst %.tar.gz,%,$(patsubst %.tar.xz,%,\
+		   $(notdir $(UBOOT_TARBALL)))))
+SRC		:= $(BUILD)/uboot/$(UBOOT_NAME)
+SRC_STAMP	:= $(SRC)/.perfrec-uboot-tarball
+TAG		:= -$(UBOOT_NAME)
+else ifeq ($(UBOOT_SRC),)
 SRC		:= $(BUILD)/uboot/$(UBOOT_SUITE)
 SRC_STAMP	:= $(SRC)/.perfrec-uboot-source
 TAG		:= $(if $(filter bookworm,$(UBOOT_SUITE)),,-$(UBOOT_SUITE))
@@ -70,7 +80,11 @@ deps:
 
 source: $(SRC_STAMP)
 
-ifeq ($(UBOOT_SRC),)
+ifneq ($(UBOOT_TARBALL),)
+# Runs again when the tarball is newer; unpacks again only for a new sha256
+$(SRC_STAMP): $(UBOOT_TARBALL)
+	$(PYTHON) scripts/perfrec_unpack_uboot.py $(UBOOT_TARBALL) --dest $(SRC)
+else ifeq ($(UBOOT_SRC),)
 $(SRC_STAMP):
 	$(PYTHON) scripts/perfrec_get_uboot.py --suite $(UBOOT_SUITE) \
 		--apt-dir $(BUILD)/apt/$(UBOOT_SUITE) --dest $(SRC)
@@ -113,8 +127,10 @@ config: $(O)/.config
 # symfs/: the ELF for host profilers, also by build-id (tools/perfrec/perfrec_symfs.py)
 build: $(O)/.config $(OVERLAY_STAMP)
 	$(UBOOT_MAKE) -j$(JOBS) -s
-	echo "U-Boot $(UBOOT_VERSION) from $(if $(UBOOT_SRC),$(UBOOT_SRC),Debian\
-		$(UBOOT_SUITE)'s u-boot $$(dpkg-parsechangelog -l $(SRC)/debian/changelog -SVersion))" \
+	echo "U-Boot $(if $(UBOOT_TARBALL),$$($(PYTHON) scripts/perfrec_unpack_uboot.py \
+		$(UBOOT_TARBALL) --dest $(SRC) --describe $(UBOOT_VERSION)),$(UBOOT_VERSION) from \
+		$(if $(UBOOT_SRC),$(UBOOT_SRC),Debian $(UBOOT_SUITE)'s u-boot \
+		$$(dpkg-parsechangelog -l $(SRC)/debian/changelog -SVersion)))" \
 		> $(O)/perfrec-uboot-version
 	$(PYTHON) tools/perfrec/perfrec_symfs.py --objcopy $(CROSS_COMPILE)objcopy \
 		$(O)/u-boot $(O)/symfs
@@ -175,17 +191,20 @@ check-all: deps build check-host check-sandbox check-qemu checkpatch check-defco
 	@echo "perfrec: all checks passed"
 
 # --- Releases ----------------------------------------------------------------
-# make check runs three U-Boot releases (README: Releases): the default
-# (bookworm, 2023.01) and the newest (Debian experimental, 2026.10) run every
-# cell; the one between (trixie, 2025.01) runs MIDDLE_CELLS, its sandbox ut
-# tests and the early-boot cell el2-gicv3. When Debian does not serve the
-# newest source, the middle release runs every cell in its place and make
-# check says NOT TESTED (REQUIRE_NEWEST=1: fail instead). NEWEST_SRC=<tree>
-# puts your own tree (say upstream master) in the newest release's place.
+# make check runs these U-Boot releases (README: Releases): the default
+# (bookworm, 2023.01) and the newest run every cell; the one between
+# (trixie, 2025.01) runs MIDDLE_CELLS, its sandbox ut tests and the
+# early-boot cell el2-gicv3; MASTER_SRC=<tree or tarball> (upstream master)
+# runs MASTER_CELLS and its sandbox ut tests. The newest is NEWEST_SRC=<tree
+# or tarball> (CI: the 2026.07 tarball), else Debian experimental when its
+# source is served; when it is not, the middle release runs every cell in
+# its place and make check says NOT TESTED (REQUIRE_NEWEST=1: fail instead).
 NEWEST_SUITE	?= experimental
 MIDDLE_SUITE	?= trixie
 MIDDLE_CELLS	?= el2-gicv3 el1-gicv2
 NEWEST_SRC	?=
+MASTER_SRC	?=
+MASTER_CELLS	?= el2-gicv3 el1-gicv2
 NEWEST		= $$(scripts/perfrec_newest.sh $(PYTHON) $(BUILD) $(NEWEST_SUITE) $(MIDDLE_SUITE) \
 		  $(NEWEST_SRC))
 
@@ -196,8 +215,13 @@ ifeq ($(UBOOT_SRC)$(filter-out bookworm,$(UBOOT_SUITE)),)
 	if [ "$$newest" != UBOOT_SUITE=$(MIDDLE_SUITE) ]; then \
 		$(MAKE) UBOOT_SUITE=$(MIDDLE_SUITE) build check-sandbox check-qemu \
 			CELLS="$(MIDDLE_CELLS)" EARLY_CELLS=el2-gicv3 || exit 1; \
-		tested="$$newest: all cells; $(MIDDLE_SUITE): $(MIDDLE_CELLS) + sandbox"; \
+		tested="$${newest##*/}: all cells; $(MIDDLE_SUITE): $(MIDDLE_CELLS) + sandbox"; \
 	else tested="$(MIDDLE_SUITE): all cells, standing in for $(NEWEST_SUITE) (NOT TESTED)"; \
+	fi && \
+	if [ -n "$(MASTER_SRC)" ]; then \
+		$(MAKE) UBOOT_SRC=$(MASTER_SRC) build check-sandbox check-qemu \
+			CELLS="$(MASTER_CELLS)" EARLY_CELLS= || exit 1; \
+		tested="$$tested; $(notdir $(MASTER_SRC)): $(MASTER_CELLS) + sandbox"; \
 	fi && \
 	echo "perfrec: releases tested: bookworm: all cells; $$tested" > $(BUILD)/releases-tested.txt
 else
@@ -259,13 +283,14 @@ build-early:
 CELLS		?=
 EARLY_CELLS	?= el1-gicv2 el2-gicv3
 
-check-qemu: build build-early
+# EARLY_CELLS= (empty): no early-boot build and cells
+check-qemu: build $(if $(EARLY_CELLS),build-early)
 	$(PYTHON) scripts/perfrec_run_tests.py --src $(SRC) --build-dir $(O) \
 		--result-dir $(BUILD)/test-results$(TAG) -k 'not perfrec_early' \
 		$(foreach c,$(CELLS),--cell $(c))
-	$(PYTHON) scripts/perfrec_run_tests.py --src $(SRC) --build-dir $(EARLY_O) \
-		--result-dir $(BUILD)/test-results-early$(TAG) -k perfrec_early \
-		$(foreach c,$(EARLY_CELLS),--cell $(c))
+	$(if $(EARLY_CELLS),$(PYTHON) scripts/perfrec_run_tests.py --src $(SRC) \
+		--build-dir $(EARLY_O) --result-dir $(BUILD)/test-results-early$(TAG) \
+		-k perfrec_early $(foreach c,$(EARLY_CELLS),--cell $(c)))
 
 # The slow tier: 1000 back-to-back sessions and 50000 fuzz cases per parser
 # (make check runs 100 and 2000)
@@ -301,19 +326,31 @@ checkpatch: $(OVERLAY_STAMP)
 # make patches: perfrec as a git format-patch series for the newest release
 # (or UBOOT_SRC=<tree>) in build/patches; make check-series proves it (git am,
 # every patch built, checkpatch per patch, kernel-doc, Sphinx, pylint)
-SERIES_BASE	= $(if $(UBOOT_SRC),$(abspath $(UBOOT_SRC)),$(BUILD)/series/base-$(UBOOT_SUITE))
-SERIES_STAMP	= $(if $(UBOOT_SRC),$(UBOOT_SRC)/Kbuild,$(SERIES_BASE)/.perfrec-uboot-source)
+# SERIES_SRC=<tree or tarball>: write and check it for that tree instead
+# (CI: upstream master, where patches go). A tarball's base is a pristine
+# unpacked copy, not the overlaid tree.
+SERIES_SRC	?=
+SERIES_BASE	= $(if $(UBOOT_TARBALL),$(BUILD)/series/base-$(UBOOT_NAME),$(if \
+		  $(UBOOT_SRC),$(abspath $(UBOOT_SRC)),$(BUILD)/series/base-$(UBOOT_SUITE)))
+SERIES_STAMP	= $(if $(UBOOT_TARBALL),$(SERIES_BASE)/.perfrec-uboot-tarball,$(if \
+		  $(UBOOT_SRC),$(UBOOT_SRC)/Kbuild,$(SERIES_BASE)/.perfrec-uboot-source))
 SERIES_WORK	= $(BUILD)/series/work$(TAG)
+SERIES_TREE	= $(if $(SERIES_SRC),UBOOT_SRC=$(SERIES_SRC),$(NEWEST))
 
 patches:
-	newest=$(NEWEST) && $(MAKE) $$newest series-write
+	tree=$(SERIES_TREE) && $(MAKE) $$tree series-write
 
 check-series:
-	newest=$(NEWEST) && $(MAKE) $$newest series-write series-check
+	tree=$(SERIES_TREE) && $(MAKE) $$tree series-write series-check
 
 $(BUILD)/series/base-%/.perfrec-uboot-source:
 	$(PYTHON) scripts/perfrec_get_uboot.py --suite $* --apt-dir $(BUILD)/apt/$* \
 		--dest $(BUILD)/series/base-$*
+
+ifneq ($(UBOOT_TARBALL),)
+$(BUILD)/series/base-$(UBOOT_NAME)/.perfrec-uboot-tarball: $(UBOOT_TARBALL)
+	$(PYTHON) scripts/perfrec_unpack_uboot.py $(UBOOT_TARBALL) --dest $(SERIES_BASE)
+endif
 
 series-write: $(SERIES_STAMP)
 	$(PYTHON) scripts/perfrec_series.py write --base $(SERIES_BASE) --work $(SERIES_WORK) \
