@@ -231,7 +231,7 @@ endif
 
 # perfrec_diff.py across two builds whose layout differs (this release's and
 # MIDDLE_SUITE's): one flow, recorded on each, must match function by function
-check-diff-builds: build
+check-diff-builds: deps build
 ifeq ($(UBOOT_SRC)$(filter-out bookworm,$(UBOOT_SUITE)),)
 	$(MAKE) -s UBOOT_SUITE=$(MIDDLE_SUITE) build
 	$(PYTHON) scripts/perfrec_diff_builds.py --base-dir $(O) \
@@ -252,7 +252,7 @@ check-repro: build
 	rm -rf $(REPRO)
 	@echo "perfrec: reproducible: a clean build elsewhere gave the same u-boot, u-boot.bin, symfs"
 
-check-host:
+check-host: deps
 	PATH=/usr/bin:$$PATH $(PYTHON) -m pytest -p no:cacheprovider -q test/host
 
 # The unit tests of the perf.data writer and of perfrec's PMU-free code (report
@@ -284,7 +284,7 @@ CELLS		?=
 EARLY_CELLS	?= el1-gicv2 el2-gicv3
 
 # EARLY_CELLS= (empty): no early-boot build and cells
-check-qemu: build $(if $(EARLY_CELLS),build-early)
+check-qemu: deps build $(if $(EARLY_CELLS),build-early)
 	$(PYTHON) scripts/perfrec_run_tests.py --src $(SRC) --build-dir $(O) \
 		--result-dir $(BUILD)/test-results$(TAG) -k 'not perfrec_early' \
 		$(foreach c,$(CELLS),--cell $(c))
@@ -302,7 +302,7 @@ soak: deps build
 		-k 'test_perfrec_integrity'
 
 # One cell only, for quick iterations: make check-qemu-fast CELL=el2-gicv3
-check-qemu-fast: build
+check-qemu-fast: deps build
 	$(PYTHON) scripts/perfrec_run_tests.py --src $(SRC) --build-dir $(O) \
 		--result-dir $(BUILD)/test-results$(TAG) --cell $(or $(CELL),el1-gicv2) \
 		-k "$(or $(K),not perfrec_early)"

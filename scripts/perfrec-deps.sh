@@ -55,9 +55,27 @@ python3-sphinx-prompt	an extension U-Boot's doc/conf.py loads (2025.01 on)
 graphviz		dot, which U-Boot's documentation build looks for
 "
 
+TOP="$(cd "$(dirname "$0")/.." && pwd)"
 # The flame graph's npm packages: d3-flame-graph's offline template and
 # playwright-core, exactly as package-lock.json says, into its node_modules/
-NPM_DIR="$(cd "$(dirname "$0")/.." && pwd)/tools/perfrec/flamegraph"
+NPM_DIR="$TOP/tools/perfrec/flamegraph"
+# The installers' own output (apt, npm: hundreds of lines) goes here; each
+# step prints one line, and the log's end when it fails
+LOG="$TOP/build/deps.log"
+
+# step <what> <command...>: run a command with its output in $LOG
+step() {
+	what=$1
+	shift
+	mkdir -p "$(dirname "$LOG")"
+	echo "perfrec-deps: $what (log: $LOG)"
+	echo "\$ $*" >>"$LOG"
+	if ! "$@" >>"$LOG" 2>&1; then
+		echo "perfrec-deps: $what failed; the end of $LOG:"
+		tail -n 20 "$LOG"
+		exit 1
+	fi
+}
 
 # True when node_modules is missing or older than the package files ("npm ci"
 # writes node_modules/.package-lock.json last)
@@ -69,8 +87,9 @@ npm_stale() {
 
 npm_install() {
 	if npm_stale; then
-		echo "perfrec-deps: npm ci in $NPM_DIR"
-		(cd "$NPM_DIR" && npm ci --no-audit --no-fund --prefer-offline)
+		# shellcheck disable=SC2016
+		step "npm ci in $NPM_DIR" sh -c 'cd "$1" && npm ci --no-audit --no-fund --prefer-offline' \
+			sh "$NPM_DIR"
 	else
 		echo "perfrec-deps: npm packages present in $NPM_DIR"
 	fi
@@ -110,8 +129,9 @@ if [ "$(id -u)" != 0 ]; then
 	SUDO=sudo
 fi
 export DEBIAN_FRONTEND=noninteractive
-$SUDO apt-get update -q
+step "apt-get update" $SUDO apt-get update -q
 # shellcheck disable=SC2086
-$SUDO apt-get install -y -q --no-install-recommends $missing
-command -v npm >/dev/null 2>&1 || $SUDO apt-get install -y -q --no-install-recommends npm
+step "apt-get install of$missing" $SUDO apt-get install -y -q --no-install-recommends $missing
+command -v npm >/dev/null 2>&1 ||
+	step "apt-get install of npm" $SUDO apt-get install -y -q --no-install-recommends npm
 npm_install

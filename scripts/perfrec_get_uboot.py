@@ -124,10 +124,31 @@ def derive_sources(codename, suite):
     return '\n\n'.join(out) + '\n'
 
 
+# The file run() appends its commands' output to (main() sets it under
+# --apt-dir): apt and dpkg-source print hundreds of lines a newcomer need not see
+LOG = None
+LOG_TAIL_LINES = 20
+
+
 def run(cmd, env=None, cwd=None, check=True):
-    """Run a command, echoing it"""
-    print('  ' + ' '.join(cmd), flush=True)
-    return subprocess.run(cmd, env=env, cwd=cwd, check=check).returncode
+    """Run a command, its output into LOG (the terminal without one)
+
+    With @check, a failure shows the end of the log and stops.
+    """
+    if LOG is None:
+        print('  ' + ' '.join(cmd), flush=True)
+        return subprocess.run(cmd, env=env, cwd=cwd, check=check).returncode
+    with open(LOG, 'a', encoding='utf-8') as log:
+        log.write('$ ' + ' '.join(cmd) + '\n')
+        log.flush()
+        ret = subprocess.run(cmd, env=env, cwd=cwd, stdout=log, stderr=subprocess.STDOUT,
+                             check=False).returncode
+    if ret and check:
+        with open(LOG, encoding='utf-8', errors='replace') as log:
+            sys.stderr.write(''.join(log.readlines()[-LOG_TAIL_LINES:]))
+        raise SystemExit(f'perfrec_get_uboot: {cmd[0]} failed (exit {ret}); '
+                         f'the end of {LOG} is above')
+    return ret
 
 
 def setup_apt(apt_dir, suite):
@@ -190,7 +211,11 @@ def main(argv=None):
 
     if os.path.exists(os.path.join(args.dest, STAMP)):
         return 0
-    print('perfrec: fetching Debian %s source package u-boot' % args.suite, flush=True)
+    global LOG  # pylint: disable=global-statement
+    os.makedirs(args.apt_dir, exist_ok=True)
+    LOG = os.path.join(os.path.abspath(args.apt_dir), 'perfrec-get-uboot.log')
+    print(f'perfrec: fetching Debian {args.suite} source package u-boot (log: {LOG})',
+          flush=True)
     env = setup_apt(args.apt_dir, args.suite)
     dl_dir = os.path.join(os.path.abspath(args.apt_dir), 'dl')
     have = glob.glob(os.path.join(dl_dir, 'u-boot_*.orig.tar.*'))
@@ -200,7 +225,8 @@ def main(argv=None):
             check=False)
         if not glob.glob(os.path.join(dl_dir, 'u-boot_*.orig.tar.*')):
             print('perfrec_get_uboot: Debian %s lists u-boot %s, but its source files could '
-                  'not be downloaded (see apt-get above)' % (args.suite, listed_version(env)),
+                  'not be downloaded (see apt-get in %s)' % (args.suite, listed_version(env),
+                                                             LOG),
                   file=sys.stderr)
             return NOT_SERVED
     if os.path.exists(args.dest):

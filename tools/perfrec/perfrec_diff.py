@@ -474,11 +474,16 @@ d3.select('#chart').datum(stacks).call(chart);
 def write_flame(path, base, new, event, summary):
     """Write the differential flame graph page of @event to @path"""
     parts = {}
-    for key, name in (('css', 'd3-flamegraph.css'), ('d3_flamegraph', 'd3-flamegraph.min.js')):
-        with open(os.path.join(D3_DIST, name), encoding='utf-8') as inf:
+    files = (('css', os.path.join(D3_DIST, 'd3-flamegraph.css')),
+             ('d3_flamegraph', os.path.join(D3_DIST, 'd3-flamegraph.min.js')),
+             ('d3_selection', D3_SELECTION))
+    for key, npm_file in files:
+        if not os.path.isfile(npm_file):
+            raise DiffError(f'{npm_file} not found: the flame graph\'s npm packages are not '
+                            f'installed: run "make deps", or "npm ci" in '
+                            f'{perfrec_flamegraph.NPM_DIR}')
+        with open(npm_file, encoding='utf-8') as inf:
             parts[key] = inf.read()
-    with open(D3_SELECTION, encoding='utf-8') as inf:
-        parts['d3_selection'] = inf.read()
     tree = stack_tree(base.stacks[event], new.stacks[event])
     # No '</' inside the script: a name cannot end it
     stacks = json.dumps(tree, separators=(',', ':')).replace('</', '<\\/')

@@ -167,7 +167,8 @@ def browser_check(page, png=None, width=1200, hover=None, node='node'):
 
 def _missing_input(args):
     """Return what is missing of what @args names to read, or None"""
-    for path, what, hint in ((args.template, 'template', f'run "npm ci" in {NPM_DIR}'),
+    npm_hint = f'run "make deps", or "npm ci" in {NPM_DIR}'
+    for path, what, hint in ((args.template, 'template', npm_hint),
                              (args.script, "perf's flame graph script", 'install linux-perf'),
                              (args.perf, 'perf', 'install linux-perf')):
         if not os.path.isfile(path):
@@ -185,7 +186,7 @@ def _check_in_browser(args):
     if not node:
         return 'node not found: install nodejs'
     if not os.path.isdir(os.path.join(NPM_DIR, 'node_modules', 'playwright-core')):
-        return f'playwright-core not installed: run "npm ci" in {NPM_DIR}'
+        return f'playwright-core not installed: run "make deps", or "npm ci" in {NPM_DIR}'
     code, out, err = browser_check(args.output, args.png, args.png_width, args.hover, node)
     sys.stdout.write(out)
     sys.stderr.write(err)
