@@ -16,6 +16,7 @@ the file and the reason, exit 1, and nothing at --dest or beside it.
 
 import io
 import os
+import pathlib
 import re
 import subprocess
 import tarfile
@@ -75,7 +76,7 @@ def listing(folder):
         for name in dirs + files:
             path = os.path.join(root, name)
             rel = os.path.relpath(path, folder)
-            out[rel] = open(path, 'rb').read() if os.path.isfile(path) else None
+            out[rel] = pathlib.Path(path).read_bytes() if os.path.isfile(path) else None
     return out
 
 
@@ -114,16 +115,16 @@ def test_unpack_once(tmp_path, mode, suffix):
 
 def truncated(path):
     """Cut the file to half its length"""
-    data = open(path, 'rb').read()
-    open(path, 'wb').write(data[:len(data) // 2])
+    data = pathlib.Path(path).read_bytes()
+    pathlib.Path(path).write_bytes(data[:len(data) // 2])
 
 
 def corrupted(path):
     """Flip bytes in the middle of the compressed stream"""
-    data = bytearray(open(path, 'rb').read())
+    data = bytearray(pathlib.Path(path).read_bytes())
     for i in range(len(data) // 2, len(data) // 2 + 16):
         data[i] ^= 0x5a
-    open(path, 'wb').write(bytes(data))
+    pathlib.Path(path).write_bytes(bytes(data))
 
 
 BAD = [
