@@ -31,6 +31,7 @@
 #include <vsprintf.h>
 #include <linux/compiler.h>
 #include <linux/kernel.h>
+#include <linux/string.h>
 
 #define PERFREC_TEST_MAX_DEPTH	8
 
