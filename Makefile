@@ -333,12 +333,17 @@ checkpatch: $(OVERLAY_STAMP)
 # (CI: upstream master, where patches go). A tarball's base is a pristine
 # unpacked copy, not the overlaid tree.
 SERIES_SRC	?=
+# SERIES_SUITE=<Debian suite>: for that release's source package instead
+SERIES_SUITE	?=
+# SERIES_NO_BUILD=1: every check but the build at every patch
+SERIES_NO_BUILD	?=
 SERIES_BASE	= $(if $(UBOOT_TARBALL),$(BUILD)/series/base-$(UBOOT_NAME),$(if \
 		  $(UBOOT_SRC),$(abspath $(UBOOT_SRC)),$(BUILD)/series/base-$(UBOOT_SUITE)))
 SERIES_STAMP	= $(if $(UBOOT_TARBALL),$(SERIES_BASE)/.perfrec-uboot-tarball,$(if \
 		  $(UBOOT_SRC),$(UBOOT_SRC)/Kbuild,$(SERIES_BASE)/.perfrec-uboot-source))
 SERIES_WORK	= $(BUILD)/series/work$(TAG)
-SERIES_TREE	= $(if $(SERIES_SRC),UBOOT_SRC=$(SERIES_SRC),$(NEWEST))
+SERIES_TREE	= $(if $(SERIES_SRC),UBOOT_SRC=$(SERIES_SRC),$(if \
+		  $(SERIES_SUITE),UBOOT_SUITE=$(SERIES_SUITE),$(NEWEST)))
 
 patches:
 	tree=$(SERIES_TREE) && $(MAKE) $$tree series-write
@@ -361,7 +366,8 @@ series-write: $(SERIES_STAMP)
 
 series-check:
 	$(PYTHON) scripts/perfrec_series.py check --base $(SERIES_BASE) --work $(SERIES_WORK) \
-		--out $(BUILD)/patches --fragments $(FRAGMENTS) -j $(JOBS)
+		--out $(BUILD)/patches --fragments $(FRAGMENTS) -j $(JOBS) \
+		$(if $(SERIES_NO_BUILD),--no-build)
 
 # make check-boards: perfrec built (not run) into real boards' arm64
 # defconfigs with configs/perfrec.config, on each release: where Kconfig
