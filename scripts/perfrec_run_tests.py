@@ -9,6 +9,9 @@ Usage:
 
 Each cell boots QEMU virt in one configuration (EL, GIC version, icount, CPUs)
 through the hook scripts in test/hooks and runs test/py/tests/test_perfrec*.py.
+The tests whose proof does not differ between cells (perfrec_fixtures.py's
+ONE_CELL) run in one of them only: --all-tests-in, by default el2-gicv3 when
+it is in the run, else the first cell.
 A cell passes only if tests ran, none failed and none was skipped: a missing
 tool or config option must not turn into green. Exit code 0 when every cell
 passes.
@@ -54,6 +57,7 @@ def run_cell(name, args):
                PERFREC_CELL=name, PERFREC_QEMU_MACHINE=machine,
                PERFREC_QEMU_ICOUNT=icount, PERFREC_QEMU_SMP=str(smp),
                PERFREC_QEMU_CPU=cpu,
+               PERFREC_ALL_TESTS='1' if name == args.all_tests_in else '0',
                PERFREC_NPM_DIR=os.path.join(TOP, 'tools/perfrec/flamegraph'))
     cmd = ['/usr/bin/python3', os.path.join(args.src, 'test/py/test.py'),
            '--bd', 'qemu_arm64', '--build-dir', os.path.abspath(args.build_dir),
@@ -75,6 +79,8 @@ def run_cell(name, args):
                                    ('tests', 'failures', 'errors', 'skipped'))
     ok = ret == 0 and tests > 0 and not fails and not errors and not skips
     summary = '%d tests, %d failed, %d errors, %d skipped' % (tests, fails, errors, skips)
+    if name == args.all_tests_in:
+        summary += ', with the one-cell tests'
     if skips:
         summary += ' (skipped tests count as failures)'
     return name, ok, summary, secs
@@ -89,10 +95,17 @@ def main(argv=None):
     parser.add_argument('--cell', action='append', choices=sorted(CELLS),
                         help='run only this cell (repeatable); default: all')
     parser.add_argument('-k', help='extra pytest -k expression')
+    parser.add_argument('--all-tests-in', metavar='CELL', choices=sorted(CELLS),
+                        help='the cell that also runs the one-cell tests '
+                        '(default: el2-gicv3 if run, else the first)')
     parser.add_argument('-j', type=int, default=2, help='cells run at once (default 2)')
     args = parser.parse_args(argv)
 
     cells = args.cell or list(CELLS)
+    if not args.all_tests_in:
+        args.all_tests_in = 'el2-gicv3' if 'el2-gicv3' in cells else cells[0]
+    elif args.all_tests_in not in cells:
+        parser.error('--all-tests-in %s: not one of the cells run' % args.all_tests_in)
     failed = []
     with concurrent.futures.ThreadPoolExecutor(max_workers=args.j) as pool:
         for name, ok, summary, secs in pool.map(lambda c: run_cell(c, args), cells):

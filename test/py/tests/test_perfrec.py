@@ -136,7 +136,7 @@ def test_perfrec_period_below_handler(ubman, tmp_path):
     put the count 2^32 off).
     """
     cons = ubman
-    workload = 'crc32 0x40000000 0x100000'
+    workload = 'crc32 0x40000000 0x40000'
     expect = cons.run_command(workload)
     for event in ('cycles', 'r11'):
         for period in (50, 100, 150):
