@@ -145,28 +145,37 @@ static int perfrec_find_pmu_irq(struct perfrec_gic *gic, ofnode *nodep,
 	return 0;
 }
 
-/* The generic timer's interrupt for U-Boot's EL, and its GIC */
+/* The generic timer's interrupt for U-Boot's EL, and its GIC; say why not in @irq */
 static int perfrec_find_timer_irq(struct perfrec_timer *timer, struct perfrec_gic *gic,
 				  struct perfrec_irq_report *irq)
 {
-	int ret = perfrec_timer_from_dt(timer, gic);
+	int ret;
 
-	if (ret == -ENOENT) {
+	ret = perfrec_timer_find(timer);
+	if (ret) {
 		irq->fault = PERFREC_IRQ_NO_NODE;
 		return ret;
 	}
 	perfrec_node_path(timer->node, irq->node, sizeof(irq->node));
-	irq->intid = gic->intid;
-	if (ret == -ENOLINK && perfrec_check_parent(timer->node, irq))
+	/* The specifier's form is the parent's: only a GIC's is known */
+	if (perfrec_check_parent(timer->node, irq))
 		return -ENXIO;
-	if (ret == -ENXIO)
+	ret = perfrec_timer_irq(timer, gic);
+	irq->intid = gic->intid;
+	switch (ret) {
+	case -ENXIO:
 		irq->fault = PERFREC_IRQ_NO_PROP;
-	else if (ret == -EPROTONOSUPPORT)
+		break;
+	case -EPROTONOSUPPORT:
 		irq->fault = PERFREC_IRQ_BAD_SPEC;
-	else if (ret == -ENOLINK)
+		break;
+	case -ENOLINK:
 		perfrec_gic_fault(gic, irq);
+		ret = -ENXIO;
+		break;
+	}
 
-	return ret == -ENOLINK ? -ENXIO : ret;
+	return ret;
 }
 
 /* What a snapshot holds: the CPU's, the PMU's and the timer's registers, and the GIC's */
@@ -197,19 +206,22 @@ void perfrec_snapshot(struct perfrec_snapshot *snap)
 	perfrec_gic_put(&gic);
 }
 
-/*
- * The session's snapshot: the GIC registers of its own interrupt, then
- * (@tables) the page-table descriptors mapped for the GIC: what they held
- * before while the session holds them, what they hold after perfrec_gic_put()
- */
-static void perfrec_session_snapshot(const struct perfrec_session *s,
-				     struct perfrec_snapshot *snap, bool tables)
+/* The session's registers: the CPU's, the PMU's, the timer's and its interrupt's at the GIC */
+static void perfrec_session_snapshot_regs(const struct perfrec_session *s,
+					  struct perfrec_snapshot *snap)
 {
-	bool gic = s->cfg.source != PERFREC_SRC_NONE;
+	perfrec_snapshot_gic(snap, s->cfg.source != PERFREC_SRC_NONE ? &s->gic : NULL);
+}
 
-	if (!tables)
-		perfrec_snapshot_gic(snap, gic ? &s->gic : NULL);
-	else if (gic)
+/*
+ * Added to a snapshot: the page-table descriptors mapped for the GIC, what
+ * they held before while the session holds them, what they hold after
+ * perfrec_gic_put()
+ */
+static void perfrec_session_snapshot_tables(const struct perfrec_session *s,
+					    struct perfrec_snapshot *snap)
+{
+	if (s->cfg.source != PERFREC_SRC_NONE)
 		perfrec_gic_snapshot_tables(&s->gic, snap);
 }
 
@@ -422,8 +434,8 @@ int perfrec_arm(const struct perfrec_cfg *cfg)
 		ret = log_msg_ret("head", ret);
 		goto err;
 	}
-	perfrec_session_snapshot(s, &s->before, false);
-	perfrec_session_snapshot(s, &s->before, true);
+	perfrec_session_snapshot_regs(s, &s->before);
+	perfrec_session_snapshot_tables(s, &s->before);
 	ret = perfrec_take_irq(s);
 	if (ret)
 		goto err;
@@ -491,9 +503,9 @@ int perfrec_disarm(void)
 		perfrec_gic_restore(&s->gic);
 	perfrec_cpu_restore_daif(&s->cpu);
 
-	perfrec_session_snapshot(s, &after, false);
+	perfrec_session_snapshot_regs(s, &after);
 	perfrec_gic_put(&s->gic);
-	perfrec_session_snapshot(s, &after, true);
+	perfrec_session_snapshot_tables(s, &after);
 	s->restore_err = perfrec_snap_compare(&s->before, &after, &s->mismatch);
 	s->state = PERFREC_FINALISED;
 	/* Streamed samples are gone from the ring: only the stream has them all */

@@ -40,13 +40,10 @@ static uint perfrec_timer_irq_index(uint el)
 	}
 }
 
-int perfrec_timer_from_dt(struct perfrec_timer *timer, struct perfrec_gic *gic)
+int perfrec_timer_find(struct perfrec_timer *timer)
 {
-	struct perfrec_dt_irq irq;
 	ofnode node = ofnode_null();
-	ofnode parent;
 	uint i;
-	int ret;
 
 	for (i = 0; i < ARRAY_SIZE(perfrec_timer_compat) && !ofnode_valid(node); i++)
 		node = ofnode_by_compatible(ofnode_null(), perfrec_timer_compat[i]);
@@ -54,16 +51,22 @@ int perfrec_timer_from_dt(struct perfrec_timer *timer, struct perfrec_gic *gic)
 		return log_msg_ret("node", -ENOENT);
 	timer->node = node;
 	timer->el = current_el();
+
+	return 0;
+}
+
+int perfrec_timer_irq(const struct perfrec_timer *timer, struct perfrec_gic *gic)
+{
+	struct perfrec_dt_irq irq;
+	int ret;
+
 	gic->intid = 0;
-	/* The specifier's form is the parent's: only a GIC's is known */
-	if (perfrec_gic_find_parent(node, &parent))
-		return log_msg_ret("parent", -ENOLINK);
-	ret = perfrec_gic_dt_irq(node, perfrec_timer_irq_index(timer->el), &irq);
+	ret = perfrec_gic_dt_irq(timer->node, perfrec_timer_irq_index(timer->el), &irq);
 	if (ret == -ENXIO)
 		return log_msg_ret("irq", ret);
 	if (ret || irq.type != PERFREC_DT_IRQ_TYPE_PPI)
 		return log_msg_ret("ppi", -EPROTONOSUPPORT);
-	ret = perfrec_gic_from_dt(node, gic);
+	ret = perfrec_gic_from_dt(timer->node, gic);
 	gic->intid = irq.intid;
 	if (ret)
 		return log_msg_ret("gic", -ENOLINK);

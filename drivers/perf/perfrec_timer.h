@@ -29,19 +29,26 @@ struct perfrec_timer {
 };
 
 /**
- * perfrec_timer_from_dt() - Find the timer of the current EL and its interrupt
+ * perfrec_timer_find() - Find the generic timer's node, for the current EL
  * @timer: returns the EL and node
- * @gic: returns the timer's interrupt controller, with @intid set
- * Return: 0 if found; -ENOENT without an arm,armv8-timer node, -ENXIO if
- * it has no interrupt for this EL, -EPROTONOSUPPORT if that is not a PPI,
- * -ENOLINK if its interrupt parent is not a GICv2/v3 (checked first), or that
- * GIC cannot be used (@gic->dt_err says why, see perfrec_gic_from_dt())
+ * Return: 0 if found, -ENOENT without an arm,armv8-timer node
  */
-int perfrec_timer_from_dt(struct perfrec_timer *timer, struct perfrec_gic *gic);
+int perfrec_timer_find(struct perfrec_timer *timer);
+
+/**
+ * perfrec_timer_irq() - Find the timer's interrupt for its EL, and its GIC
+ * @timer: from perfrec_timer_find(), whose interrupt parent is a GIC
+ *	(perfrec_gic_find_parent(): the specifier's form is the parent's)
+ * @gic: returns the timer's interrupt controller, with @intid set
+ * Return: 0 if found; -ENXIO if the node has no interrupt for this EL,
+ * -EPROTONOSUPPORT if that is not a PPI, -ENOLINK if the GIC cannot be used
+ * (@gic->dt_err says why, see perfrec_gic_from_dt())
+ */
+int perfrec_timer_irq(const struct perfrec_timer *timer, struct perfrec_gic *gic);
 
 /**
  * perfrec_timer_start() - Save the timer and make it fire at @cval
- * @timer: from perfrec_timer_from_dt()
+ * @timer: from perfrec_timer_find()
  * @cval: the first deadline, in counter ticks (CNTPCT_EL0)
  */
 void perfrec_timer_start(struct perfrec_timer *timer, u64 cval);
