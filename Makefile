@@ -365,7 +365,12 @@ series-write: $(SERIES_STAMP)
 	$(PYTHON) scripts/perfrec_series.py write --base $(SERIES_BASE) --work $(SERIES_WORK) \
 		--out $(BUILD)/patches
 
+# A tarball's tree first: make ubootversion in it leaves it byte for byte
+# as unpacked, so the series' diff against it holds nothing else
 series-check:
+	$(if $(UBOOT_TARBALL),env -u MAKEFLAGS -u MAKELEVEL PATH=/usr/bin:$$PATH \
+		make -s -C $(SERIES_BASE) ubootversion >/dev/null && \
+		$(PYTHON) scripts/perfrec_unpack_uboot.py $(UBOOT_TARBALL) --dest $(SERIES_BASE) --verify)
 	$(PYTHON) scripts/perfrec_series.py check --base $(SERIES_BASE) --work $(SERIES_WORK) \
 		--out $(BUILD)/patches --fragments $(FRAGMENTS) -j $(JOBS) \
 		$(if $(SERIES_NO_BUILD),--no-build)

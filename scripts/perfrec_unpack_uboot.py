@@ -19,6 +19,11 @@ sha256 unpacks again.
 
 On bad input: one line naming the file and the reason on stderr, exit 1,
 and no --dest.
+
+--verify compares an unpacked tree with the tarball instead, byte for byte
+(files, links, folders; the stamp aside) and says what differs: check-series
+diffs the series against that tree, so whatever ran in it (make
+ubootversion) must have left it as it came.
 """
 
 import argparse
@@ -165,6 +170,64 @@ def unpack(path, dest):
     return True
 
 
+def member_bytes(tar, member):
+    """The contents of a regular file (or hard link) member"""
+    with tar.extractfile(member) as inf:
+        return inf.read()
+
+
+def file_bytes(path):
+    """The contents of a file"""
+    with open(path, 'rb') as inf:
+        return inf.read()
+
+
+def itself_and_parents(rel):
+    """A relative path and each folder above it (a member's folders may be
+    implicit in a tarball)"""
+    while rel:
+        yield rel
+        rel = os.path.dirname(rel)
+
+
+def same_as_member(tar, member, there):
+    """Whether the path @there is what the tarball's @member unpacks to"""
+    if member.issym():
+        return os.path.islink(there) and os.readlink(there) == member.linkname
+    if os.path.islink(there):
+        return False
+    if member.isdir():
+        return os.path.isdir(there)
+    return (os.path.isfile(there) and os.path.getsize(there) == member.size and
+            file_bytes(there) == member_bytes(tar, member))
+
+
+def differences(path, dest):
+    """What differs between the tree in @dest and the tarball: 'name: why' lines"""
+    top, members = read_members(path)
+    found = []
+    known = {STAMP}
+    try:
+        with tarfile.open(path, open_mode(path)) as tar:
+            for member in members:
+                rel = os.path.relpath(os.path.normpath(member.name), top)
+                if rel == '.':
+                    continue
+                known.update(itself_and_parents(rel))
+                there = os.path.join(dest, rel)
+                if not same_as_member(tar, member, there):
+                    found.append(f'{rel}: not as in the tarball' if os.path.lexists(there)
+                                 else f'{rel}: missing')
+    except (tarfile.TarError, EOFError, lzma.LZMAError, zlib.error) as err:
+        raise corrupt(err) from err
+    for root, dirs, files in os.walk(dest):
+        for name in dirs + files:
+            rel = os.path.relpath(os.path.join(root, name), dest)
+            if rel not in known:
+                found.append(f'{rel}: not in the tarball')
+    return found
+
+
 def describe(dest, version):
     """Where the tree in @dest came from, for the build's version line:
     'master 6073c36b2c8 (2026.10-rc2) from u-boot-master-6073c36b2c8.tar.xz
@@ -177,6 +240,22 @@ def describe(dest, version):
     return f'{what} from {fname} (sha256 {digest})'
 
 
+def verify(path, dest):
+    """main() for --verify: say whether @dest is as @path has it; return the exit code"""
+    try:
+        found = differences(path, dest)
+    except BadTarball as err:
+        print(f'perfrec: {path}: {err}', file=sys.stderr)
+        return 1
+    if found:
+        more = f' (and {len(found) - 3} more)' if len(found) > 3 else ''
+        print(f'perfrec: {dest} is not as {os.path.basename(path)} has it: '
+              f'{"; ".join(found[:3])}{more}', file=sys.stderr)
+        return 1
+    print(f'perfrec: {dest} is byte for byte {os.path.basename(path)}')
+    return 0
+
+
 def main():
     """Unpack, or say in one line why not; return the exit code"""
     parser = argparse.ArgumentParser(description=__doc__.split('\n', maxsplit=1)[0])
@@ -186,6 +265,8 @@ def main():
     parser.add_argument('--describe', metavar='VERSION',
                         help='print where the unpacked tree of U-Boot VERSION came from, '
                         'for the build\'s version line')
+    parser.add_argument('--verify', action='store_true',
+                        help='compare the unpacked tree with the tarball, byte for byte')
     args = parser.parse_args()
     name = tarball_name(args.tarball)
     if not name:
@@ -198,6 +279,8 @@ def main():
     if not os.path.isfile(args.tarball):
         print(f'perfrec: {args.tarball}: no such file', file=sys.stderr)
         return 1
+    if args.verify:
+        return verify(args.tarball, dest)
     try:
         if unpack(args.tarball, dest):
             print(f'perfrec: unpacked {os.path.basename(args.tarball)} into {dest}')

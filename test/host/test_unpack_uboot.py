@@ -220,3 +220,44 @@ def test_describe(tmp_path):
                              check=True).stdout
         sha = (dest / STAMP).read_text().split()[2]
         assert out == f'{want} (sha256 {sha})\n'
+
+
+def verify(tarball, dest):
+    """Run the script's --verify; return (exit code, stdout, stderr)"""
+    res = subprocess.run(['/usr/bin/python3', SCRIPT, tarball, '--dest', str(dest), '--verify'],
+                         capture_output=True, text=True, check=False)
+    return res.returncode, res.stdout, res.stderr
+
+
+def same_size_edit(path):
+    """Change a file's bytes, not its size"""
+    data = pathlib.Path(path).read_bytes()
+    pathlib.Path(path).write_bytes(data[:-1] + b'?')
+
+
+@pytest.mark.parametrize('damage, why', [
+    (lambda t: same_size_edit(t / 'README'), 'README: not as in the tarball'),
+    (lambda t: (t / 'common/board_f.c').unlink(), 'common/board_f.c: missing'),
+    (lambda t: (t / 'include/config').mkdir(parents=True), 'include: not in the tarball'),
+    (lambda t: (t / 'u-boot.cfg').write_text('x'), 'u-boot.cfg: not in the tarball'),
+    (lambda t: ((t / 'dts/link').unlink(), (t / 'dts/link').symlink_to('../Makefile')),
+     'dts/link: not as in the tarball'),
+    (lambda t: ((t / 'README').unlink(), (t / 'README').symlink_to('Makefile')),
+     'README: not as in the tarball'),
+])
+def test_verify(tmp_path, damage, why):
+    """--verify passes the tree as unpacked (make ubootversion's check in
+    check-series) and names what differs once anything has changed"""
+    tarball = make_tarball(tmp_path / f'{TOP}.tar.xz', extra=lambda tar: (
+        add_special(tar, f'{TOP}/dts', tarfile.DIRTYPE),
+        add_special(tar, f'{TOP}/dts/link', tarfile.SYMTYPE, '../README')))
+    dest = tmp_path / 'tree'
+    assert run(tarball, dest)[0] == 0
+    ret, out, err = verify(tarball, dest)
+    assert (ret, err) == (0, ''), err
+    assert out == f'perfrec: {dest} is byte for byte {TOP}.tar.xz\n'
+    damage(dest)
+    ret, out, err = verify(tarball, dest)
+    assert ret == 1 and not out, out
+    assert err.startswith(f'perfrec: {dest} is not as {TOP}.tar.xz has it: ') and why in err, err
+    assert len(err.splitlines()) == 1, err
