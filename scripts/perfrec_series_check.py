@@ -48,6 +48,26 @@ def patches(out):
                   if not os.path.basename(p).startswith('0000-'))
 
 
+def base_name(base):
+    """What the base tree is, from its stamp: 'master 6073c36b2c8
+    (u-boot-master-6073c36b2c8.tar.xz)', 'u-boot-2026.07.tar.xz', 'Debian
+    trixie's u-boot 2025.01', else the folder"""
+    for stamp in ('.perfrec-uboot-tarball', '.perfrec-uboot-source'):
+        path = os.path.join(base, stamp)
+        if not os.path.isfile(path):
+            continue
+        with open(path, encoding='utf-8') as inf:
+            words = inf.read().split()
+        if stamp == '.perfrec-uboot-source' and len(words) == 2:
+            return "Debian %s's u-boot %s" % tuple(words)
+        match = words and re.match(r'u-boot-master-([0-9a-f]+)\.', words[0])
+        if match:
+            return 'master %s (%s)' % (match.group(1), words[0])
+        if words:
+            return words[0]
+    return base
+
+
 def apply(args, tree):
     """Apply the patches with git am to a fresh copy of the base; return problems"""
     perfrec_series.git_init(args.base, tree)
@@ -204,8 +224,9 @@ def check(args):
     tree = os.path.join(work, 'am')
     args.fragments = [os.path.abspath(f) for f in args.fragments]
     problems = apply(args, tree)
-    print('perfrec_series: git am of %d patches: %s' %
-          (len(patches(args.out)), 'ok' if not problems else 'FAILED'), flush=True)
+    print('perfrec_series: git am of %d patches onto %s: %s' %
+          (len(patches(args.out)), base_name(args.base), 'ok' if not problems else 'FAILED'),
+          flush=True)
     if problems:
         print('\n'.join(problems))
         return 1
