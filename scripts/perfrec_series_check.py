@@ -13,7 +13,9 @@ import shutil
 import subprocess
 import tempfile
 
+import perfrec_get_uboot
 import perfrec_series
+import perfrec_unpack_uboot
 from perfrec_series import base_commit, git
 
 TOP = perfrec_series.TOP
@@ -52,17 +54,17 @@ def base_name(base):
     """What the base tree is, from its stamp: 'master 6073c36b2c8
     (u-boot-master-6073c36b2c8.tar.xz)', 'u-boot-2026.07.tar.xz', 'Debian
     trixie's u-boot 2025.01', else the folder"""
-    for stamp in ('.perfrec-uboot-tarball', '.perfrec-uboot-source'):
+    for stamp in (perfrec_unpack_uboot.STAMP, perfrec_get_uboot.STAMP):
         path = os.path.join(base, stamp)
         if not os.path.isfile(path):
             continue
         with open(path, encoding='utf-8') as inf:
             words = inf.read().split()
-        if stamp == '.perfrec-uboot-source' and len(words) == 2:
+        if stamp == perfrec_get_uboot.STAMP and len(words) == 2:
             return "Debian %s's u-boot %s" % tuple(words)
-        match = words and re.match(r'u-boot-master-([0-9a-f]+)\.', words[0])
-        if match:
-            return 'master %s (%s)' % (match.group(1), words[0])
+        commit = words and perfrec_unpack_uboot.master_commit(words[0])
+        if commit:
+            return 'master %s (%s)' % (commit, words[0])
         if words:
             return words[0]
     return base

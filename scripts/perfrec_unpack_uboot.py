@@ -228,6 +228,12 @@ def differences(path, dest):
     return found
 
 
+def master_commit(fname):
+    """The commit of an upstream master export named u-boot-master-<commit>.tar.xz, or None"""
+    match = re.match(r'u-boot-master-([0-9a-f]+)\.', fname)
+    return match.group(1) if match else None
+
+
 def describe(dest, version):
     """Where the tree in @dest came from, for the build's version line:
     'master 6073c36b2c8 (2026.10-rc2) from u-boot-master-6073c36b2c8.tar.xz
@@ -235,8 +241,8 @@ def describe(dest, version):
     a release candidate's), '@version from <file> (sha256 ...)' otherwise"""
     with open(os.path.join(dest, STAMP), encoding='utf-8') as inf:
         fname, _, digest = inf.read().split()
-    match = re.match(r'u-boot-master-([0-9a-f]+)\.', fname)
-    what = f'master {match.group(1)} ({version})' if match else version
+    commit = master_commit(fname)
+    what = f'master {commit} ({version})' if commit else version
     return f'{what} from {fname} (sha256 {digest})'
 
 
