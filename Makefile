@@ -24,7 +24,9 @@ PYTHON		:= /usr/bin/python3
 CROSS_COMPILE	?= aarch64-linux-gnu-
 UBOOT_SUITE	?= bookworm
 BASE_DEFCONFIG	?= qemu_arm64_defconfig
-FRAGMENTS	?= $(CURDIR)/configs/perfrec.config
+# perfrec's options for any board, and the QEMU test builds' unit tests
+PERFREC_FRAGMENT := $(CURDIR)/configs/perfrec.config
+FRAGMENTS	?= $(PERFREC_FRAGMENT) $(CURDIR)/configs/perfrec-test.config
 CONFIG		?= qemu_arm64_perfrec
 JOBS		?= $(shell nproc)
 BUILD		:= $(CURDIR)/build
@@ -185,7 +187,7 @@ hotspot-picture: demo
 check:
 	$(if $(LOAD),scripts/perfrec_load.sh) $(MAKE) LOAD= check-all
 
-check-all: deps build check-host check-sandbox check-qemu checkpatch check-defconfig \
+check-all: deps build check-host check-qemu checkpatch check-defconfig \
 	check-repro check-releases check-diff-builds
 	@cat $(BUILD)/releases-tested.txt
 	@echo "perfrec: all checks passed"
@@ -193,13 +195,14 @@ check-all: deps build check-host check-sandbox check-qemu checkpatch check-defco
 # --- Releases ----------------------------------------------------------------
 # make check runs these U-Boot releases (README: Releases): the default
 # (bookworm, 2023.01) and the newest run every cell; the one between
-# (trixie, 2025.01) runs MIDDLE_CELLS and MIDDLE_EARLY_CELLS, not its
-# sandbox ut tests (PMU-free code, proved on the releases either side of
-# it: a sandbox build is CI's dearest); MASTER_SRC=<tree or tarball> (upstream master)
-# runs MASTER_CELLS and its sandbox ut tests. The newest is NEWEST_SRC=<tree
-# or tarball> (CI: the 2026.07 tarball), else Debian experimental when its
-# source is served; when it is not, the middle release runs every cell in
-# its place and make check says NOT TESTED (REQUIRE_NEWEST=1: fail instead).
+# (trixie, 2025.01) runs MIDDLE_CELLS and MIDDLE_EARLY_CELLS;
+# MASTER_SRC=<tree or tarball> (upstream master) runs MASTER_CELLS. Each
+# runs perfrec's 'ut lib' tests in its test build (test_perfrec_ut.py);
+# sandbox runs them in check-series (CI: on master) and check-sandbox. The
+# newest is NEWEST_SRC=<tree or tarball> (CI: the 2026.07 tarball), else
+# Debian experimental when its source is served; when it is not, the middle
+# release runs every cell in its place and make check says NOT TESTED
+# (REQUIRE_NEWEST=1: fail instead).
 NEWEST_SUITE	?= experimental
 MIDDLE_SUITE	?= trixie
 MIDDLE_CELLS	?= el2-gicv3 el1-gicv2
@@ -215,17 +218,17 @@ NEWEST		= $$(scripts/perfrec_newest.sh $(PYTHON) $(BUILD) $(NEWEST_SUITE) $(MIDD
 check-releases:
 ifeq ($(UBOOT_SRC)$(filter-out bookworm,$(UBOOT_SUITE)),)
 	newest=$(NEWEST) && \
-	$(MAKE) $$newest build check-sandbox check-qemu && \
+	$(MAKE) $$newest build check-qemu && \
 	if [ "$$newest" != UBOOT_SUITE=$(MIDDLE_SUITE) ]; then \
 		$(MAKE) UBOOT_SUITE=$(MIDDLE_SUITE) build check-qemu \
 			CELLS="$(MIDDLE_CELLS)" EARLY_CELLS="$(MIDDLE_EARLY_CELLS)" || exit 1; \
-		tested="$${newest##*/}: all cells + sandbox; $(MIDDLE_SUITE): $(MIDDLE_CELLS)"; \
+		tested="$${newest##*/}: all cells; $(MIDDLE_SUITE): $(MIDDLE_CELLS)"; \
 	else tested="$(MIDDLE_SUITE): all cells, standing in for $(NEWEST_SUITE) (NOT TESTED)"; \
 	fi && \
 	if [ -n "$(MASTER_SRC)" ]; then \
-		$(MAKE) UBOOT_SRC=$(MASTER_SRC) build check-sandbox check-qemu \
+		$(MAKE) UBOOT_SRC=$(MASTER_SRC) build check-qemu \
 			CELLS="$(MASTER_CELLS)" EARLY_CELLS= || exit 1; \
-		tested="$$tested; $(notdir $(MASTER_SRC)): $(MASTER_CELLS) + sandbox"; \
+		tested="$$tested; $(notdir $(MASTER_SRC)): $(MASTER_CELLS)"; \
 	fi && \
 	echo "perfrec: releases tested: bookworm: all cells; $$tested" > $(BUILD)/releases-tested.txt
 else
@@ -263,7 +266,9 @@ check-host: deps
 # engine, stream rate) as U-Boot's own 'ut lib' suite, on sandbox (without
 # SDL: no display needed; without link-time optimisation, U-Boot's NO_LTO=1:
 # its link alone took 47 s of 2023.01's 158). Every test in
-# test/lib/perf_data.c and perfrec.c must run.
+# test/lib/perf_data.c and perfrec.c must run. Not part of make check, whose
+# test builds run the same suites on arm64 (test_perfrec_ut.py): a sandbox
+# build costs two QEMU ones (check-series builds it on its last patch)
 SANDBOX_O	:= $(BUILD)/sandbox$(TAG)
 SANDBOX_MAKE	= SOURCE_DATE_EPOCH=$$(scripts/perfrec_source_date.sh $(SRC)) \
 		  PATH=/usr/bin:$$PATH $(MAKE) -C $(SRC) O=$(SANDBOX_O) PYTHON3=$(PYTHON) NO_SDL=1 \
@@ -390,6 +395,7 @@ check-boards:
 		case " $$seen " in *" $$args "*) continue;; esac; seen="$$seen $$args"; \
 		for b in $(BOARDS); do \
 			$(MAKE) $$args BASE_DEFCONFIG=$${b}_defconfig CONFIG=board_$$b \
+				FRAGMENTS=$(PERFREC_FRAGMENT) \
 				UBOOT_FLAGS=BINMAN_ALLOW_MISSING=1 board-build || exit 1; \
 		done; \
 	done
@@ -422,23 +428,25 @@ SIZE_VARIANTS	:= no-frame-pointers no-report no-build-id no-perfrec
 # CONFIG_TRACE on a release that links it on arm64 (2023.01 does not)
 TRACER_SUITE	?= trixie
 
-bench-size: build
-	for v in $(SIZE_VARIANTS); do \
-		$(MAKE) CONFIG=$(CONFIG)_$$v \
-			FRAGMENTS="$(FRAGMENTS) $(CURDIR)/bench/variants/$$v.config" build || exit 1; \
+# The full build and its variants have perfrec's options, not the test
+# build's unit tests (a user's build)
+bench-size: deps
+	for v in user $(SIZE_VARIANTS); do \
+		$(MAKE) CONFIG=$(CONFIG)_$$v FRAGMENTS="$(PERFREC_FRAGMENT) \
+			$$(test $$v = user || echo $(CURDIR)/bench/variants/$$v.config)" build || exit 1; \
 	done
 	$(MAKE) UBOOT_SUITE=$(TRACER_SUITE) UBOOT_SRC= build
 	$(MAKE) UBOOT_SUITE=$(TRACER_SUITE) UBOOT_SRC= CONFIG=$(CONFIG)_ftrace UBOOT_FLAGS=FTRACE=1 \
 		FRAGMENTS="$(FRAGMENTS) $(CURDIR)/bench/variants/ftrace.config" build
-	$(PYTHON) bench/perfrec_size.py --full $(O) --readme README.md \
+	$(PYTHON) bench/perfrec_size.py --full $(BUILD)/$(CONFIG)_user$(TAG) --readme README.md \
 		$(foreach v,$(SIZE_VARIANTS),--variant $(v)=$(BUILD)/$(CONFIG)_$(v)$(TAG)) \
 		--tracer $(BUILD)/$(CONFIG)-$(TRACER_SUITE)=$(BUILD)/$(CONFIG)_ftrace-$(TRACER_SUITE) \
 		--json $(BUILD)/bench-size$(TAG).json
 
 clean:
-	rm -rf $(O) $(SANDBOX_O) $(BUILD)/test-results$(TAG) $(BUILD)/demo $(BUILD)/diff-demo \
+	rm -rf $(O) $(EARLY_O) $(SANDBOX_O) $(BUILD)/test-results$(TAG) $(BUILD)/demo $(BUILD)/diff-demo \
 		$(BUILD)/diff-builds \
-		$(foreach v,$(SIZE_VARIANTS),$(BUILD)/$(CONFIG)_$(v)$(TAG)) \
+		$(foreach v,user $(SIZE_VARIANTS),$(BUILD)/$(CONFIG)_$(v)$(TAG)) \
 		$(BUILD)/$(CONFIG)_ftrace-$(TRACER_SUITE) $(BUILD)/bench-size$(TAG).json
 
 distclean:

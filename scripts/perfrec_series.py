@@ -18,10 +18,10 @@ the ones before.
 
 'check' applies the patches with 'git am' to another copy of the pristine
 tree, compares the result with the written series, builds every commit
-(qemu_arm64 with perfrec's fragments, and sandbox for the unit tests),
-runs checkpatch on every patch on its own, kernel-doc and Sphinx on
-perfrec's documentation, and pylint (U-Boot's rules, docparams) on its
-Python. Any problem is named and the exit code is 1.
+(qemu_arm64 with perfrec's fragments) and the last one for sandbox too,
+where perfrec's 'ut lib' tests run, runs checkpatch on every patch on its
+own, kernel-doc and Sphinx on perfrec's documentation, and pylint (U-Boot's
+rules, docparams) on its Python. Any problem is named and the exit code is 1.
 """
 
 import argparse

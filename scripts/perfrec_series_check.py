@@ -12,6 +12,7 @@ import re
 import shutil
 import subprocess
 import tempfile
+import time
 
 import perfrec_get_uboot
 import perfrec_series
@@ -175,51 +176,68 @@ def pylint(tree, files, work):
     return problems
 
 
-def build(tree, work, args, commit):
-    """Build one commit for qemu_arm64 (perfrec's fragments) and sandbox"""
-    problems = []
+def build(tree, work, args, commit, board):
+    """Build one commit for @board: 'qemu' (qemu_arm64 with perfrec's
+    fragments) or 'sandbox'; return (problems, seconds)"""
+    started = time.monotonic()
     env = dict(os.environ, PATH='/usr/bin:' + os.environ.get('PATH', ''),
                SOURCE_DATE_EPOCH=git(tree, 'log', '-1', '--format=%ct'))
-    for board, defconfig, frags, cross in (
-            ('qemu', 'qemu_arm64_defconfig', args.fragments, args.cross_compile),
-            ('sandbox', 'sandbox_defconfig', [], '')):
-        out = os.path.join(work, 'build-' + board)
-        make = ['make', '-C', tree, 'O=' + out, 'PYTHON3=/usr/bin/python3', '-s']
-        if cross:
-            make.append('CROSS_COMPILE=' + cross)
-        if board == 'sandbox':
-            # No display; no link-time optimisation, which relinks the
-            # whole program at every patch (47 s of 2023.01's sandbox build)
-            make += ['NO_SDL=1', 'NO_LTO=1']
-        steps = [make + [defconfig]]
-        if frags:
-            steps.append(['scripts/kconfig/merge_config.sh', '-m', '-O', out,
-                          os.path.join(out, '.config')] + frags)
-        steps += [make + ['olddefconfig'], make + ['-j%d' % args.jobs]]
-        for step in steps:
-            res = subprocess.run(step, cwd=tree, env=env, capture_output=True, text=True,
-                                 check=False)
-            warn = [ln for ln in (res.stdout + res.stderr).splitlines()
-                    if 'warning:' in ln and 'perf' in ln]
-            if res.returncode or warn:
-                problems.append('%s %s: %s' % (commit, board, '\n'.join(
-                    warn + (res.stdout + res.stderr).splitlines()[-15:])))
-                return problems
+    out = os.path.join(work, 'build-' + board)
+    make = ['make', '-C', tree, 'O=' + out, 'PYTHON3=/usr/bin/python3', '-s']
+    if board == 'qemu':
+        make.append('CROSS_COMPILE=' + args.cross_compile)
+        steps = [make + ['qemu_arm64_defconfig'],
+                 ['scripts/kconfig/merge_config.sh', '-m', '-O', out,
+                  os.path.join(out, '.config')] + args.fragments]
+    else:
+        # No display; no link-time optimisation (47 s of 2023.01's sandbox build)
+        make += ['NO_SDL=1', 'NO_LTO=1']
+        steps = [make + ['sandbox_defconfig']]
+    steps += [make + ['olddefconfig'], make + ['-j%d' % args.jobs]]
+    for step in steps:
+        res = subprocess.run(step, cwd=tree, env=env, capture_output=True, text=True,
+                             check=False)
+        warn = [ln for ln in (res.stdout + res.stderr).splitlines()
+                if 'warning:' in ln and 'perf' in ln]
+        if res.returncode or warn:
+            return ['%s %s: %s' % (commit, board, '\n'.join(
+                warn + (res.stdout + res.stderr).splitlines()[-15:]))], 0
+    return [], time.monotonic() - started
+
+
+def sandbox_ut(tree, work):
+    """Run perfrec's 'ut lib' groups in the sandbox build; return problems"""
+    problems = []
+    for prefix, source in (('perf_data_', 'test/lib/perf_data.c'),
+                           ('perfrec_', 'test/lib/perfrec.c')):
+        res = subprocess.run([os.path.join(TOP, 'scripts/perfrec_sandbox_ut.sh'),
+                              os.path.join(work, 'build-sandbox'), 'lib', prefix,
+                              os.path.join(tree, source)],
+                             capture_output=True, text=True, check=False)
+        if res.returncode:
+            problems.append('sandbox ut lib %s*: %s' % (prefix, (res.stdout + res.stderr)[-3000:]))
     return problems
 
 
 def bisect(tree, work, args):
-    """Build every commit of the series; return problems"""
+    """Build every commit of the series for qemu_arm64, in one build
+    directory (U-Boot's make rebuilds what each patch changes), and the
+    last for sandbox, where perfrec's 'ut lib' tests run; return problems"""
     commits = git(tree, 'rev-list', '--reverse', base_commit(tree) + '..HEAD').split('\n')
     problems = []
     for commit in commits:
         subject = git(tree, 'log', '-1', '--format=%s', commit)
         git(tree, 'checkout', '-q', commit)
-        found = build(tree, work, args, commit[:12] + ' ' + subject)
-        print('  %-4s %s' % ('ok' if not found else 'FAIL', subject), flush=True)
+        found, secs = build(tree, work, args, commit[:12] + ' ' + subject, 'qemu')
+        print('  %-4s %s (%d s)' % ('ok' if not found else 'FAIL', subject, secs), flush=True)
         problems += found
     git(tree, 'checkout', '-q', commits[-1])
-    return problems
+    found, secs = build(tree, work, args, commits[-1][:12] + ' (the series)', 'sandbox')
+    if not found:
+        found = sandbox_ut(tree, work)
+    print('  %-4s sandbox, the whole series: ut lib perf_data_*, perfrec_* (%d s)' %
+          ('ok' if not found else 'FAIL', secs), flush=True)
+    return problems + found
 
 
 def check(args):
@@ -244,7 +262,7 @@ def check(args):
                                                '%d problem(s)' % len(found)), flush=True)
             problems += found
     if not args.no_build:
-        print('perfrec_series: building every patch (qemu_arm64 + perfrec, sandbox)',
+        print('perfrec_series: building every patch (qemu_arm64 + perfrec), then sandbox',
               flush=True)
         problems += bisect(tree, work, args)
     for problem in problems:

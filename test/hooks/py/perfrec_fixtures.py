@@ -33,8 +33,9 @@ ONE_CELL = {
     'test_perfrec_dump_uart', 'test_perfrec_dump_broken_transfer',
     'test_perfrec_dump_stream_after_record', 'test_perfrec_stream',
     'test_perfrec_stream_rate',
-    # PMU-free code in U-Boot: the report engine (also 'ut lib' on sandbox)
+    # PMU-free code in U-Boot: its unit tests ('ut lib'), the report engine
     # and the OS device tree's /reserved-memory fixup
+    'test_perfrec_ut',
     'test_perfrec_report_matches_perf', 'test_perfrec_report_call_paths',
     'test_perfrec_fdt_reserved_memory',
     # The command line: parsed and refused before anything is armed (the
