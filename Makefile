@@ -57,7 +57,13 @@ UBOOT_FLAGS	?=
 # in any directory. SOURCE_DATE_EPOCH fixes U-Boot's build date (see
 # scripts/perfrec_source_date.sh) and the prefix maps keep the source and
 # build directories out of the debug info, which the build-id covers.
-PREFIX_MAP	= -ffile-prefix-map=$(SRC)=. -ffile-prefix-map=$(1)=.
+# The early-boot build starts as a copy of the test build (build-early): both
+# map both directories, so that their command lines match and U-Boot's make
+# rebuilds only what the early options change.
+EARLY_CONFIG	:= qemu_arm64_perfrec_early
+SHARED_O	:= $(BUILD)/qemu_arm64_perfrec$(TAG) $(BUILD)/$(EARLY_CONFIG)$(TAG)
+PREFIX_MAP	= -ffile-prefix-map=$(SRC)=. $(foreach d,$(sort $(1) \
+		  $(if $(filter $(1),$(SHARED_O)),$(SHARED_O))),-ffile-prefix-map=$(d)=.)
 UBOOT_MAKE	= SOURCE_DATE_EPOCH=$$(scripts/perfrec_source_date.sh $(SRC)) \
 		  PATH=/usr/bin:$$PATH $(MAKE) -C $(SRC) O=$(O) \
 		  CROSS_COMPILE=$(CROSS_COMPILE) PYTHON3=$(PYTHON) \
@@ -248,16 +254,21 @@ else
 endif
 
 # Reproducible builds: 'make' again relinks nothing, and a clean build of a
-# copy of the tree, in other directories, gives the same bytes
+# copy of the tree, in other directories, gives the same bytes. The clean
+# build is of the early-boot configuration, the one build-early makes from a
+# copy of the test build: the same bytes also prove that copy and U-Boot's
+# incremental make exact (one clean build for both proofs)
 REPRO		:= $(BUILD)/repro
 
-check-repro: build
+check-repro: build-early
 	@scripts/perfrec_repro.sh relink $(O)/u-boot $(MAKE) -s build
 	rm -rf $(REPRO)
-	$(MAKE) -s UBOOT_SRC=$(SRC) SRC=$(REPRO)/src O=$(REPRO)/out build >/dev/null
-	scripts/perfrec_repro.sh compare $(O) $(REPRO)/out u-boot u-boot.bin symfs/u-boot
+	$(MAKE) -s UBOOT_SRC=$(SRC) SRC=$(REPRO)/src O=$(REPRO)/out CONFIG=$(EARLY_CONFIG) \
+		FRAGMENTS="$(EARLY_FRAGMENTS)" build >/dev/null
+	scripts/perfrec_repro.sh compare $(EARLY_O) $(REPRO)/out u-boot u-boot.bin symfs/u-boot
 	rm -rf $(REPRO)
-	@echo "perfrec: reproducible: a clean build elsewhere gave the same u-boot, u-boot.bin, symfs"
+	@echo "perfrec: reproducible: a clean build elsewhere gave the same u-boot, u-boot.bin," \
+		"symfs as the early build made from a copy of the test build"
 
 check-host: deps
 	PATH=/usr/bin:$$PATH $(PYTHON) -m pytest -p no:cacheprovider -q -n $(JOBS) test/host
@@ -283,13 +294,17 @@ check-sandbox: $(SANDBOX_O)/.config $(OVERLAY_STAMP)
 	@scripts/perfrec_sandbox_ut.sh $(SANDBOX_O) lib perf_data_ test/lib/perf_data.c
 	@scripts/perfrec_sandbox_ut.sh $(SANDBOX_O) lib perfrec_ test/lib/perfrec.c
 
-# The early-boot build: perfrec.config plus perfrec-early.config
-EARLY_CONFIG	:= $(CONFIG)_early
+# The early-boot build: the test build's fragments plus perfrec-early.config.
+# A new one starts as a copy of the test build, objects and timestamps (not
+# its .config or symfs/): U-Boot's make then rebuilds only what depends on
+# the early options, as it would after a change in menuconfig
 EARLY_O		:= $(BUILD)/$(EARLY_CONFIG)$(TAG)
+EARLY_FRAGMENTS	= $(FRAGMENTS) $(CURDIR)/configs/perfrec-early.config
 
-build-early:
-	$(MAKE) CONFIG=$(EARLY_CONFIG) FRAGMENTS="$(FRAGMENTS) $(CURDIR)/configs/perfrec-early.config" \
-		build
+build-early: build
+	@test -d $(EARLY_O) || { rm -rf $(EARLY_O).tmp && cp -a $(O) $(EARLY_O).tmp && \
+		rm -rf $(EARLY_O).tmp/.config $(EARLY_O).tmp/symfs && mv $(EARLY_O).tmp $(EARLY_O); }
+	$(MAKE) CONFIG=$(EARLY_CONFIG) FRAGMENTS="$(EARLY_FRAGMENTS)" build
 
 # CELLS: the QEMU configurations to run (default: all, scripts/perfrec_run_tests.py)
 CELLS		?=
