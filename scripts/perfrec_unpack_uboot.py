@@ -147,6 +147,9 @@ def unpack(path, dest):
     if os.path.isfile(stamp):
         with open(stamp, encoding='utf-8') as inf:
             if inf.read() == stamp_text(path, digest):
+                # The same file, touched (copied again): newer than it now,
+                # so that make does not hash it again at every run
+                os.utime(stamp)
                 return False
     top, members = read_members(path)
     work = dest + '.unpacking'
