@@ -21,7 +21,7 @@ from perfrec_helpers import TIMEOUT_MS, run_rc
 def defined(cons, source, prefix):
     """The names of the LIB_TEST()s in @source whose name starts with @prefix"""
     with open(os.path.join(cons.config.source_dir, source), encoding='utf-8') as inf:
-        return re.findall(r'^[A-Z_]*TEST\(lib_test_(%s\w*)' % prefix, inf.read(), re.M)
+        return re.findall(rf'^[A-Z_]*TEST\(lib_test_({prefix}\w*)', inf.read(), re.M)
 
 
 @pytest.mark.boardspec('qemu_arm64')
@@ -37,7 +37,7 @@ def test_perfrec_ut(ubman, prefix, source):
     with cons.temporary_timeout(TIMEOUT_MS):
         out, ret = run_rc(cons, f'ut lib {prefix}*')
     # 'Test: lib_test_<name>: <file>' up to 2025.07, 'Test: <name>' after
-    ran = re.findall(r'^Test: (?:lib_test_)?(%s\w*)' % prefix, out, re.M)
+    ran = re.findall(rf'^Test: (?:lib_test_)?({prefix}\w*)', out, re.M)
     assert sorted(ran) == sorted(want), out
     assert re.search(r'^(Failures: 0|Tests run: \d+, .*failures: 0)\s*$', out, re.M), out
     assert ret == 0, out
