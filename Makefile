@@ -352,7 +352,9 @@ checkpatch: $(OVERLAY_STAMP)
 
 # make patches: perfrec as a git format-patch series for the newest release
 # (or UBOOT_SRC=<tree>) in build/patches; make check-series proves it (git am,
-# every patch built, checkpatch per patch, kernel-doc, Sphinx, pylint)
+# the whole series equal to the overlaid tree, every patch built for
+# qemu_arm64, the whole series for sandbox with its ut tests, checkpatch per
+# patch, kernel-doc, Sphinx, pylint)
 # SERIES_SRC=<tree or tarball>: write and check it for that tree instead
 # (CI: upstream master, where patches go). A tarball's base is a pristine
 # unpacked copy, not the overlaid tree.
@@ -390,12 +392,12 @@ series-write: $(SERIES_STAMP)
 
 # A tarball's tree first: make ubootversion in it leaves it byte for byte
 # as unpacked, so the series' diff against it holds nothing else
-series-check:
+series-check: $(OVERLAY_STAMP)
 	$(if $(UBOOT_TARBALL),env -u MAKEFLAGS -u MAKELEVEL PATH=/usr/bin:$$PATH \
 		make -s -C $(SERIES_BASE) ubootversion >/dev/null && \
 		$(PYTHON) scripts/perfrec_unpack_uboot.py $(UBOOT_TARBALL) --dest $(SERIES_BASE) --verify)
 	$(PYTHON) scripts/perfrec_series.py check --base $(SERIES_BASE) --work $(SERIES_WORK) \
-		--out $(BUILD)/patches --fragments $(FRAGMENTS) -j $(JOBS) \
+		--out $(BUILD)/patches --fragments $(FRAGMENTS) -j $(JOBS) --overlaid $(SRC) \
 		$(if $(SERIES_NO_BUILD),--no-build)
 
 # make check-boards: perfrec built (not run) into real boards' arm64

@@ -454,6 +454,8 @@ def main(argv=None):
     parser.add_argument('--cross-compile', default='aarch64-linux-gnu-')
     parser.add_argument('--fragments', nargs='*', default=[])
     parser.add_argument('-j', '--jobs', type=int, default=os.cpu_count())
+    parser.add_argument('--overlaid', help='the overlay on the same base, which the '
+                        "series' whole tree must equal")
     parser.add_argument('--no-build', action='store_true',
                         help='check: skip building every patch (quick iterations)')
     args = parser.parse_args(argv)

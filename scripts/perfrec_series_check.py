@@ -6,6 +6,8 @@ Each check prints one line per problem it finds; check() returns 1 when any
 check found one.
 """
 
+import concurrent.futures
+import filecmp
 import glob
 import os
 import re
@@ -87,17 +89,22 @@ def apply(args, tree):
     return []
 
 
-def checkpatch(tree, out):
-    """Run U-Boot's checkpatch on each patch on its own; return problems"""
+def checkpatch(tree, out, jobs):
+    """Run U-Boot's checkpatch on each patch on its own, @jobs at a time;
+    return problems"""
+    def run(patch):
+        return patch, subprocess.run(['./scripts/checkpatch.pl', '--ignore',
+                                      perfrec_series.CHECKPATCH_IGNORE, patch],
+                                     cwd=tree, capture_output=True, text=True,
+                                     check=False).stdout
+
     problems = []
-    for patch in patches(out):
-        res = subprocess.run(['./scripts/checkpatch.pl', '--ignore',
-                              perfrec_series.CHECKPATCH_IGNORE, patch],
-                             cwd=tree, capture_output=True, text=True, check=False)
-        total = re.search(r'total: (\d+) errors, (\d+) warnings, (\d+) checks', res.stdout)
-        if not total or any(int(n) for n in total.groups()):
-            problems.append('checkpatch %s:\n%s' % (os.path.basename(patch),
-                                                   res.stdout.strip()[-3000:]))
+    with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
+        for patch, text in pool.map(run, patches(out)):
+            total = re.search(r'total: (\d+) errors, (\d+) warnings, (\d+) checks', text)
+            if not total or any(int(n) for n in total.groups()):
+                problems.append('checkpatch %s:\n%s' % (os.path.basename(patch),
+                                                       text.strip()[-3000:]))
     return problems
 
 
@@ -155,24 +162,69 @@ def sphinx(tree, work, files):
     return []
 
 
-def pylint(tree, files, work):
-    """Run pylint (docparams) on the series' Python; return problems"""
+def pylint(tree, files, work, jobs):
+    """Run pylint (docparams) on the series' Python, @jobs files at a time;
+    return problems"""
     rcfile = os.path.join(work, 'pylintrc')
     with open(rcfile, 'w', encoding='utf-8') as outf:
         outf.write(PYLINTRC)
     paths = os.pathsep.join(os.path.join(tree, d) for d in
                             ('test/py/tests', 'test/py', 'tools/perfrec', 'scripts'))
+    def run(name):
+        return name, subprocess.run(['pylint', '--rcfile', rcfile, '--reports=y',
+                                     '--exit-zero', '-f', 'parseable', '--ignore-imports=yes',
+                                     name], cwd=tree, env=dict(os.environ, PYTHONPATH=paths),
+                                    capture_output=True, text=True, check=False).stdout
+
     problems = []
-    for name in (f for f in files if f.endswith('.py')):
-        res = subprocess.run(['pylint', '--rcfile', rcfile, '--reports=y', '--exit-zero',
-                              '-f', 'parseable', '--ignore-imports=yes', name],
-                             cwd=tree, env=dict(os.environ, PYTHONPATH=paths),
-                             capture_output=True, text=True, check=False)
-        score = re.search(r'rated at ([-0-9.]+)/10', res.stdout)
-        if not score or score.group(1) != '10.00':
-            msgs = [ln for ln in res.stdout.splitlines() if ln.startswith(name)]
-            problems.append('pylint %s: %s/10\n  %s' % (name, score and score.group(1),
-                                                       '\n  '.join(msgs[:20])))
+    with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
+        for name, text in pool.map(run, [f for f in files if f.endswith('.py')]):
+            score = re.search(r'rated at ([-0-9.]+)/10', text)
+            if not score or score.group(1) != '10.00':
+                msgs = [ln for ln in text.splitlines() if ln.startswith(name)]
+                problems.append('pylint %s: %s/10\n  %s' % (name, score and score.group(1),
+                                                           '\n  '.join(msgs[:20])))
+    return problems
+
+
+def no_frame_pointers(work):
+    """A fragment without CONFIG_PERFREC_FRAME_POINTERS, in @work; return its path
+
+    The option changes every file's flags: with it, the patch that adds it
+    would rebuild all of U-Boot (about 3 minutes on master here). The
+    series' whole tree, which has it, is the overlaid tree that make check
+    builds with every option (same_tree() checks that they are one)."""
+    path = os.path.join(work, 'no-frame-pointers.config')
+    with open(path, 'w', encoding='utf-8') as outf:
+        outf.write('# CONFIG_PERFREC_FRAME_POINTERS is not set\n')
+    return path
+
+
+def same_tree(tree, overlaid):
+    """Compare the series' whole tree with the overlay's on the same base;
+    return problems (their own stamps and caches left out)"""
+    def files(top):
+        found = {}
+        for root, dirs, names in os.walk(top):
+            dirs[:] = [d for d in dirs if d != '.git']
+            for name in names:
+                if not name.startswith(('.perfrec-', '.checkpatch-camelcase')):
+                    path = os.path.join(root, name)
+                    found[os.path.relpath(path, top)] = path
+        return found
+
+    ours, theirs = files(tree), files(overlaid)
+    problems = ['only in the series: %s' % rel for rel in sorted(set(ours) - set(theirs))]
+    problems += ['only in the overlaid tree: %s' % rel for rel in sorted(set(theirs) - set(ours))]
+    for rel in sorted(set(ours) & set(theirs)):
+        one, two = ours[rel], theirs[rel]
+        if os.path.islink(one) or os.path.islink(two):
+            differ = not (os.path.islink(one) and os.path.islink(two) and
+                          os.readlink(one) == os.readlink(two))
+        else:
+            differ = not filecmp.cmp(one, two, shallow=False)
+        if differ:
+            problems.append('differs from the overlaid tree: %s' % rel)
     return problems
 
 
@@ -188,7 +240,7 @@ def build(tree, work, args, commit, board):
         make.append('CROSS_COMPILE=' + args.cross_compile)
         steps = [make + ['qemu_arm64_defconfig'],
                  ['scripts/kconfig/merge_config.sh', '-m', '-O', out,
-                  os.path.join(out, '.config')] + args.fragments]
+                  os.path.join(out, '.config')] + args.fragments + [no_frame_pointers(work)]]
     else:
         # No display; no link-time optimisation (47 s of 2023.01's sandbox build)
         make += ['NO_SDL=1', 'NO_LTO=1']
@@ -254,16 +306,24 @@ def check(args):
         return 1
     files = our_files(tree, base_commit(tree))
     with tempfile.TemporaryDirectory(dir=work) as scratch:
-        for name, found in (('checkpatch', checkpatch(tree, args.out)),
-                            ('kernel-doc', kernel_doc(tree, files)),
-                            ('sphinx', sphinx(tree, scratch, files)),
-                            ('pylint', pylint(tree, files, scratch))):
-            print('perfrec_series: %s: %s' % (name, 'ok' if not found else
-                                               '%d problem(s)' % len(found)), flush=True)
+        for name, run in (('checkpatch', lambda: checkpatch(tree, args.out, args.jobs)),
+                          ('kernel-doc', lambda: kernel_doc(tree, files)),
+                          ('sphinx', lambda: sphinx(tree, scratch, files)),
+                          ('pylint', lambda: pylint(tree, files, scratch, args.jobs))):
+            started = time.monotonic()
+            found = run()
+            print('perfrec_series: %s: %s (%d s)' % (
+                name, 'ok' if not found else '%d problem(s)' % len(found),
+                time.monotonic() - started), flush=True)
             problems += found
+    if args.overlaid:
+        found = same_tree(tree, args.overlaid)
+        print('perfrec_series: the whole series is the overlaid tree %s: %s' %
+              (args.overlaid, 'yes' if not found else 'NO'), flush=True)
+        problems += found
     if not args.no_build:
-        print('perfrec_series: building every patch (qemu_arm64 + perfrec), then sandbox',
-              flush=True)
+        print('perfrec_series: building every patch (qemu_arm64 + perfrec, without frame '
+              'pointers), then sandbox', flush=True)
         problems += bisect(tree, work, args)
     for problem in problems:
         print(problem)

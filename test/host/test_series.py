@@ -265,3 +265,30 @@ def test_parts_give_overlay(tmp_path, capsys):
     assert OV.main([str(overlay)]) == 0
     capsys.readouterr()
     assert hashes(series) == hashes(overlay)
+
+
+def test_same_tree(tmp_path):
+    """The series' whole tree against the overlaid one: stamps, caches and
+    .git left out; a changed file, a file on one side only and a link to
+    elsewhere each named"""
+    import perfrec_series_check as SC  # pylint: disable=import-error,import-outside-toplevel
+    series, overlaid = tmp_path / 'am', tmp_path / 'overlaid'
+    for top, extra in ((series, '.checkpatch-camelcase.git.1234'),
+                       (overlaid, '.perfrec-overlay')):
+        (top / 'lib').mkdir(parents=True)
+        (top / 'lib' / 'a.c').write_text('int a;\n')
+        (top / 'Makefile').write_text('VERSION = 2026\n')
+        os.symlink('a.c', top / 'lib' / 'b.c')
+        (top / extra).write_text('stamp\n')
+    (series / '.git').mkdir()
+    (series / '.git' / 'HEAD').write_text('ref\n')
+    assert not SC.same_tree(str(series), str(overlaid))
+
+    (overlaid / 'lib' / 'a.c').write_text('int a = 1;\n')
+    (series / 'lib' / 'c.c').write_text('int c;\n')
+    os.remove(overlaid / 'lib' / 'b.c')
+    os.symlink('../Makefile', overlaid / 'lib' / 'b.c')
+    (overlaid / 'README').write_text('U-Boot\n')
+    assert SC.same_tree(str(series), str(overlaid)) == [
+        'only in the series: lib/c.c', 'only in the overlaid tree: README',
+        'differs from the overlaid tree: lib/a.c', 'differs from the overlaid tree: lib/b.c']
