@@ -311,13 +311,14 @@ CELLS		?=
 EARLY_CELLS	?= el1-gicv2 el2-gicv3
 
 # EARLY_CELLS= (empty): no early-boot build and cells
+# (the early-boot cells in the same pool of cells at once)
 check-qemu: deps build $(if $(EARLY_CELLS),build-early)
 	$(PYTHON) scripts/perfrec_run_tests.py --src $(SRC) --build-dir $(O) \
 		--result-dir $(BUILD)/test-results$(TAG) -k 'not perfrec_early' \
-		$(foreach c,$(CELLS),--cell $(c))
-	$(if $(EARLY_CELLS),$(PYTHON) scripts/perfrec_run_tests.py --src $(SRC) \
-		--build-dir $(EARLY_O) --result-dir $(BUILD)/test-results-early$(TAG) \
-		-k perfrec_early $(foreach c,$(EARLY_CELLS),--cell $(c)))
+		$(foreach c,$(CELLS),--cell $(c)) \
+		$(if $(EARLY_CELLS),--early-build-dir $(EARLY_O) \
+		--early-result-dir $(BUILD)/test-results-early$(TAG) \
+		$(foreach c,$(EARLY_CELLS),--early-cell $(c)))
 
 # The slow tier: 1000 back-to-back sessions and 50000 fuzz cases per parser
 # (make check runs 48 and 2000)

@@ -6,6 +6,8 @@
 Usage:
     perfrec_run_tests.py --src <u-boot tree> --build-dir <dir> --result-dir <dir>
                          [--cell NAME]... [-k EXPR] [-j N]
+                         [--early-build-dir <dir> --early-result-dir <dir>
+                          --early-cell NAME...]
 
 Each cell boots QEMU virt in one configuration (EL, GIC version, icount, CPUs)
 through the hook scripts in test/hooks and runs test/py/tests/test_perfrec*.py.
@@ -15,6 +17,11 @@ it is in the run, else the first cell.
 A cell passes only if tests ran, none failed and none was skipped: a missing
 tool or config option must not turn into green. Exit code 0 when every cell
 passes.
+
+With --early-build-dir, the early-boot build's tests (-k perfrec_early) run
+in its --early-cell cells too, in the same pool of -j cells at once: the
+longest cell (the one with the one-cell tests) starts first and the short
+early-boot cells come last, so that both cores stay busy to the end.
 """
 
 import argparse
@@ -41,10 +48,23 @@ CELLS = {
 }
 
 
-def run_cell(name, args):
-    """Run the tests in one cell; return (name, ok, summary, seconds)"""
+class Job:
+    """One cell of one build: where its results go, which tests it runs"""
+
+    def __init__(self, name, build_dir, result_dir, k, all_tests, label):
+        self.name = name
+        self.build_dir = build_dir
+        self.result_dir = result_dir
+        self.k = k
+        self.all_tests = all_tests
+        self.label = label
+
+
+def run_cell(job, args):
+    """Run the tests in one cell; return (label, ok, summary, seconds)"""
+    name = job.name
     machine, icount, smp, cpu = CELLS[name]
-    result_dir = os.path.join(os.path.abspath(args.result_dir), name)
+    result_dir = os.path.join(os.path.abspath(job.result_dir), name)
     os.makedirs(result_dir, exist_ok=True)
     junit = os.path.join(result_dir, 'junit.xml')
     if os.path.exists(junit):
@@ -57,23 +77,23 @@ def run_cell(name, args):
                PERFREC_CELL=name, PERFREC_QEMU_MACHINE=machine,
                PERFREC_QEMU_ICOUNT=icount, PERFREC_QEMU_SMP=str(smp),
                PERFREC_QEMU_CPU=cpu,
-               PERFREC_ALL_TESTS='1' if name == args.all_tests_in else '0',
+               PERFREC_ALL_TESTS='1' if job.all_tests else '0',
                PERFREC_NPM_DIR=os.path.join(TOP, 'tools/perfrec/flamegraph'))
     cmd = ['/usr/bin/python3', os.path.join(args.src, 'test/py/test.py'),
-           '--bd', 'qemu_arm64', '--build-dir', os.path.abspath(args.build_dir),
+           '--bd', 'qemu_arm64', '--build-dir', os.path.abspath(job.build_dir),
            '--result-dir', result_dir,
            '--persistent-data-dir', os.path.join(result_dir, 'persistent'),
            '-p', 'no:cacheprovider', '-p', 'perfrec_fixtures', '-q', '--junitxml', junit,
            # perfrec's tests; not U-Boot's test_ut.py, which runs each 'ut'
            # test on its own, and so perfrec's (test_perfrec_ut.py runs them)
-           '-k', 'perfrec and not test_ut' + (' and (%s)' % args.k if args.k else '')]
+           '-k', 'perfrec and not test_ut' + (' and (%s)' % job.k if job.k else '')]
     start = time.time()
     with open(os.path.join(result_dir, 'pytest.out'), 'w', encoding='utf-8') as out:
         ret = subprocess.run(cmd, env=env, stdout=out, stderr=subprocess.STDOUT,
                              check=False).returncode
     secs = time.time() - start
     if not os.path.exists(junit):
-        return name, False, 'no results (pytest exit %d)' % ret, secs
+        return job.label, False, 'no results (pytest exit %d)' % ret, secs
     suite = ET.parse(junit).getroot()
     if suite.tag == 'testsuites':
         suite = suite[0]
@@ -81,11 +101,11 @@ def run_cell(name, args):
                                    ('tests', 'failures', 'errors', 'skipped'))
     ok = ret == 0 and tests > 0 and not fails and not errors and not skips
     summary = '%d tests, %d failed, %d errors, %d skipped' % (tests, fails, errors, skips)
-    if name == args.all_tests_in:
+    if job.all_tests:
         summary += ', with the one-cell tests'
     if skips:
         summary += ' (skipped tests count as failures)'
-    return name, ok, summary, secs
+    return job.label, ok, summary, secs
 
 
 def main(argv=None):
@@ -101,23 +121,39 @@ def main(argv=None):
                         help='the cell that also runs the one-cell tests '
                         '(default: el2-gicv3 if run, else the first)')
     parser.add_argument('-j', type=int, default=2, help='cells run at once (default 2)')
+    parser.add_argument('--early-build-dir',
+                        help='the early-boot build, whose tests (-k perfrec_early) run too')
+    parser.add_argument('--early-result-dir', help='where its logs go')
+    parser.add_argument('--early-cell', action='append', choices=sorted(CELLS),
+                        help='a cell for the early-boot build (repeatable)')
     args = parser.parse_args(argv)
+    if bool(args.early_build_dir) != bool(args.early_cell) or \
+            bool(args.early_build_dir) != bool(args.early_result_dir):
+        parser.error('--early-build-dir, --early-result-dir and --early-cell go together')
 
     cells = args.cell or list(CELLS)
     if not args.all_tests_in:
         args.all_tests_in = 'el2-gicv3' if 'el2-gicv3' in cells else cells[0]
     elif args.all_tests_in not in cells:
         parser.error('--all-tests-in %s: not one of the cells run' % args.all_tests_in)
+    # The cell with the one-cell tests takes longest: first, so that the
+    # others fill the pool beside it
+    jobs = [Job(c, args.build_dir, args.result_dir, args.k, c == args.all_tests_in, c)
+            for c in sorted(cells, key=lambda c: c != args.all_tests_in)]
+    for cell in args.early_cell or []:
+        jobs.append(Job(cell, args.early_build_dir, args.early_result_dir, 'perfrec_early',
+                        False, cell + ' (early)'))
     failed = []
     with concurrent.futures.ThreadPoolExecutor(max_workers=args.j) as pool:
-        for name, ok, summary, secs in pool.map(lambda c: run_cell(c, args), cells):
-            print('%-20s %-4s %s in %.0f s' % (name, 'ok' if ok else 'FAIL', summary, secs),
+        for job, (label, ok, summary, secs) in zip(jobs, pool.map(lambda j: run_cell(j, args),
+                                                                   jobs)):
+            print('%-20s %-4s %s in %.0f s' % (label, 'ok' if ok else 'FAIL', summary, secs),
                   flush=True)
             if not ok:
-                failed.append(name)
-    for name in failed:
+                failed.append(job)
+    for job in failed:
         print('perfrec: cell %s failed: see %s' %
-              (name, os.path.join(args.result_dir, name, 'pytest.out')))
+              (job.label, os.path.join(job.result_dir, job.name, 'pytest.out')))
     return 1 if failed else 0
 
 
