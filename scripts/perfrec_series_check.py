@@ -228,9 +228,12 @@ def same_tree(tree, overlaid):
     return problems
 
 
-def build(tree, work, args, commit, board):
+# pylint: disable-next=too-many-arguments
+def build(tree, work, args, commit, board, configure=True):
     """Build one commit for @board: 'qemu' (qemu_arm64 with perfrec's
-    fragments) or 'sandbox'; return (problems, seconds)"""
+    fragments) or 'sandbox'; return (problems, seconds). Without
+    @configure, on the build directory's .config as it is (a patch that
+    changes no Kconfig file)"""
     started = time.monotonic()
     env = dict(os.environ, PATH='/usr/bin:' + os.environ.get('PATH', ''),
                SOURCE_DATE_EPOCH=git(tree, 'log', '-1', '--format=%ct'))
@@ -248,7 +251,10 @@ def build(tree, work, args, commit, board):
         # No display; no link-time optimisation (47 s of 2023.01's sandbox build)
         make += ['NO_SDL=1', 'NO_LTO=1']
         steps = [make + ['sandbox_defconfig']]
-    steps += [make + ['olddefconfig'], make + ['-j%d' % args.jobs]]
+    steps += [make + ['olddefconfig']]
+    if not configure:
+        steps = []
+    steps.append(make + ['-j%d' % args.jobs])
     for step in steps:
         res = subprocess.run(step, cwd=tree, env=env, capture_output=True, text=True,
                              check=False)
@@ -276,14 +282,19 @@ def sandbox_ut(tree, work):
 
 def bisect(tree, work, args):
     """Build every commit of the series for qemu_arm64, in one build
-    directory (U-Boot's make rebuilds what each patch changes), and the
-    last for sandbox, where perfrec's 'ut lib' tests run; return problems"""
+    directory (U-Boot's make rebuilds what each patch changes; configured
+    again where a patch changes a Kconfig file), and the last for sandbox,
+    where perfrec's 'ut lib' tests run; return problems"""
     commits = git(tree, 'rev-list', '--reverse', base_commit(tree) + '..HEAD').split('\n')
     problems = []
-    for commit in commits:
+    for num, commit in enumerate(commits):
         subject = git(tree, 'log', '-1', '--format=%s', commit)
+        touched = git(tree, 'diff', '--name-only', commit + '^', commit).split('\n')
         git(tree, 'checkout', '-q', commit)
-        found, secs = build(tree, work, args, commit[:12] + ' ' + subject, 'qemu')
+        found, secs = build(tree, work, args, commit[:12] + ' ' + subject, 'qemu',
+                            configure=num == 0 or any(
+                                os.path.basename(path).startswith('Kconfig')
+                                for path in touched))
         print('  %-4s %s (%d s)' % ('ok' if not found else 'FAIL', subject, secs), flush=True)
         problems += found
     git(tree, 'checkout', '-q', commits[-1])
