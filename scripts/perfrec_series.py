@@ -197,7 +197,7 @@ with its reason; the tests.
 Tested on QEMU virt (cortex-a57 and max, EL1/EL2/EL3, GICv2/GICv3, with
 and without -icount) with test/py on U-Boot %(version)s, and on sandbox
 ('ut lib perf_data_*', 'ut lib perfrec_*'); built for rpi_arm64,
-xilinx_zynqmp_virt and an i.MX8M board. Every patch builds and passes
+xilinx_versal_virt and an i.MX8M board. Every patch builds and passes
 checkpatch. The QEMU hook scripts are in the u-boot-test-hooks layout in
 perfrec's repository.
 '''
