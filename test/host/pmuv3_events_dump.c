@@ -4,10 +4,11 @@
  * Host driver for the PMUv3 event table: dump it, or decode PMCEID bitmaps
  *
  * Usage: pmuv3_events_dump table
- *        pmuv3_events_dump implemented <pmceid0> <pmceid1> <pmuver>
+ *        pmuv3_events_dump implemented <pmceid0> <pmceid1> <pmuver> [...]
  *        pmuv3_events_dump name <name>
  * "table" prints "<number> <name>" per event; "implemented" prints the event
- * numbers (0x0000-0x003f, 0x4000-0x403f) the bitmaps say are implemented;
+ * numbers (0x0000-0x003f, 0x4000-0x403f) the bitmaps say are implemented,
+ * and "--" after each triple's when given several (one run for many cases);
  * "name" prints the number of one event, or exits 1 if it is unknown.
  */
 
@@ -32,18 +33,24 @@ int main(int argc, char *argv[])
 		}
 		return 0;
 	}
-	if (argc == 5 && !strcmp(argv[1], "implemented")) {
-		unsigned long long p0 = strtoull(argv[2], NULL, 0);
-		unsigned long long p1 = strtoull(argv[3], NULL, 0);
-		unsigned int ver = strtoul(argv[4], NULL, 0);
+	if (argc >= 5 && argc % 3 == 2 && !strcmp(argv[1], "implemented")) {
+		int arg;
 
-		for (i = 0; i < 2; i++) {
-			for (n = 0; n <= 0x3f; n++) {
-				unsigned int num = (i ? 0x4000 : 0) | n;
+		for (arg = 2; arg < argc; arg += 3) {
+			unsigned long long p0 = strtoull(argv[arg], NULL, 0);
+			unsigned long long p1 = strtoull(argv[arg + 1], NULL, 0);
+			unsigned int ver = strtoul(argv[arg + 2], NULL, 0);
 
-				if (pmuv3_event_implemented(p0, p1, ver, num))
-					printf("0x%04x\n", num);
+			for (i = 0; i < 2; i++) {
+				for (n = 0; n <= 0x3f; n++) {
+					unsigned int num = (i ? 0x4000 : 0) | n;
+
+					if (pmuv3_event_implemented(p0, p1, ver, num))
+						printf("0x%04x\n", num);
+				}
 			}
+			if (argc > 5)
+				printf("--\n");
 		}
 		/* Outside the described ranges nothing is ever "implemented" */
 		return pmuv3_event_implemented(~0ULL, ~0ULL, 9, 0x40) ||
