@@ -358,8 +358,9 @@ PERFREC_SOURCES	= $(addprefix $(SRC)/,$(shell ls cmd/*.[cS] drivers/perf/*.[chS]
 			drivers/perf/Makefile drivers/perf/Kconfig include/*.h test/lib/*.c))
 
 checkpatch: $(OVERLAY_STAMP)
-	cd $(SRC) && ./scripts/checkpatch.pl --terse \
-		--ignore CAMELCASE,CMD_TEST,MACRO_ARG_REUSE,LIVETREE -f $(PERFREC_SOURCES) \
+	cd $(SRC) && printf '%s\n' $(PERFREC_SOURCES) | xargs -P $(JOBS) -n 5 \
+		./scripts/checkpatch.pl --terse \
+		--ignore CAMELCASE,CMD_TEST,MACRO_ARG_REUSE,LIVETREE -f \
 		&& echo "perfrec: checkpatch clean"
 
 # --- The upstream form: a patch series, and real boards ----------------------
