@@ -6,7 +6,7 @@
 Usage:
     perfrec_series.py write --base <pristine tree> --work <dir> --out <dir>
     perfrec_series.py check --base <pristine tree> --work <dir> --out <dir> \\
-        --cross-compile <prefix> --fragments <config>...
+        --cross-compile <prefix> --fragments <config>... [--sandbox-fragment <config>]
 
 'write' commits perfrec onto a git copy of a pristine U-Boot tree, one commit
 per part of PARTS, in the order a reviewer reads, and writes them with
@@ -18,8 +18,9 @@ the ones before.
 
 'check' applies the patches with 'git am' to another copy of the pristine
 tree, compares the result with the written series, builds every commit
-(qemu_arm64 with perfrec's fragments) and the last one for sandbox too,
-where perfrec's 'ut lib' tests run, runs checkpatch on every patch on its
+(qemu_arm64 with perfrec's fragments) and the last one for sandbox too
+(sandbox_defconfig, with --sandbox-fragment merged if given), where
+perfrec's 'ut lib' tests run, runs checkpatch on every patch on its
 own, kernel-doc and Sphinx on perfrec's documentation, and pylint (U-Boot's
 rules, docparams) on its Python. Any problem is named and the exit code is 1.
 """
@@ -453,6 +454,8 @@ def main(argv=None):
     parser.add_argument('--out', required=True, help='where the patches go')
     parser.add_argument('--cross-compile', default='aarch64-linux-gnu-')
     parser.add_argument('--fragments', nargs='*', default=[])
+    parser.add_argument('--sandbox-fragment',
+                        help='merged onto sandbox_defconfig for the last patch\'s sandbox build')
     parser.add_argument('-j', '--jobs', type=int, default=os.cpu_count())
     parser.add_argument('--overlaid', help='the overlay on the same base, which the '
                         "series' whole tree must equal")

@@ -251,6 +251,9 @@ def build(tree, work, args, commit, board, configure=True):
         # No display; no link-time optimisation (47 s of 2023.01's sandbox build)
         make += ['NO_SDL=1', 'NO_LTO=1']
         steps = [make + ['sandbox_defconfig']]
+        if args.sandbox_fragment:
+            steps.append(['scripts/kconfig/merge_config.sh', '-m', '-O', out,
+                          os.path.join(out, '.config'), os.path.abspath(args.sandbox_fragment)])
     steps += [make + ['olddefconfig']]
     if not configure:
         steps = []
@@ -301,8 +304,9 @@ def bisect(tree, work, args):
     found, secs = build(tree, work, args, commits[-1][:12] + ' (the series)', 'sandbox')
     if not found:
         found = sandbox_ut(tree, work)
-    print('  %-4s sandbox, the whole series: ut lib perf_data_*, perfrec_* (%d s)' %
-          ('ok' if not found else 'FAIL', secs), flush=True)
+    print('  %-4s sandbox%s, the whole series: ut lib perf_data_*, perfrec_* (%d s)' %
+          ('ok' if not found else 'FAIL', ' + ' + os.path.basename(args.sandbox_fragment)
+           if args.sandbox_fragment else '', secs), flush=True)
     return problems + found
 
 
