@@ -228,7 +228,7 @@ def same_tree(tree, overlaid):
     return problems
 
 
-# pylint: disable-next=too-many-arguments
+# pylint: disable-next=too-many-arguments,too-many-locals
 def build(tree, work, args, commit, board, configure=True):
     """Build one commit for @board: 'qemu' (qemu_arm64 with perfrec's
     fragments) or 'sandbox'; return (problems, seconds). Without
@@ -244,19 +244,20 @@ def build(tree, work, args, commit, board, configure=True):
             'cmd_check_local_export=']
     if board == 'qemu':
         make.append('CROSS_COMPILE=' + args.cross_compile)
-        steps = [make + ['qemu_arm64_defconfig'],
-                 ['scripts/kconfig/merge_config.sh', '-m', '-O', out,
-                  os.path.join(out, '.config')] + args.fragments + [no_frame_pointers(work)]]
+        defconfig = 'qemu_arm64_defconfig'
+        fragments = args.fragments + [no_frame_pointers(work)]
     else:
         # No display; no link-time optimisation (47 s of 2023.01's sandbox build)
         make += ['NO_SDL=1', 'NO_LTO=1']
-        steps = [make + ['sandbox_defconfig']]
-        if args.sandbox_fragment:
+        defconfig = 'sandbox_defconfig'
+        fragments = [os.path.abspath(args.sandbox_fragment)] if args.sandbox_fragment else []
+    steps = []
+    if configure:
+        steps.append(make + [defconfig])
+        if fragments:
             steps.append(['scripts/kconfig/merge_config.sh', '-m', '-O', out,
-                          os.path.join(out, '.config'), os.path.abspath(args.sandbox_fragment)])
-    steps += [make + ['olddefconfig']]
-    if not configure:
-        steps = []
+                          os.path.join(out, '.config')] + fragments)
+        steps.append(make + ['olddefconfig'])
     steps.append(make + ['-j%d' % args.jobs])
     for step in steps:
         res = subprocess.run(step, cwd=tree, env=env, capture_output=True, text=True,
