@@ -8,7 +8,7 @@
  *        pmuv3_events_dump name <name>
  * "table" prints "<number> <name>" per event; "implemented" prints the event
  * numbers (0x0000-0x003f, 0x4000-0x403f) the bitmaps say are implemented,
- * and "--" after each triple's when given several (one run for many cases);
+ * then "--", for each triple given (one run for many cases);
  * "name" prints the number of one event, or exits 1 if it is unknown.
  */
 
@@ -49,8 +49,7 @@ int main(int argc, char *argv[])
 						printf("0x%04x\n", num);
 				}
 			}
-			if (argc > 5)
-				printf("--\n");
+			printf("--\n");
 		}
 		/* Outside the described ranges nothing is ever "implemented" */
 		return pmuv3_event_implemented(~0ULL, ~0ULL, 9, 0x40) ||

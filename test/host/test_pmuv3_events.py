@@ -63,8 +63,7 @@ def dump(tmp_path_factory):
 
 def implemented(dump, pmceid0, pmceid1, version):
     """The event numbers the decoding reports for these bitmaps"""
-    out = run([dump, 'implemented', hex(pmceid0), hex(pmceid1), str(version)]).stdout
-    return [int(line, 16) for line in out.split()]
+    return implemented_each(dump, [(pmceid0, pmceid1, version)])[0]
 
 
 def implemented_each(dump, cases):
