@@ -96,12 +96,13 @@ npm_install() {
 }
 
 want=$(printf '%s\n' "$PACKAGES" | awk 'NF { print $1 }')
-missing=
-for pkg in $want; do
-	if ! dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "ok installed"; then
-		missing="$missing $pkg"
-	fi
-done
+# One dpkg-query for all (every make target runs this): the installed ones
+# shellcheck disable=SC2086
+installed=$(dpkg-query -W -f='${Package} ${Status}\n' $want 2>/dev/null |
+	awk '/ ok installed$/ { print $1 }')
+missing=$(printf '%s\n' "$want" | awk -v have="$installed" '
+	BEGIN { n = split(have, a, "\n"); for (i = 1; i <= n; i++) ok[a[i]] = 1 }
+	!($1 in ok) { printf " %s", $1 }')
 # NodeSource's nodejs brings npm; Debian's has it in a package of its own
 if dpkg-query -W -f='${Status}' nodejs 2>/dev/null | grep -q "ok installed" &&
 	! command -v npm >/dev/null 2>&1; then
