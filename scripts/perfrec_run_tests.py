@@ -8,6 +8,8 @@ Usage:
                          [--cell NAME]... [-k EXPR] [-j N]
                          [--early-build-dir <dir> --early-result-dir <dir>
                           --early-cell NAME...]
+                         [--also-build NAME SRC BUILD_DIR RESULT_DIR CELL,...]...
+                         [--also-early NAME SRC BUILD_DIR RESULT_DIR CELL,...]...
 
 Each cell boots QEMU virt in one configuration (EL, GIC version, icount, CPUs)
 through the hook scripts in test/hooks and runs test/py/tests/test_perfrec*.py.
@@ -22,6 +24,9 @@ With --early-build-dir, the early-boot build's tests (-k perfrec_early) run
 in its --early-cell cells too, in the same pool of -j cells at once: the
 longest cell (the one with the one-cell tests) starts first and the short
 early-boot cells come last, so that both cores stay busy to the end.
+--also-build and --also-early add the cells of other releases' builds to the
+same pool (make check-releases: one pool for every release's cells); each
+build runs its own one-cell tests.
 """
 
 import argparse
@@ -51,8 +56,9 @@ CELLS = {
 class Job:
     """One cell of one build: where its results go, which tests it runs"""
 
-    def __init__(self, name, build_dir, result_dir, k, all_tests, label):
+    def __init__(self, name, src, build_dir, result_dir, k, all_tests, label):
         self.name = name
+        self.src = src
         self.build_dir = build_dir
         self.result_dir = result_dir
         self.k = k
@@ -60,7 +66,7 @@ class Job:
         self.label = label
 
 
-def run_cell(job, args):
+def run_cell(job):
     """Run the tests in one cell; return (label, ok, summary, seconds)"""
     name = job.name
     machine, icount, smp, cpu = CELLS[name]
@@ -79,7 +85,7 @@ def run_cell(job, args):
                PERFREC_QEMU_CPU=cpu,
                PERFREC_ALL_TESTS='1' if job.all_tests else '0',
                PERFREC_NPM_DIR=os.path.join(TOP, 'tools/perfrec/flamegraph'))
-    cmd = ['/usr/bin/python3', os.path.join(args.src, 'test/py/test.py'),
+    cmd = ['/usr/bin/python3', os.path.join(job.src, 'test/py/test.py'),
            '--bd', 'qemu_arm64', '--build-dir', os.path.abspath(job.build_dir),
            '--result-dir', result_dir,
            '--persistent-data-dir', os.path.join(result_dir, 'persistent'),
@@ -108,6 +114,26 @@ def run_cell(job, args):
     return job.label, ok, summary, secs
 
 
+def make_jobs(args, cells):
+    """The pool's jobs, in the order they start: the cells with the one-cell
+    tests (the longest) first, so that the others fill the pool beside them,
+    and the short early-boot cells last"""
+    jobs = [Job(c, args.src, args.build_dir, args.result_dir, args.k, c == args.all_tests_in,
+                c) for c in cells]
+    jobs += [Job(c, args.src, args.early_build_dir, args.early_result_dir, 'perfrec_early',
+                 False, c + ' (early)') for c in args.early_cell or []]
+    for name, src, build_dir, result_dir, also in args.also_build:
+        also = also.split(',')
+        one = 'el2-gicv3' if 'el2-gicv3' in also else also[0]
+        jobs += [Job(c, src, build_dir, result_dir, args.k, c == one, f'{c} ({name})')
+                 for c in also]
+    for name, src, build_dir, result_dir, also in args.also_early:
+        jobs += [Job(c, src, build_dir, result_dir, 'perfrec_early', False,
+                     f'{c} ({name}, early)') for c in also.split(',')]
+    jobs.sort(key=lambda j: 0 if j.all_tests else 2 if j.k == 'perfrec_early' else 1)
+    return jobs
+
+
 def main(argv=None):
     """Run the matrix; return the exit code"""
     parser = argparse.ArgumentParser(description=__doc__.split('\n', 1)[0])
@@ -126,29 +152,33 @@ def main(argv=None):
     parser.add_argument('--early-result-dir', help='where its logs go')
     parser.add_argument('--early-cell', action='append', choices=sorted(CELLS),
                         help='a cell for the early-boot build (repeatable)')
+    for opt, what in (('--also-build', "another release's test build"),
+                      ('--also-early', "another release's early-boot build")):
+        parser.add_argument(opt, action='append', nargs=5, default=[],
+                            metavar=('NAME', 'SRC', 'BUILD_DIR', 'RESULT_DIR', 'CELLS'),
+                            help='cells (comma-separated) of %s, in the same pool '
+                            '(repeatable)' % what)
     args = parser.parse_args(argv)
     if bool(args.early_build_dir) != bool(args.early_cell) or \
             bool(args.early_build_dir) != bool(args.early_result_dir):
         parser.error('--early-build-dir, --early-result-dir and --early-cell go together')
+    for name, _, _, _, cells in args.also_build + args.also_early:
+        for cell in cells.split(','):
+            if cell not in CELLS:
+                parser.error('%s: cell %r: not one of %s' % (name, cell, ', '.join(sorted(CELLS))))
 
     cells = args.cell or list(CELLS)
     if not args.all_tests_in:
         args.all_tests_in = 'el2-gicv3' if 'el2-gicv3' in cells else cells[0]
     elif args.all_tests_in not in cells:
         parser.error('--all-tests-in %s: not one of the cells run' % args.all_tests_in)
-    # The cell with the one-cell tests takes longest: first, so that the
-    # others fill the pool beside it
-    jobs = [Job(c, args.build_dir, args.result_dir, args.k, c == args.all_tests_in, c)
-            for c in sorted(cells, key=lambda c: c != args.all_tests_in)]
-    for cell in args.early_cell or []:
-        jobs.append(Job(cell, args.early_build_dir, args.early_result_dir, 'perfrec_early',
-                        False, cell + ' (early)'))
+    jobs = make_jobs(args, cells)
+    width = max(len(j.label) for j in jobs)
     failed = []
     with concurrent.futures.ThreadPoolExecutor(max_workers=args.j) as pool:
-        for job, (label, ok, summary, secs) in zip(jobs, pool.map(lambda j: run_cell(j, args),
-                                                                   jobs)):
-            print('%-20s %-4s %s in %.0f s' % (label, 'ok' if ok else 'FAIL', summary, secs),
-                  flush=True)
+        for job, (label, ok, summary, secs) in zip(jobs, pool.map(run_cell, jobs)):
+            print('%-*s %-4s %s in %.0f s' % (width, label, 'ok' if ok else 'FAIL', summary,
+                                             secs), flush=True)
             if not ok:
                 failed.append(job)
     for job in failed:
