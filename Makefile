@@ -26,8 +26,13 @@ UBOOT_SUITE	?= bookworm
 BASE_DEFCONFIG	?= qemu_arm64_defconfig
 # perfrec's options for any board, and the QEMU test builds' unit tests
 PERFREC_FRAGMENT := $(CURDIR)/configs/perfrec.config
-FRAGMENTS	?= $(PERFREC_FRAGMENT) $(CURDIR)/configs/perfrec-test.config
-CONFIG		?= qemu_arm64_perfrec
+# LEAN=1: the test build less what no test reaches (configs/perfrec-lean.config),
+# in directories of its own; make check's releases that run two cells use it
+LEAN		?=
+TEST_CONFIG	:= qemu_arm64_perfrec$(if $(LEAN),_lean)
+FRAGMENTS	?= $(PERFREC_FRAGMENT) $(CURDIR)/configs/perfrec-test.config \
+		   $(if $(LEAN),$(CURDIR)/configs/perfrec-lean.config)
+CONFIG		?= $(TEST_CONFIG)
 JOBS		?= $(shell nproc)
 BUILD		:= $(CURDIR)/build
 
@@ -60,8 +65,8 @@ UBOOT_FLAGS	?=
 # The early-boot build starts as a copy of the test build (build-early): both
 # map both directories, so that their command lines match and U-Boot's make
 # rebuilds only what the early options change.
-EARLY_CONFIG	:= qemu_arm64_perfrec_early
-SHARED_O	:= $(BUILD)/qemu_arm64_perfrec$(TAG) $(BUILD)/$(EARLY_CONFIG)$(TAG)
+EARLY_CONFIG	:= $(TEST_CONFIG)_early
+SHARED_O	:= $(BUILD)/$(TEST_CONFIG)$(TAG) $(BUILD)/$(EARLY_CONFIG)$(TAG)
 PREFIX_MAP	= -ffile-prefix-map=$(SRC)=. $(foreach d,$(sort $(1) \
 		  $(if $(filter $(1),$(SHARED_O)),$(SHARED_O))),-ffile-prefix-map=$(d)=.)
 # U-Boot's newer kbuild (Linux 6.1's: 2026.07, master) runs bash and nm on
@@ -82,7 +87,7 @@ UBOOT_VERSION	= $$($(UBOOT_MAKE) -s --no-print-directory ubootversion)
 	check-qemu-fast check-sandbox checkpatch check-defconfig defconfig bench bench-size clean \
 	patches check-series series-write series-check check-boards board-build \
 	distclean demo-picture hotspot-picture soak check-diff-builds diff-demo diff-picture \
-	bench-diff
+	bench-diff run-args
 
 all: build
 
@@ -214,8 +219,10 @@ check-all: CELLS = $(DEFAULT_CELLS)
 # make check runs these U-Boot releases (README: Releases): the default
 # (bookworm, 2023.01) runs DEFAULT_CELLS and the newest every cell; the one
 # between (trixie, 2025.01) runs MIDDLE_CELLS and MIDDLE_EARLY_CELLS;
-# MASTER_SRC=<tree or tarball> (upstream master) runs MASTER_CELLS. Each
-# runs perfrec's 'ut lib' tests in its test build (test_perfrec_ut.py);
+# MASTER_SRC=<tree or tarball> (upstream master) runs MASTER_CELLS. These two
+# build the lean test build (LEAN=1), and their cells join the newest's in
+# one pool (run-args). Each runs perfrec's 'ut lib' tests in its test build
+# (test_perfrec_ut.py);
 # sandbox runs them in check-series (CI: on master) and check-sandbox. The
 # newest is NEWEST_SRC=<tree or tarball> (CI: the 2026.07 tarball), else
 # Debian experimental when its source is served; when it is not, the middle
@@ -235,19 +242,22 @@ NEWEST		= $$(scripts/perfrec_newest.sh $(PYTHON) $(BUILD) $(NEWEST_SUITE) $(MIDD
 
 check-releases:
 ifeq ($(UBOOT_SRC)$(filter-out bookworm,$(UBOOT_SUITE)),)
-	newest=$(NEWEST) && \
-	$(MAKE) $$newest build check-qemu && \
+	newest=$(NEWEST) && also= && \
 	if [ "$$newest" != UBOOT_SUITE=$(MIDDLE_SUITE) ]; then \
-		$(MAKE) UBOOT_SUITE=$(MIDDLE_SUITE) build check-qemu \
-			CELLS="$(MIDDLE_CELLS)" EARLY_CELLS="$(MIDDLE_EARLY_CELLS)" || exit 1; \
+		$(MAKE) UBOOT_SUITE=$(MIDDLE_SUITE) LEAN=1 build \
+			$(if $(MIDDLE_EARLY_CELLS),build-early) || exit 1; \
+		also=$$($(MAKE) -s --no-print-directory UBOOT_SUITE=$(MIDDLE_SUITE) LEAN=1 \
+			CELLS="$(MIDDLE_CELLS)" EARLY_CELLS="$(MIDDLE_EARLY_CELLS)" run-args) || exit 1; \
 		tested="$${newest##*/}: all cells; $(MIDDLE_SUITE): $(MIDDLE_CELLS)"; \
 	else tested="$(MIDDLE_SUITE): all cells, standing in for $(NEWEST_SUITE) (NOT TESTED)"; \
 	fi && \
 	if [ -n "$(MASTER_SRC)" ]; then \
-		$(MAKE) UBOOT_SRC=$(MASTER_SRC) build check-qemu \
-			CELLS="$(MASTER_CELLS)" EARLY_CELLS= || exit 1; \
+		$(MAKE) UBOOT_SRC=$(MASTER_SRC) LEAN=1 build || exit 1; \
+		also="$$also $$($(MAKE) -s --no-print-directory UBOOT_SRC=$(MASTER_SRC) LEAN=1 \
+			CELLS="$(MASTER_CELLS)" EARLY_CELLS= run-args)" || exit 1; \
 		tested="$$tested; $(notdir $(MASTER_SRC)): $(MASTER_CELLS)"; \
 	fi && \
+	$(MAKE) $$newest build check-qemu ALSO="$$also" && \
 	echo "perfrec: releases tested: bookworm: $(DEFAULT_CELLS); $$tested" \
 		> $(BUILD)/releases-tested.txt
 else
@@ -255,13 +265,29 @@ else
 		tee $(BUILD)/releases-tested.txt
 endif
 
+# This build's cells as perfrec_run_tests.py arguments that add them to
+# another build's run: check-releases runs every release's cells in one pool
+comma		:= ,
+empty		:=
+space		:= $(empty) $(empty)
+RELEASE_NAME	= $(or $(patsubst -%,%,$(TAG)),$(UBOOT_SUITE))
+run-args:
+	@echo --also-build $(RELEASE_NAME) $(SRC) $(O) $(BUILD)/test-results$(TAG) \
+		$(subst $(space),$(comma),$(strip $(CELLS))) \
+		$(if $(EARLY_CELLS),--also-early $(RELEASE_NAME) $(SRC) $(EARLY_O) \
+		$(BUILD)/test-results-early$(TAG) $(subst $(space),$(comma),$(strip $(EARLY_CELLS))))
+
 # perfrec_diff.py across two builds whose layout differs (this release's and
-# MIDDLE_SUITE's): one flow, recorded on each, must match function by function
+# MIDDLE_SUITE's: its lean test build when there is one, as make check makes
+# it, else its full one): one flow, recorded on each, must match function by
+# function
 check-diff-builds: deps build
 ifeq ($(UBOOT_SRC)$(filter-out bookworm,$(UBOOT_SUITE)),)
-	$(MAKE) -s UBOOT_SUITE=$(MIDDLE_SUITE) build
+	lean=$$(test -f $(BUILD)/qemu_arm64_perfrec_lean-$(MIDDLE_SUITE)/u-boot && echo 1); \
+	$(MAKE) -s UBOOT_SUITE=$(MIDDLE_SUITE) LEAN=$$lean build && \
 	$(PYTHON) scripts/perfrec_diff_builds.py --base-dir $(O) \
-		--new-dir $(BUILD)/$(CONFIG)-$(MIDDLE_SUITE) --out $(BUILD)/diff-builds --check-match
+		--new-dir $(BUILD)/qemu_arm64_perfrec$${lean:+_lean}-$(MIDDLE_SUITE) \
+		--out $(BUILD)/diff-builds --check-match
 else
 	@echo "perfrec: check-diff-builds runs only for the default source"
 endif
@@ -325,13 +351,15 @@ EARLY_CELLS	?= el1-gicv2 el2-gicv3
 
 # EARLY_CELLS= (empty): no early-boot build and cells
 # (the early-boot cells in the same pool of cells at once)
+# ALSO: other builds' cells for the same pool (run-args)
+ALSO		?=
 check-qemu: deps build $(if $(EARLY_CELLS),build-early)
 	$(PYTHON) scripts/perfrec_run_tests.py --src $(SRC) --build-dir $(O) \
 		--result-dir $(BUILD)/test-results$(TAG) -k 'not perfrec_early' \
 		$(foreach c,$(CELLS),--cell $(c)) \
 		$(if $(EARLY_CELLS),--early-build-dir $(EARLY_O) \
 		--early-result-dir $(BUILD)/test-results-early$(TAG) \
-		$(foreach c,$(EARLY_CELLS),--early-cell $(c)))
+		$(foreach c,$(EARLY_CELLS),--early-cell $(c))) $(ALSO)
 
 # The slow tier: 1000 back-to-back sessions and 50000 fuzz cases per parser
 # (make check runs 48 and 2000)
