@@ -248,17 +248,20 @@ ifeq ($(UBOOT_SRC)$(filter-out bookworm,$(UBOOT_SUITE)),)
 			$(if $(MIDDLE_EARLY_CELLS),build-early) || exit 1; \
 		also=$$($(MAKE) -s --no-print-directory UBOOT_SUITE=$(MIDDLE_SUITE) LEAN=1 \
 			CELLS="$(MIDDLE_CELLS)" EARLY_CELLS="$(MIDDLE_EARLY_CELLS)" run-args) || exit 1; \
-		tested="$${newest##*/}: all cells; $(MIDDLE_SUITE): $(MIDDLE_CELLS)"; \
+		tested="$${newest##*/}: all cells + early $(EARLY_CELLS)"; \
+		tested="$$tested; $(MIDDLE_SUITE), lean: $(MIDDLE_CELLS)$(if \
+			$(MIDDLE_EARLY_CELLS), + early $(MIDDLE_EARLY_CELLS))"; \
 	else tested="$(MIDDLE_SUITE): all cells, standing in for $(NEWEST_SUITE) (NOT TESTED)"; \
 	fi && \
 	if [ -n "$(MASTER_SRC)" ]; then \
 		$(MAKE) UBOOT_SRC=$(MASTER_SRC) LEAN=1 build || exit 1; \
 		also="$$also $$($(MAKE) -s --no-print-directory UBOOT_SRC=$(MASTER_SRC) LEAN=1 \
 			CELLS="$(MASTER_CELLS)" EARLY_CELLS= run-args)" || exit 1; \
-		tested="$$tested; $(notdir $(MASTER_SRC)): $(MASTER_CELLS)"; \
+		tested="$$tested; $(notdir $(MASTER_SRC)), lean: $(MASTER_CELLS)"; \
 	fi && \
 	$(MAKE) $$newest build check-qemu ALSO="$$also" && \
-	echo "perfrec: releases tested: bookworm: $(DEFAULT_CELLS); $$tested" \
+	echo "perfrec: releases tested ('ut lib' in each one's el2-gicv3):" \
+		"bookworm: $(DEFAULT_CELLS) + early $(EARLY_CELLS); $$tested" \
 		> $(BUILD)/releases-tested.txt
 else
 	@echo "perfrec: check-releases runs only for the default source" | \
