@@ -53,6 +53,15 @@ CELLS = {
 }
 
 
+# The early-boot build's tests (-k)
+EARLY_K = 'perfrec_early'
+
+
+def all_tests_cell(cells):
+    """The cell of @cells that runs the one-cell tests by default"""
+    return 'el2-gicv3' if 'el2-gicv3' in cells else cells[0]
+
+
 class Job:
     """One cell of one build: where its results go, which tests it runs"""
 
@@ -120,17 +129,17 @@ def make_jobs(args, cells):
     and the short early-boot cells last"""
     jobs = [Job(c, args.src, args.build_dir, args.result_dir, args.k, c == args.all_tests_in,
                 c) for c in cells]
-    jobs += [Job(c, args.src, args.early_build_dir, args.early_result_dir, 'perfrec_early',
-                 False, c + ' (early)') for c in args.early_cell or []]
+    jobs += [Job(c, args.src, args.early_build_dir, args.early_result_dir, EARLY_K, False,
+                 c + ' (early)') for c in args.early_cell or []]
     for name, src, build_dir, result_dir, also in args.also_build:
         also = also.split(',')
-        one = 'el2-gicv3' if 'el2-gicv3' in also else also[0]
+        one = all_tests_cell(also)
         jobs += [Job(c, src, build_dir, result_dir, args.k, c == one, f'{c} ({name})')
                  for c in also]
     for name, src, build_dir, result_dir, also in args.also_early:
-        jobs += [Job(c, src, build_dir, result_dir, 'perfrec_early', False,
+        jobs += [Job(c, src, build_dir, result_dir, EARLY_K, False,
                      f'{c} ({name}, early)') for c in also.split(',')]
-    jobs.sort(key=lambda j: 0 if j.all_tests else 2 if j.k == 'perfrec_early' else 1)
+    jobs.sort(key=lambda j: 0 if j.all_tests else 2 if j.k == EARLY_K else 1)
     return jobs
 
 
@@ -169,7 +178,7 @@ def main(argv=None):
 
     cells = args.cell or list(CELLS)
     if not args.all_tests_in:
-        args.all_tests_in = 'el2-gicv3' if 'el2-gicv3' in cells else cells[0]
+        args.all_tests_in = all_tests_cell(cells)
     elif args.all_tests_in not in cells:
         parser.error('--all-tests-in %s: not one of the cells run' % args.all_tests_in)
     jobs = make_jobs(args, cells)
