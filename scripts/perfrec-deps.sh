@@ -104,7 +104,7 @@ missing=$(printf '%s\n' "$want" | awk -v have="$installed" '
 	BEGIN { n = split(have, a, "\n"); for (i = 1; i <= n; i++) ok[a[i]] = 1 }
 	!($1 in ok) { printf " %s", $1 }')
 # NodeSource's nodejs brings npm; Debian's has it in a package of its own
-if dpkg-query -W -f='${Status}' nodejs 2>/dev/null | grep -q "ok installed" &&
+if printf '%s\n' "$installed" | grep -qx nodejs &&
 	! command -v npm >/dev/null 2>&1; then
 	missing="$missing npm"
 fi
