@@ -29,7 +29,8 @@ PERFREC_FRAGMENT := $(CURDIR)/configs/perfrec.config
 # LEAN=1: the test build less what no test reaches (configs/perfrec-lean.config),
 # in directories of its own; make check's releases that run two cells use it
 LEAN		?=
-TEST_CONFIG	:= qemu_arm64_perfrec$(if $(LEAN),_lean)
+TEST_CONFIG_OF	= qemu_arm64_perfrec$(if $(1),_lean)
+TEST_CONFIG	:= $(call TEST_CONFIG_OF,$(LEAN))
 FRAGMENTS	?= $(PERFREC_FRAGMENT) $(CURDIR)/configs/perfrec-test.config \
 		   $(if $(LEAN),$(CURDIR)/configs/perfrec-lean.config)
 CONFIG		?= $(TEST_CONFIG)
@@ -289,10 +290,10 @@ DIFF_MAKE_MIDDLE ?= 1
 check-all: DIFF_MAKE_MIDDLE =
 check-diff-builds: deps build
 ifeq ($(UBOOT_SRC)$(filter-out bookworm,$(UBOOT_SUITE)),)
-	lean=$$(test -f $(BUILD)/qemu_arm64_perfrec_lean-$(MIDDLE_SUITE)/u-boot && echo 1); \
+	new=$(BUILD)/$(call TEST_CONFIG_OF,1)-$(MIDDLE_SUITE) lean=1; \
+	test -f $$new/u-boot || new=$(BUILD)/$(call TEST_CONFIG_OF,)-$(MIDDLE_SUITE) lean=; \
 	$(if $(DIFF_MAKE_MIDDLE),$(MAKE) -s UBOOT_SUITE=$(MIDDLE_SUITE) LEAN=$$lean build && )\
-	$(PYTHON) scripts/perfrec_diff_builds.py --base-dir $(O) \
-		--new-dir $(BUILD)/qemu_arm64_perfrec$${lean:+_lean}-$(MIDDLE_SUITE) \
+	$(PYTHON) scripts/perfrec_diff_builds.py --base-dir $(O) --new-dir $$new \
 		--out $(BUILD)/diff-builds --check-match
 else
 	@echo "perfrec: check-diff-builds runs only for the default source"
