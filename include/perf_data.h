@@ -71,6 +71,7 @@
 /* perf_event_header.type */
 #define PERF_DATA_RECORD_MMAP		1
 #define PERF_DATA_RECORD_COMM		3
+#define PERF_DATA_RECORD_FORK		7
 #define PERF_DATA_RECORD_SAMPLE		9
 #define PERF_DATA_RECORD_LOST_SAMPLES	13
 /* Pipe mode only: what file mode keeps in its header */
@@ -307,6 +308,48 @@ struct perf_data_writer {
 	size_t cap;
 	size_t pos;
 };
+
+/* Longest thread name perf keeps (TASK_COMM_LEN, NUL included) */
+#define PERF_DATA_COMM_LEN	16
+
+/* PERF_RECORD_COMM as perf_data_thread() writes it: the name in 16 bytes */
+struct perf_data_thread_comm {
+	struct perf_data_event_header header;
+	__u32 pid;
+	__u32 tid;
+	char comm[PERF_DATA_COMM_LEN];
+	struct perf_data_sample_id sid;
+};
+
+/* PERF_RECORD_FORK, with the sample_id trailer */
+struct perf_data_thread_fork {
+	struct perf_data_event_header header;
+	__u32 pid;
+	__u32 ppid;
+	__u32 tid;
+	__u32 ptid;
+	__u64 time;
+	struct perf_data_sample_id sid;
+};
+
+/* Bytes of the records perf_data_thread() writes */
+#define PERF_DATA_THREAD_BYTES	(sizeof(struct perf_data_thread_fork) + \
+				 sizeof(struct perf_data_thread_comm))
+
+/**
+ * perf_data_thread() - A new thread of a process: PERF_RECORD_FORK, then PERF_RECORD_COMM
+ * @buf: where the records go, 8-byte aligned, PERF_DATA_THREAD_BYTES long
+ * @pid: the process (its leader's tid)
+ * @tid: the new thread
+ * @comm: its name, cut at PERF_DATA_COMM_LEN - 1 bytes
+ * @time: when it starts, ns
+ * @id: the sample id of the first event (the records' sample_id trailer)
+ *
+ * perf gives the thread the process's maps, and @comm from @time on.
+ * Return: bytes written, a multiple of 8
+ */
+size_t perf_data_thread(void *buf, __u32 pid, __u32 tid, const char *comm, __u64 time,
+			__u64 id);
 
 /**
  * struct perf_data_layout - Where perf_data_begin() put things

@@ -191,6 +191,27 @@ static int perf_data_put_comm(struct perf_data_writer *w, const struct perf_data
 	return ret;
 }
 
+size_t perf_data_thread(void *buf, __u32 pid, __u32 tid, const char *comm, __u64 time,
+			__u64 id)
+{
+	struct perf_data_thread_fork fork = {
+		.header = { PERF_DATA_RECORD_FORK, PERF_DATA_MISC_USER, sizeof(fork) },
+		.pid = pid, .ppid = pid, .tid = tid, .ptid = pid, .time = time,
+		.sid = { pid, tid, time, id },
+	};
+	struct perf_data_thread_comm name = {
+		.header = { PERF_DATA_RECORD_COMM, PERF_DATA_MISC_USER, sizeof(name) },
+		.pid = pid, .tid = tid,
+		.sid = { pid, tid, time, id },
+	};
+
+	memcpy(name.comm, comm, strnlen(comm, sizeof(name.comm) - 1));
+	memcpy(buf, &fork, sizeof(fork));
+	memcpy((char *)buf + sizeof(fork), &name, sizeof(name));
+
+	return sizeof(fork) + sizeof(name);
+}
+
 static int perf_data_put_mmap(struct perf_data_writer *w, const struct perf_data_info *info)
 {
 	struct {
