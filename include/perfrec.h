@@ -394,6 +394,30 @@ struct perfrec_sample_view {
 	uint chain_len;
 };
 
+/**
+ * struct perfrec_phase - One phase of a boot recording (CONFIG_PERFREC_BOOT)
+ * @name: its name, the thread's (a bootstage mark, or "relocation"; the
+ *	first, "u-boot", is the time before the board_init_f mark)
+ * @tid: its thread id in the perf.data
+ * @start_ns: when it started
+ * @samples: samples taken in it
+ */
+struct perfrec_phase {
+	char name[PERF_DATA_COMM_LEN];
+	u32 tid;
+	u64 start_ns;
+	u64 samples;
+};
+
+/**
+ * perfrec_get_phases() - The phases of the last recording, with their samples
+ * @phases: returns them, in order
+ * @max: room in @phases
+ * Return: phases found (0 for a recording that has none: it is one thread),
+ * or -ENODATA if no finished, unstreamed recording is there
+ */
+int perfrec_get_phases(struct perfrec_phase *phases, uint max);
+
 /* Called for each sample by perfrec_walk_samples() */
 typedef int (*perfrec_sample_fn)(void *ctx, const struct perfrec_sample_view *s);
 
@@ -621,6 +645,95 @@ typedef bool (*perfrec_fallback_fn)(struct perfrec_cfg *cfg,
  * Return: 0 when armed, else perfrec_arm()'s error for the last try
  */
 int perfrec_arm_fallback(struct perfrec_cfg *cfg, perfrec_fallback_fn next, void *ctx);
+
+/**
+ * perfrec_release_buffer() - Give back the last recording's buffer to lmb
+ *
+ * From 2024.10 a recording's buffer is kept out of lmb's allocations and
+ * loads while it records and after, so that the perf.data survives until it
+ * is saved. The next recording gives it back before it places its own.
+ */
+void perfrec_release_buffer(void);
+
+/* Longest phrase perfrec_irq_reason() writes, NUL included */
+#define PERFREC_WHY_LEN		224
+
+/**
+ * perfrec_irq_reason() - Why a session's interrupt cannot be used
+ * @irq: what perfrec_arm() found (perfrec_get_result())
+ * @buf: returns a phrase naming the device-tree node, for a message
+ * @size: its size, PERFREC_WHY_LEN or more for the whole phrase
+ */
+void perfrec_irq_reason(const struct perfrec_irq_report *irq, char *buf, size_t size);
+
+/**
+ * struct perfrec_boot_result - What became of the boot recording
+ * @from: the boot buffer's address
+ * @to: the recording's buffer from then on
+ * @samples: samples in the boot buffer
+ * @copied: of these, copied into the recording (the others count as lost)
+ */
+struct perfrec_boot_result {
+	ulong from;
+	ulong to;
+	u64 samples;
+	u64 copied;
+};
+
+/**
+ * perfrec_boot_start() - Start the boot recording (CONFIG_PERFREC_BOOT)
+ *
+ * board_init_f(), right after fdtdec_setup(). Silent: the console is not up.
+ * Return: 0, so that the boot goes on whatever happens
+ */
+int perfrec_boot_start(void);
+
+/**
+ * perfrec_boot_report() - Say why the boot recording did not start, if it did not
+ *
+ * board_init_f(), right after console_init_f().
+ * Return: 0
+ */
+int perfrec_boot_report(void);
+
+/**
+ * perfrec_boot_relocating() - Take the image's relocated place into the boot recording
+ *
+ * board_init_f(), right after setup_reloc(): drops the recording if its
+ * buffer overlaps what U-Boot reserved at the top of DRAM.
+ * Return: 0
+ */
+int perfrec_boot_relocating(void);
+
+/**
+ * perfrec_boot_relocated() - Go on sampling with the relocated boot vectors
+ * @daif: DAIF before crt0_64.S masked IRQs
+ *
+ * crt0_64.S, right after c_runtime_cpu_setup() pointed VBAR at U-Boot's
+ * relocated vectors, with IRQs masked: if the boot recording is live,
+ * installs perfrec's relocated boot vectors and unmasks IRQs. Uses no BSS
+ * (it is not cleared yet).
+ */
+void perfrec_boot_relocated(u64 daif);
+
+/**
+ * perfrec_boot_mark() - A bootstage mark: a boot phase may start
+ * @name: the mark's name (NULL for marks that have none)
+ *
+ * bootstage_add_record(). The marks board_init_f, board_init_r, main_loop,
+ * bootm_start and start_kernel each start a phase of the boot recording.
+ */
+void perfrec_boot_mark(const char *name);
+
+/**
+ * perfrec_boot_adopt() - Make the boot recording the early recording
+ * @res: returns what was copied where
+ *
+ * Once driver model and lmb are up after relocation (perfrec_early.c):
+ * the recording goes on in the default buffer, as after 'perfrec start'.
+ * Return: 0, -ENOENT if no boot recording is live, else why it was dropped
+ */
+int perfrec_boot_adopt(struct perfrec_boot_result *res);
 
 /**
  * perfrec_host_write() - Write a file on the host through semihosting

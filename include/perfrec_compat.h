@@ -119,6 +119,28 @@ static inline phys_addr_t perfrec_lmb_alloc_below(struct bd_info *bd, void *fdt,
 	return addr;
 }
 
+/*
+ * Keep a recording's buffer out of later allocations (the EFI loader's,
+ * bootm's) and refuse loads over it (NOOVERWRITE), until it is given back
+ */
+static inline bool perfrec_lmb_keep(phys_addr_t addr, phys_size_t size)
+{
+#if PERFREC_UBOOT_AT_LEAST(2025, 10)
+	return !lmb_alloc_mem(LMB_MEM_ALLOC_ADDR, 0, &addr, size, LMB_NOOVERWRITE);
+#else
+	return lmb_alloc_addr_flags(addr, size, LMB_NOOVERWRITE) == addr;
+#endif
+}
+
+static inline void perfrec_lmb_give_back(phys_addr_t addr, phys_size_t size)
+{
+#if PERFREC_UBOOT_AT_LEAST(2025, 10)
+	lmb_free(addr, size, LMB_NOOVERWRITE);
+#else
+	lmb_free_flags(addr, size, LMB_NOOVERWRITE);
+#endif
+}
+
 #else
 
 static inline bool perfrec_lmb_ready(void)
@@ -145,6 +167,20 @@ static inline phys_addr_t perfrec_lmb_alloc_below(struct bd_info *bd, void *fdt,
 	lmb_init_and_reserve(&lmb, bd, fdt);
 
 	return lmb_alloc_base(&lmb, size, align, max_addr);
+}
+
+/*
+ * No lasting reservations before 2024.10: each user of lmb builds its own.
+ * The EFI loader keeps CONFIG_STACK_SIZE below U-Boot's stack for U-Boot,
+ * where a default buffer that fits goes.
+ */
+static inline bool perfrec_lmb_keep(phys_addr_t addr, phys_size_t size)
+{
+	return false;
+}
+
+static inline void perfrec_lmb_give_back(phys_addr_t addr, phys_size_t size)
+{
 }
 
 #endif

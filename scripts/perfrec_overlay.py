@@ -127,6 +127,27 @@ KALLSYMS_NEW = ('\t$(if %s,$(call cmd,smap))\n'
                 % (KALLSYMS_RELINK, KALLSYMS_RELINK))
 KALLSYMS_RELINK_OLD = '$(strip $(any-prereq) $(call arg-check,u-boot__))'
 
+# A boot-recording hook in board_f.c, as an array entry and as an INITCALL
+BOOT_HOOK_ARRAY = '#if CONFIG_IS_ENABLED(PERFREC_BOOT)\n\t%s,\n#endif\n'
+BOOT_HOOK_INITCALL = '#if CONFIG_IS_ENABLED(PERFREC_BOOT)\n\tINITCALL(%s);\n#endif\n'
+# The hooks that must be in, in one shape or the other: (file, function)
+BOOT_HOOKS = [('common/board_f.c', 'perfrec_boot_start'),
+              ('common/board_f.c', 'perfrec_boot_report'),
+              ('common/board_f.c', 'perfrec_boot_relocating')]
+CRT0_ANCHOR = '\tbl\tc_runtime_cpu_setup\t\t/* still call old routine */\n'
+CRT0_MASK = ('#if CONFIG_IS_ENABLED(PERFREC_BOOT)\n'
+             '\tmrs\tx19, daif\t\t\t/* perfrec: IRQs on? (its boot recording) */\n'
+             '\tmsr\tdaifset, #3\t\t\t/* no IRQ with U-Boot\'s vectors */\n'
+             '#endif\n')
+CRT0_VECTORS = ('#if CONFIG_IS_ENABLED(PERFREC_BOOT)\n'
+                '\tmov\tx0, x19\n'
+                '\tbl\tperfrec_boot_relocated\t\t/* perfrec: its vectors, IRQs on */\n'
+                '#endif\n')
+BOOTSTAGE_ANCHOR = '\tstruct bootstage_record *rec;\n'
+BOOTSTAGE_HOOK = ('\n#if CONFIG_IS_ENABLED(PERFREC_BOOT)\n'
+                  '\tperfrec_boot_mark(name);\n'
+                  '#endif\n')
+
 # The complete list of edits to U-Boot's own files:
 #   (file, why, anchor, text, how[, unless])
 # how: 'before' / 'after' inserts text next to the anchor line(s);
@@ -208,6 +229,35 @@ EDITS = [
     ('lib/efi_selftest/Makefile', 'keep the miniapps\' objects in targets, or they are rebuilt',
      'efi_selftest_miniapp_return.efi\n',
      'targets += $(foreach f,exception exit return,efi_selftest_miniapp_$(f).o)\n', 'after'),
+    # The boot recording's hooks (CONFIG_PERFREC_BOOT): board_f.c lists its
+    # steps in an array up to 2025.04, as INITCALL()s from 2025.07; each hook
+    # has an edit for each shape, and BOOT_HOOKS checks that one of the two
+    # went in
+    ('common/board_f.c', 'declare the boot recording\'s hooks (board_f)', '#include <',
+     '#include <perfrec.h>\n', 'sorted'),
+    ('common/board_f.c', 'start the boot recording after fdtdec_setup (array)',
+     '\tfdtdec_setup,\n', BOOT_HOOK_ARRAY % 'perfrec_boot_start', 'after?'),
+    ('common/board_f.c', 'start the boot recording after fdtdec_setup (INITCALL)',
+     '\tINITCALL(fdtdec_setup);\n', BOOT_HOOK_INITCALL % 'perfrec_boot_start', 'after?'),
+    ('common/board_f.c', 'say why the boot recording did not start, after console_init_f (array)',
+     '\tconsole_init_f,\t\t/* stage 1 init of console */\n',
+     BOOT_HOOK_ARRAY % 'perfrec_boot_report', 'after?'),
+    ('common/board_f.c', 'say why the boot recording did not start, after console_init_f '
+     '(INITCALL)', '\tINITCALL(console_init_f);\t/* stage 1 init of console */\n',
+     BOOT_HOOK_INITCALL % 'perfrec_boot_report', 'after?'),
+    ('common/board_f.c', 'give the boot recording the relocated place, after setup_reloc (array)',
+     '\tsetup_reloc,\n', BOOT_HOOK_ARRAY % 'perfrec_boot_relocating', 'after?'),
+    ('common/board_f.c', 'give the boot recording the relocated place, after setup_reloc '
+     '(INITCALL)', '\tINITCALL(setup_reloc);\n', BOOT_HOOK_INITCALL % 'perfrec_boot_relocating',
+     'after?'),
+    ('arch/arm/lib/crt0_64.S', 'mask IRQs while U-Boot\'s relocated vectors are in place',
+     CRT0_ANCHOR, CRT0_MASK, 'before'),
+    ('arch/arm/lib/crt0_64.S', 'put the boot recording\'s relocated vectors in, and unmask',
+     CRT0_ANCHOR, CRT0_VECTORS, 'after'),
+    ('common/bootstage.c', 'declare the boot recording\'s hooks (bootstage)', '#include <',
+     '#include <perfrec.h>\n', 'sorted'),
+    ('common/bootstage.c', 'start a boot phase of the boot recording at a bootstage mark',
+     BOOTSTAGE_ANCHOR, BOOTSTAGE_ANCHOR + BOOTSTAGE_HOOK, 'replace-in:bootstage_add_record'),
     ('fs/semihostingfs.c', '"save hostfs" creates and truncates the host file',
      SMH_OPEN_OLD, SMH_OPEN_NEW, 'replace-in:smh_fs_write_at'),
 ]
@@ -323,6 +373,9 @@ def plan_edits(tree):
                 if spath == path and old in texts[path] and new not in texts[path]:
                     texts[path] = texts[path].replace(old, new, 1)
         texts[path] = apply_edit(texts[path], edit)
+    for path, func in BOOT_HOOKS:
+        if func + ',' not in texts[path] and 'INITCALL(%s);' % func not in texts[path]:
+            raise HookMissing('%s: no hook line for %s() in either shape' % (path, func))
     return texts
 
 

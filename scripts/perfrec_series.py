@@ -149,6 +149,30 @@ Writing to the console from the interrupt would interleave with the
 commands' own output, so the stream is drained between commands: call
 perfrec_command_done() after each one.''',
          edits=['declare perfrec_command_done', 'let perfrec stream']),
+    Part('board_f, crt0_64, bootstage: let perfrec record the whole boot',
+         '''With CONFIG_PERFREC_BOOT perfrec starts recording in board_init_f(),
+right after fdtdec_setup(), and samples through relocate_code() into
+board_init_r(), where the recording becomes the early one. Its state lives
+in a fixed DRAM buffer until then (nothing else is writable before
+relocation), every address is stored as an offset into the image when it is
+recorded (a chain taken in relocate_code() holds both places), and each
+boot phase is a thread of its own in the perf.data, named after the
+bootstage mark that starts it.
+
+The hooks: board_f.c starts the recording after fdtdec_setup(), says why
+it did not start once the console is up, and gives it the relocated place
+after setup_reloc() (in both shapes of the list: the array, and the
+INITCALL()s of 2025.07 on). crt0_64.S masks IRQs while U-Boot's relocated
+vectors are in place, whose IRQ entry panics, and calls perfrec right after
+c_runtime_cpu_setup() to put its own back. bootstage_add_record() tells
+perfrec of each mark.''',
+         files=['drivers/perf/perfrec_boot.c'],
+         edits=['declare the boot recording', 'start the boot recording',
+                'say why the boot recording', 'give the boot recording',
+                'mask IRQs while U-Boot', 'put the boot recording',
+                'start a boot phase'],
+         symbols=['PERFREC_BOOT', 'PERFREC_BOOT_ADDR', 'PERFREC_BOOT_SIZE',
+                  'PERFREC_BOOT_EVENT', 'PERFREC_BOOT_PERIOD', 'PERFREC_BOOT_CALLCHAIN']),
     Part('arm: link U-Boot with a build-id note for perfrec',
          '''perf matches a recording with the ELF that made it by the GNU build-id:
 link u-boot with one (sha1), place the note inside the image with symbols
@@ -192,8 +216,8 @@ graphs from frame records.
 The series: three fixes to U-Boot's build and semihosting that stand on
 their own; the perf.data writer with its unit tests; the PMUv3/GIC/IRQ
 driver; the command and its documentation; the small hooks it needs in
-U-Boot's core (command boundaries, a build-id note, frame records), each
-with its reason; the tests.
+U-Boot's core (command boundaries, the whole boot from board_init_f(), a
+build-id note, frame records), each with its reason; the tests.
 
 Tested on QEMU virt (cortex-a57 and max, EL1/EL2/EL3, GICv2/GICv3, with
 and without -icount) with test/py on U-Boot %(version)s, and on sandbox

@@ -12,6 +12,7 @@
 #include <errno.h>
 #include <perfrec.h>
 #include <asm/global_data.h>
+#include <asm/sections.h>
 #include <asm/system.h>
 #include <linux/kernel.h>
 #include <linux/string.h>
@@ -32,7 +33,7 @@ DECLARE_GLOBAL_DATA_PTR;
 /* Give each event a counter: cycles the cycle counter if free, others in order */
 static int perfrec_assign_counters(struct perfrec_session *s)
 {
-	struct perfrec_irq *st = &perfrec_irq;
+	struct perfrec_irq *st = s->st;
 	uint i, next_event_counter = 0;
 
 	for (i = 0; i < s->cfg.nr_events; i++) {
@@ -82,7 +83,7 @@ static u64 perfrec_ticks_to_ns(u64 ticks, u64 freq)
 
 int perfrec_counters_init(struct perfrec_session *s)
 {
-	struct perfrec_irq *st = &perfrec_irq;
+	struct perfrec_irq *st = s->st;
 	uint i;
 	int ret;
 
@@ -94,13 +95,21 @@ int perfrec_counters_init(struct perfrec_session *s)
 	st->timer = s->cfg.source == PERFREC_SRC_TIMER;
 	st->timer_el = s->timer.el;
 	st->pid = PERFREC_PID;
+	st->tid = PERFREC_PID;
 	st->ns_mult = (PERFREC_NSEC_PER_SEC << 32) / read_cntfrq_el0();
 	st->stat = s->cfg.mode == PERFREC_STAT;
 	st->callchain = s->cfg.callchain;
 	st->max_depth = CONFIG_IF_ENABLED_INT(PERFREC_CALLCHAIN, PERFREC_CALLCHAIN_DEPTH);
-	st->text_start = gd->relocaddr;
-	st->text_end = gd->relocaddr + perfrec_info_text_bytes();
-	st->stack_top = gd->start_addr_sp;
+	if (s->boot) {
+		/* Before relocation: where the image runs now, and the initial stack below gd */
+		st->text_start = (ulong)__image_copy_start;
+		st->stack_top = (ulong)gd;
+		st->img_bytes = perfrec_info_text_bytes();
+	} else {
+		st->text_start = gd->relocaddr;
+		st->stack_top = gd->start_addr_sp;
+	}
+	st->text_end = st->text_start + perfrec_info_text_bytes();
 	st->jitter_pct = s->cfg.jitter_pct;
 	st->general = s->cfg.callchain || s->gic.group0 || st->timer || st->stat ||
 		      st->jitter_pct || s->cfg.nr_events != 1;
@@ -153,23 +162,24 @@ int perfrec_counters_init(struct perfrec_session *s)
  */
 static u64 perfrec_total(struct perfrec_session *s, uint i)
 {
-	struct perfrec_counter *c = &perfrec_irq.counter[i];
+	struct perfrec_irq *st = s->st;
+	struct perfrec_counter *c = &st->counter[i];
 	u64 val, ticks, passed, left, ahead;
 	bool pending;
 
 	if (c->idx == PERFREC_TIMER_IDX) {
-		if (perfrec_irq.stat)
+		if (st->stat)
 			return s->end_ns - s->start_ns;
 		/* Every deadline that passed was sampled or late; one not taken is late */
 		ticks = s->end_ticks - s->start_ticks;
-		passed = ticks / perfrec_irq.timer_ticks;
+		passed = ticks / st->timer_ticks;
 		c->late += passed - c->count / c->period;
 		return perfrec_ticks_to_ns(ticks, read_cntfrq_el0());
 	}
 	val = pmuv3_read_counter(c->idx) & c->max_period;
 	pending = pmuv3_overflowed(c->idx);
 
-	if (perfrec_irq.stat) {
+	if (st->stat) {
 		if (pending)
 			c->count += c->max_period + 1;
 		return c->count + val - s->start[i];
@@ -195,7 +205,7 @@ static u64 perfrec_total(struct perfrec_session *s, uint i)
 
 void perfrec_counters_start(struct perfrec_session *s)
 {
-	struct perfrec_irq *st = &perfrec_irq;
+	struct perfrec_irq *st = s->st;
 	uint i;
 
 	if (s->have_pmu) {
@@ -222,7 +232,7 @@ void perfrec_counters_start(struct perfrec_session *s)
 
 void perfrec_counters_stop(struct perfrec_session *s)
 {
-	struct perfrec_irq *st = &perfrec_irq;
+	struct perfrec_irq *st = s->st;
 	uint i;
 
 	if (s->have_pmu)

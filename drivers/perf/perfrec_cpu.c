@@ -49,16 +49,32 @@ static void perfrec_write_vbar(u64 val)
 	isb();	/* the new table is in use before an exception can be taken */
 }
 
-static char *perfrec_vectors_for_el(void)
+static char *perfrec_vectors_for_el(bool boot)
 {
-	switch (current_el()) {
-	case 3:
-		return perfrec_vectors_el3;
-	case 2:
-		return perfrec_vectors_el2;
-	default:
-		return perfrec_vectors_el1;
-	}
+	char *const vectors[] = { perfrec_vectors_el1, perfrec_vectors_el1, perfrec_vectors_el2,
+				  perfrec_vectors_el3 };
+	/* Built with CONFIG_PERFREC_BOOT only: without it, no reference is left */
+	char *const boot_vectors[] = { perfrec_boot_vectors_el1, perfrec_boot_vectors_el1,
+				       perfrec_boot_vectors_el2, perfrec_boot_vectors_el3 };
+
+	if (IS_ENABLED(CONFIG_PERFREC_BOOT) && boot)
+		return boot_vectors[current_el()];
+
+	return vectors[current_el()];
+}
+
+bool perfrec_cpu_vectors_ours(bool boot)
+{
+	return perfrec_read_vbar() == (ulong)perfrec_vectors_for_el(boot);
+}
+
+u64 perfrec_cpu_switch_vectors(bool boot)
+{
+	u64 old = perfrec_read_vbar();
+
+	perfrec_write_vbar((ulong)perfrec_vectors_for_el(boot));
+
+	return old;
 }
 
 void perfrec_cpu_snapshot(struct perfrec_snapshot *snap)
@@ -83,10 +99,9 @@ void perfrec_cpu_mask(struct perfrec_cpu *cpu)
 	write_daif(cpu->daif | CPU_DAIF_I | CPU_DAIF_F);
 }
 
-void perfrec_cpu_take(struct perfrec_cpu *cpu)
+void perfrec_cpu_take(struct perfrec_cpu *cpu, bool boot)
 {
-	cpu->vbar = perfrec_read_vbar();
-	perfrec_write_vbar((ulong)perfrec_vectors_for_el());
+	cpu->vbar = perfrec_cpu_switch_vectors(boot);
 	if (current_el() == 2) {
 		/* Physical IRQs are taken at EL2 only with HCR_EL2.IMO */
 		cpu->hcr = read_hcr_el2();
@@ -193,10 +208,9 @@ void perfrec_mmu_sync(const struct perfrec_mmu_borrow *borrow)
 
 int perfrec_cpu_read_probe(const void __iomem *addr, u32 *valp)
 {
-	u64 vbar = perfrec_read_vbar();
+	u64 vbar = perfrec_cpu_switch_vectors(false);
 	int ret;
 
-	perfrec_write_vbar((ulong)perfrec_vectors_for_el());
 	ret = perfrec_probe_read32(addr, valp);
 	perfrec_write_vbar(vbar);
 

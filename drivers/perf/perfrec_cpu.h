@@ -56,11 +56,32 @@ void perfrec_cpu_mask(struct perfrec_cpu *cpu);
 /**
  * perfrec_cpu_take() - Install perfrec's vectors and route interrupts to this EL
  * @cpu: returns VBAR_ELx and the routing registers as they were
+ * @boot: install the tables of a boot recording (CONFIG_PERFREC_BOOT), whose
+ *	handler finds its state in the boot buffer
  *
  * At EL2 sets HCR_EL2.IMO; at EL3 SCR_EL3.IRQ and FIQ, and MDCR_EL3.SPME so
  * that event counters count in Secure state. Call with interrupts masked.
  */
-void perfrec_cpu_take(struct perfrec_cpu *cpu);
+void perfrec_cpu_take(struct perfrec_cpu *cpu, bool boot);
+
+/**
+ * perfrec_cpu_vectors_ours() - Does VBAR_ELx hold perfrec's vectors?
+ * @boot: the boot recording's tables (see perfrec_cpu_take())
+ *
+ * The copy in the image that runs this code.
+ * Return: true if VBAR_ELx points at them
+ */
+bool perfrec_cpu_vectors_ours(bool boot);
+
+/**
+ * perfrec_cpu_switch_vectors() - Point VBAR_ELx at perfrec's vectors for this EL
+ * @boot: the boot recording's tables (see perfrec_cpu_take())
+ *
+ * The tables of the image that runs this code: after relocation, the
+ * relocated ones. Call with interrupts masked.
+ * Return: VBAR_ELx as it was
+ */
+u64 perfrec_cpu_switch_vectors(bool boot);
 
 /**
  * perfrec_cpu_unmask() - Let the session's interrupt in

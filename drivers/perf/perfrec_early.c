@@ -2,12 +2,13 @@
 /*
  * Copyright (c) 2026 The perfrec authors
  * perfrec from early boot: start recording as soon as driver model is up after relocation
+ * (or go on with the boot recording, perfrec_boot.c)
  *
  * The earliest point where the device tree (PMU, GIC), the timer and lmb all
  * work is the end of driver-model init after relocation: the recording
  * starts there, with CONFIG_PERFREC_EARLY_OPTIONS, through the 'perfrec
- * start' command itself. Out of reach: SPL and board_init_f() (before
- * relocation), which run before U-Boot proper's driver model. The console is
+ * start' command itself. A boot recording started in board_init_f()
+ * (CONFIG_PERFREC_BOOT) is adopted there instead. The console is
  * not up yet at that point, so a failure is reported at the prompt. The
  * recording ends at the prompt (CONFIG_PERFREC_EARLY_UNTIL_PROMPT), else with
  * 'perfrec stop' (e.g. at the end of bootcmd) or when an OS is started.
@@ -16,6 +17,7 @@
 #define LOG_CATEGORY	LOGC_ARCH
 
 #include <command.h>
+#include <errno.h>
 #include <event.h>
 #include <log.h>
 #include <perfrec.h>
@@ -31,6 +33,8 @@ DECLARE_GLOBAL_DATA_PTR;
 /* Result of the early start, reported once the console works */
 static int perfrec_early_ret;
 static bool perfrec_early_tried;
+static struct perfrec_boot_result perfrec_early_boot;
+static int perfrec_early_boot_ret = -ENOENT;
 
 static int perfrec_early_start(void *ctx, struct event *event)
 {
@@ -47,6 +51,12 @@ static int perfrec_early_start(void *ctx, struct event *event)
 	if (!(gd->flags & GD_FLG_RELOC) || perfrec_early_tried || !perfrec_lmb_ready())
 		return 0;
 	perfrec_early_tried = true;
+	/* A boot recording (CONFIG_PERFREC_BOOT) goes on as the early one */
+	if (IS_ENABLED(CONFIG_PERFREC_BOOT)) {
+		perfrec_early_boot_ret = perfrec_boot_adopt(&perfrec_early_boot);
+		if (!perfrec_early_boot_ret)
+			return 0;
+	}
 	while ((word = strsep(&rest, " ")) && argc < PERFREC_EARLY_WORDS - 1) {
 		if (*word)
 			argv[argc++] = word;
@@ -64,9 +74,16 @@ PERFREC_EVENT_SPY(EVT_DM_POST_PROBE, perfrec_early_start);
 static int perfrec_early_prompt(void *ctx, struct event *event)
 {
 	static char *const stop[] = { "perfrec", "stop", NULL };
+	const struct perfrec_boot_result *boot = &perfrec_early_boot;
 	struct perfrec_result res;
 	int repeatable;
 
+	if (!perfrec_early_boot_ret)
+		printf("perfrec: recording since board_init_f(): %llu of %llu samples copied from the boot buffer at %#lx to %#lx\n",
+		       boot->copied, boot->samples, boot->from, boot->to);
+	else if (perfrec_early_boot_ret != -ENOENT)
+		printf("perfrec: the boot recording was dropped: no room for it after relocation (error %d)\n",
+		       perfrec_early_boot_ret);
 	if (perfrec_early_ret) {
 		printf("perfrec: the early recording did not start: 'perfrec start %s' failed\n",
 		       CONFIG_PERFREC_EARLY_OPTIONS);

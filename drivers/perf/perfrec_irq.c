@@ -123,14 +123,33 @@ static __always_inline notrace bool perfrec_irq_put(struct perfrec_irq *st, cons
 	return true;
 }
 
-static notrace void perfrec_irq_sample_chain(struct perfrec_irq *st, struct perfrec_counter *c,
-					     u64 pc, const u64 *regs, u64 now)
+/*
+ * A boot recording: @addr as its offset in the image, in whichever place it
+ * lies, or tagged raw (PERFREC_BOOT_RAW). Classified now, when it is taken:
+ * a chain taken inside relocate_code() holds both places.
+ */
+static __always_inline notrace u64 perfrec_irq_boot_addr(const struct perfrec_irq *st, u64 addr)
 {
+	if (addr - st->text_start < st->img_bytes)
+		return addr - st->text_start;
+	if (addr - st->alt_start < st->img_bytes)
+		return addr - st->alt_start;
+
+	return addr | PERFREC_BOOT_RAW;
+}
+
+static notrace void perfrec_irq_sample_chain(struct perfrec_irq *st, struct perfrec_counter *c,
+					     u64 pc, const u64 *regs, u64 now, bool boot)
+{
+	u64 sp = (u64)regs + PERFREC_IRQ_FRAME_BYTES;	/* the interrupted sp */
 	const struct perfrec_unwind_area area = {
 		.text_start = st->text_start,
 		.text_end = st->text_end,
-		.stack_low = (u64)regs + PERFREC_IRQ_FRAME_BYTES,	/* the interrupted sp */
-		.stack_top = st->stack_top,
+		.alt_start = st->alt_start,
+		.alt_end = st->alt_end,
+		.stack_low = sp,
+		/* A boot recording's stack moves with the image */
+		.stack_top = sp < st->stack_top ? st->stack_top : st->alt_stack_top,
 	};
 	struct {
 		struct perf_data_sample s;
@@ -144,6 +163,13 @@ static notrace void perfrec_irq_sample_chain(struct perfrec_irq *st, struct perf
 	nr = 1 + perfrec_unwind(&area, pc, regs[PERFREC_IRQ_FRAME_X29], regs[PERFREC_IRQ_FRAME_X30],
 				rec.chain + 1, st->max_depth + 1);
 	words = (sizeof(rec.s) + sizeof(rec.nr)) / sizeof(u64) + nr;
+	if (boot) {
+		uint i;
+
+		for (i = 1; i < nr; i++)
+			rec.chain[i] = perfrec_irq_boot_addr(st, rec.chain[i]);
+		pc = rec.chain[1];
+	}
 
 	rec.s.header.type = PERF_DATA_RECORD_SAMPLE;
 	rec.s.header.misc = PERF_DATA_MISC_USER;
@@ -151,7 +177,7 @@ static notrace void perfrec_irq_sample_chain(struct perfrec_irq *st, struct perf
 	rec.s.id = c->id;
 	rec.s.ip = pc;
 	rec.s.pid = st->pid;
-	rec.s.tid = st->pid;
+	rec.s.tid = st->tid;
 	rec.s.time = now;
 	rec.s.period = c->period;
 	rec.nr = nr;
@@ -162,7 +188,7 @@ static notrace void perfrec_irq_sample_chain(struct perfrec_irq *st, struct perf
 
 static __always_inline notrace void perfrec_irq_sample(struct perfrec_irq *st,
 						       struct perfrec_counter *c,
-						       u64 pc, u64 now)
+						       u64 pc, u64 now, bool boot)
 {
 	union {
 		struct perf_data_sample s;
@@ -172,9 +198,9 @@ static __always_inline notrace void perfrec_irq_sample(struct perfrec_irq *st,
 		.s.header.misc = PERF_DATA_MISC_USER,
 		.s.header.size = sizeof(struct perf_data_sample),
 		.s.id = c->id,
-		.s.ip = pc,
+		.s.ip = boot ? perfrec_irq_boot_addr(st, pc) : pc,
 		.s.pid = st->pid,
-		.s.tid = st->pid,
+		.s.tid = st->tid,
 		.s.time = now,
 		.s.period = c->period,
 	};
@@ -189,7 +215,7 @@ static __always_inline notrace void perfrec_irq_sample(struct perfrec_irq *st,
  * late, and the phase is kept), then take a cpu-clock sample or, counting,
  * fold the PMU's overflows into the counts.
  */
-static notrace void perfrec_irq_timer(struct perfrec_irq *st, u64 pc, const u64 *regs)
+static notrace void perfrec_irq_timer(struct perfrec_irq *st, u64 pc, const u64 *regs, bool boot)
 {
 	struct perfrec_counter *c = &st->counter[0];
 	u64 ticks = read_cntpct_el0();
@@ -222,9 +248,9 @@ static notrace void perfrec_irq_timer(struct perfrec_irq *st, u64 pc, const u64 
 	}
 	c->count += c->period;
 	if (st->callchain)
-		perfrec_irq_sample_chain(st, c, pc, regs, perfrec_irq_now_ns(st));
+		perfrec_irq_sample_chain(st, c, pc, regs, perfrec_irq_now_ns(st), boot);
 	else
-		perfrec_irq_sample(st, c, pc, perfrec_irq_now_ns(st));
+		perfrec_irq_sample(st, c, pc, perfrec_irq_now_ns(st), boot);
 }
 
 /* A period up to jitter_pct percent away from @period, either way */
@@ -248,10 +274,11 @@ static notrace u64 perfrec_irq_jitter(struct perfrec_irq *st, u64 period)
  * PMU counter, flat samples, GICv2 or GICv3 group 1) keeps the code and
  * stack frame it has without the rest; @general (a constant) adds several
  * events, counting, jitter, call chains, the timer and GICv3 group 0 (EL3).
+ * @st and @boot (constants too) are a boot recording's, for its own entry.
  */
-static __always_inline void perfrec_irq_handle(u64 pc, u64 *regs, bool general)
+static __always_inline void perfrec_irq_handle(struct perfrec_irq *st, u64 pc, u64 *regs,
+					       bool general, bool boot)
 {
-	struct perfrec_irq *st = &perfrec_irq;
 	const struct perfrec_gic_cpuif gic = st->gic;	/* a copy: stores cannot alias it */
 	u32 iar = perfrec_gic_ack(&gic, general);
 	uint intid = perfrec_gic_intid(&gic, iar);
@@ -268,7 +295,7 @@ static __always_inline void perfrec_irq_handle(u64 pc, u64 *regs, bool general)
 		return;
 	}
 	if (general && st->timer) {
-		perfrec_irq_timer(st, pc, regs);
+		perfrec_irq_timer(st, pc, regs, boot);
 		perfrec_gic_eoi(&gic, iar, general);
 		return;
 	}
@@ -299,9 +326,9 @@ static __always_inline void perfrec_irq_handle(u64 pc, u64 *regs, bool general)
 		perfrec_irq_reload(c, next);
 		c->count += c->period;
 		if (general && st->callchain)
-			perfrec_irq_sample_chain(st, c, pc, regs, now);
+			perfrec_irq_sample_chain(st, c, pc, regs, now, boot);
 		else
-			perfrec_irq_sample(st, c, pc, now);
+			perfrec_irq_sample(st, c, pc, now, boot);
 		c->period = next;
 	}
 	isb();	/* the overflow flags are clear before the GIC sees the EOI */
@@ -310,7 +337,7 @@ static __always_inline void perfrec_irq_handle(u64 pc, u64 *regs, bool general)
 
 static noinline notrace void perfrec_irq_handler_general(u64 pc, u64 *regs)
 {
-	perfrec_irq_handle(pc, regs, true);
+	perfrec_irq_handle(&perfrec_irq, pc, regs, true, false);
 }
 
 void notrace perfrec_irq_handler(u64 pc, u64 *regs)
@@ -319,5 +346,20 @@ void notrace perfrec_irq_handler(u64 pc, u64 *regs)
 		perfrec_irq_handler_general(pc, regs);	/* a tail call */
 		return;
 	}
-	perfrec_irq_handle(pc, regs, false);
+	perfrec_irq_handle(&perfrec_irq, pc, regs, false, false);
+}
+
+/* The boot recording's (perfrec_boot.c): unused, and dropped, without CONFIG_PERFREC_BOOT */
+static noinline notrace void perfrec_irq_boot_handler_general(u64 pc, u64 *regs)
+{
+	perfrec_irq_handle(PERFREC_BOOT_IRQ, pc, regs, true, true);
+}
+
+void notrace perfrec_irq_boot_handler(u64 pc, u64 *regs)
+{
+	if (unlikely(PERFREC_BOOT_IRQ->general)) {
+		perfrec_irq_boot_handler_general(pc, regs);	/* a tail call */
+		return;
+	}
+	perfrec_irq_handle(PERFREC_BOOT_IRQ, pc, regs, false, true);
 }

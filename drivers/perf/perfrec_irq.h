@@ -51,7 +51,8 @@ struct perfrec_counter {
  * @ring: where samples go
  * @gic: the GIC's CPU interface, for acknowledge and EOI
  * @intid: the PMU interrupt
- * @pid: pid/tid of every sample
+ * @pid: pid of every sample
+ * @tid: tid of the samples from now on: @pid, or the thread of a boot phase
  * @ns_mult: generic-timer ticks to ns: ns = ticks * @ns_mult >> 32
  * @callchain: samples carry a call chain (perf's -g)
  * @general: take the general handler (several events, counting, jitter,
@@ -65,6 +66,14 @@ struct perfrec_counter {
  * @text_start: run-time address of the image's first instruction
  * @text_end: and of the first byte after its code
  * @stack_top: the stack's upper end (U-Boot's initial stack pointer)
+ * @alt_start: a boot recording: the image's relocated place (from
+ *	setup_reloc on; else 0), where its code is also found
+ * @alt_end: and the first byte after its code there
+ * @alt_stack_top: a boot recording: the upper end of the stack after
+ *	relocation (else 0)
+ * @img_bytes: a boot recording: the bytes from @text_start and from
+ *	@alt_start within which an address is stored as an offset (record-time
+ *	classification; 0 turns it off)
  * @stat: counting mode: an overflow adds 2^width to the count, no sample
  * @jitter_pct: vary each period by up to this many percent (0: off)
  * @rng: xorshift64 state for the jitter
@@ -82,6 +91,7 @@ struct perfrec_irq {
 	struct perfrec_gic_cpuif gic;
 	uint intid;
 	u32 pid;
+	u32 tid;
 	u64 ns_mult;
 	bool callchain;
 	bool general;
@@ -93,6 +103,10 @@ struct perfrec_irq {
 	u64 text_start;
 	u64 text_end;
 	u64 stack_top;
+	u64 alt_start;
+	u64 alt_end;
+	u64 alt_stack_top;
+	u64 img_bytes;
 	bool stat;
 	uint jitter_pct;
 	u64 rng;
@@ -108,11 +122,22 @@ struct perfrec_irq {
 
 extern struct perfrec_irq perfrec_irq;
 
+/*
+ * A boot recording stores an address in the image, in either place, as its
+ * offset from the image's start; any other address with this bit set
+ */
+#define PERFREC_BOOT_RAW		BIT_ULL(63)
+
+/* The boot recording's IRQ state: the first thing in its buffer */
+#define PERFREC_BOOT_IRQ	((struct perfrec_irq *)CONFIG_IF_ENABLED_INT(PERFREC_BOOT, \
+									PERFREC_BOOT_ADDR))
+
 /* Longest call chain perf accepts (PERF_MAX_STACK_DEPTH), and ours */
 #define PERFREC_MAX_DEPTH		127
 
-/* The vector tables of perfrec_vectors.S */
+/* The vector tables of perfrec_vectors.S, and a boot recording's */
 extern char perfrec_vectors_el1[], perfrec_vectors_el2[], perfrec_vectors_el3[];
+extern char perfrec_boot_vectors_el1[], perfrec_boot_vectors_el2[], perfrec_boot_vectors_el3[];
 
 /*
  * perfrec_vectors.S: read the 32-bit register at @addr into *@valp; 0, or 1
@@ -127,6 +152,13 @@ int perfrec_probe_read32(const void __iomem *addr, u32 *valp);
  * @regs: the registers the entry saved (perfrec_irq_frame.h)
  */
 void perfrec_irq_handler(u64 pc, u64 *regs);
+
+/**
+ * perfrec_irq_boot_handler() - The same, for a boot recording (PERFREC_BOOT_IRQ)
+ * @pc: the interrupted PC (ELR_ELx)
+ * @regs: the registers the entry saved (perfrec_irq_frame.h)
+ */
+void perfrec_irq_boot_handler(u64 pc, u64 *regs);
 
 /**
  * perfrec_irq_settle() - Account for the whole periods among events past an overflow
@@ -148,6 +180,19 @@ u64 perfrec_irq_settle(struct perfrec_counter *c, u64 since, u64 next);
 static inline notrace u64 perfrec_irq_now_ns(const struct perfrec_irq *st)
 {
 	return (u64)(((__uint128_t)read_cntpct_el0() * st->ns_mult) >> 32);
+}
+
+/**
+ * perfrec_now_ns() - perfrec_irq_now_ns() without an IRQ state
+ *
+ * The same time base, ns_mult computed from CNTFRQ_EL0 as for a session
+ * Return: nanoseconds since the generic timer started
+ */
+static inline notrace u64 perfrec_now_ns(void)
+{
+	u64 mult = (1000000000ULL << 32) / read_cntfrq_el0();
+
+	return (u64)(((__uint128_t)read_cntpct_el0() * mult) >> 32);
 }
 
 #endif /* __PERFREC_IRQ_H */

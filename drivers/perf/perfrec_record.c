@@ -16,8 +16,71 @@
 #include <semihosting.h>
 #include <stdio.h>
 #include <time.h>
+#include <vsprintf.h>
 #include <u-boot/crc.h>
+#include <asm/system.h>
 #include <linux/kernel.h>
+
+void perfrec_irq_reason(const struct perfrec_irq_report *irq, char *buf, size_t size)
+{
+	bool timer = irq->source == PERFREC_SRC_TIMER;
+
+	switch (irq->fault) {
+	case PERFREC_IRQ_NO_NODE:
+		snprintf(buf, size, timer ?
+			 "no timer node (compatible \"arm,armv8-timer\") in the device tree" :
+			 "no PMU node (compatible \"arm,armv8-pmuv3\" or a Cortex PMU's) in the device tree");
+		break;
+	case PERFREC_IRQ_NO_PROP:
+		snprintf(buf, size, timer ? "%s has no \"interrupts\" entry for the EL%u timer" :
+			 "%s has no \"interrupts\" property", irq->node, current_el());
+		break;
+	case PERFREC_IRQ_NO_CPU:
+		snprintf(buf, size,
+			 "%s: its \"interrupts\" have none for this CPU (see \"interrupt-affinity\")",
+			 irq->node);
+		break;
+	case PERFREC_IRQ_BAD_SPEC:
+		snprintf(buf, size, "%s: its \"interrupts\" entry is not a PPI or SPI of this GIC",
+			 irq->node);
+		break;
+	case PERFREC_IRQ_NO_GIC:
+		if (!*irq->parent)
+			snprintf(buf, size, "%s has no interrupt parent (\"interrupt-parent\")",
+				 irq->node);
+		else
+			snprintf(buf, size,
+				 "%s: its interrupt parent %s (compatible \"%s\") is not a GICv2/v3, the only controllers perfrec supports",
+				 irq->node, irq->parent, irq->compat);
+		break;
+	case PERFREC_IRQ_BAD_GIC:
+		snprintf(buf, size,
+			 "%s: its GIC's \"reg\" is incomplete, or has no redistributor for this CPU",
+			 irq->node);
+		break;
+	case PERFREC_IRQ_UNMAPPED:
+		snprintf(buf, size,
+			 "%s: its GIC %s %#llx-%#llx is not in U-Boot's MMU map and cannot be mapped (%s)",
+			 irq->node, irq->block, irq->start, irq->end,
+			 irq->err == -ERANGE ? "beyond the translated address range" :
+			 irq->err == -ENOSPC ? "too many holes" :
+			 "a level-0 hole, a granule other than 4 KiB, or no device attribute in MAIR");
+		break;
+	case PERFREC_IRQ_NO_ANSWER:
+		snprintf(buf, size,
+			 "%s: nothing answers at its GIC %s %#llx-%#llx (a read there aborts)",
+			 irq->node, irq->block, irq->start, irq->end);
+		break;
+	case PERFREC_IRQ_SILENT:
+		snprintf(buf, size,
+			 "%s: interrupt %u (its \"interrupts\") never reached the GIC when raised",
+			 irq->node, irq->intid);
+		break;
+	default:
+		snprintf(buf, size, "its interrupt cannot be used");
+		break;
+	}
+}
 
 int perfrec_host_write(const char *path, ulong addr, ulong size)
 {

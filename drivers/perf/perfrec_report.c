@@ -10,8 +10,32 @@
 #include <perfrec.h>
 #include <stdio.h>
 #include <asm/global_data.h>
+#include <linux/kernel.h>
 
 DECLARE_GLOBAL_DATA_PTR;
+
+/* Phases 'perfrec report' lists: the leader and the boot recording's */
+#define PERFREC_REPORT_MAX_PHASES	17
+
+/* A boot recording's phases: their samples and when each started */
+static void perfrec_report_phases(u64 total)
+{
+	struct perfrec_phase phases[PERFREC_REPORT_MAX_PHASES];
+	int nr, i;
+
+	nr = perfrec_get_phases(phases, ARRAY_SIZE(phases));
+	if (nr <= 0 || !total)
+		return;
+	printf("%-16s %10s %8s %14s\n", "phase", "samples", "share", "from (ms)");
+	for (i = 0; i < nr; i++) {
+		u64 permille = phases[i].samples * 1000 / total;
+
+		printf("%-16s %10llu %6llu.%llu%% %10llu.%03llu\n", phases[i].name,
+		       phases[i].samples, permille / 10, permille % 10,
+		       phases[i].start_ns / 1000000, phases[i].start_ns / 1000 % 1000);
+	}
+	printf("\n");
+}
 
 int perfrec_report(uint top)
 {
@@ -31,6 +55,7 @@ int perfrec_report(uint top)
 		return -ENOENT;
 	src.nr_events = res.nr_events;
 	src.event_names = res.name;
+	perfrec_report_phases(res.samples);
 
 	return perfrec_report_print(&src, top);
 }

@@ -22,9 +22,11 @@
 #include <log.h>
 #include <perf_data.h>
 #include <perfrec.h>
+#include <perfrec_compat.h>
 #include <perfrec_snapshot.h>
 #include <stdio.h>
 #include <time.h>
+#include <asm/global_data.h>
 #include <asm/system.h>
 #include <dm/device-internal.h>
 #include <dm/lists.h>
@@ -42,6 +44,8 @@
 #include "perfrec_timer.h"
 #include "pmuv3.h"
 #include "pmuv3_regs.h"
+
+DECLARE_GLOBAL_DATA_PTR;
 
 /* How long a raised interrupt may take to show as pending at the GIC */
 #define PERFREC_PROBE_US	1000
@@ -358,9 +362,12 @@ static int perfrec_prepare(struct perfrec_session *s, const struct perfrec_cfg *
 		return log_msg_ret("pgoff", ret);
 	if (cfg->callchain && !IS_ENABLED(CONFIG_PERFREC_CALLCHAIN))
 		return log_msg_ret("chain", -EOPNOTSUPP);
-	ret = perfrec_probe_device(node);
-	if (ret)
-		return log_msg_ret("dev", ret);
+	/* Before relocation there is no driver model: perfrec_adopt() probes it */
+	if (!s->boot) {
+		ret = perfrec_probe_device(node);
+		if (ret)
+			return log_msg_ret("dev", ret);
+	}
 
 	return 0;
 }
@@ -368,12 +375,18 @@ static int perfrec_prepare(struct perfrec_session *s, const struct perfrec_cfg *
 /* Recording: write the perf.data's head and point the ring at the room after it */
 static int perfrec_begin_data(struct perfrec_session *s)
 {
-	struct perfrec_irq *st = &perfrec_irq;
+	struct perfrec_irq *st = s->st;
 	int ret;
 
 	if (s->cfg.mode != PERFREC_RECORD)
 		return 0;
 	s->facts.info.start_time = perfrec_irq_now_ns(st);
+	if (s->boot) {
+		/* The head is written when the recording is adopted after relocation */
+		st->ring.base = s->cfg.buf;
+		st->ring.size = ALIGN_DOWN(s->cfg.buf_size, sizeof(u64));
+		return 0;
+	}
 	ret = perf_data_begin(&s->writer, s->cfg.buf, s->cfg.buf_size, &s->facts.info,
 			      &s->layout);
 	if (ret)
@@ -411,9 +424,8 @@ static int perfrec_take_irq(struct perfrec_session *s)
 	return 0;
 }
 
-int perfrec_arm(const struct perfrec_cfg *cfg)
+int perfrec_session_arm(struct perfrec_session *s, const struct perfrec_cfg *cfg)
 {
-	struct perfrec_session *s = &perfrec_session;
 	int ret;
 
 	if (s->state == PERFREC_ARMED)
@@ -439,7 +451,7 @@ int perfrec_arm(const struct perfrec_cfg *cfg)
 	ret = perfrec_take_irq(s);
 	if (ret)
 		goto err;
-	perfrec_cpu_take(&s->cpu);
+	perfrec_cpu_take(&s->cpu, s->boot);
 	perfrec_counters_start(s);
 
 	s->state = PERFREC_ARMED;
@@ -460,6 +472,203 @@ err:
 	return ret;
 }
 
+/*
+ * Recording: keep the buffer out of lmb's later allocations and loads (from
+ * 2024.10) until the next recording, so that the perf.data survives the boot
+ */
+static void perfrec_keep_buffer(struct perfrec_session *s)
+{
+	if (s->cfg.mode != PERFREC_RECORD ||
+	    !perfrec_lmb_keep(s->cfg.buf_addr, s->cfg.buf_size))
+		return;
+	s->kept_addr = s->cfg.buf_addr;
+	s->kept_size = s->cfg.buf_size;
+}
+
+void perfrec_release_buffer(void)
+{
+	struct perfrec_session *s = &perfrec_session;
+
+	if (!s->kept_size || s->state == PERFREC_ARMED)
+		return;
+	perfrec_lmb_give_back(s->kept_addr, s->kept_size);
+	s->kept_size = 0;
+}
+
+int perfrec_arm(const struct perfrec_cfg *cfg)
+{
+	struct perfrec_session *s = &perfrec_session;
+	int ret;
+
+	if (s->state == PERFREC_ARMED)
+		return -EBUSY;
+	s->st = &perfrec_irq;
+	s->boot = false;
+	ret = perfrec_session_arm(s, cfg);
+	if (!ret)
+		perfrec_keep_buffer(s);
+
+	return ret;
+}
+
+/*
+ * A boot sample's address: a marker as it is, a raw one untagged, an image
+ * offset (perfrec_irq_boot_addr()) moved to the image's run-time place
+ */
+static u64 perfrec_boot_to_addr(u64 val, u64 base)
+{
+	if (val >= PERF_DATA_CONTEXT_USER)
+		return val;
+	if (val & PERFREC_BOOT_RAW)
+		return val & ~PERFREC_BOOT_RAW;
+
+	return val + base;
+}
+
+/* The longest sample: its fields, nr, PERF_CONTEXT_USER, the PC and PERFREC_MAX_DEPTH callers */
+#define PERFREC_SAMPLE_MAX_WORDS	(sizeof(struct perf_data_sample) / sizeof(u64) + 2 + \
+					 PERFREC_MAX_DEPTH + 1)
+
+/*
+ * Copy the boot ring's records in [@from, @to) (it never wraps: nothing
+ * consumes it) into @ring: samples with run-time addresses, the others (a
+ * boot phase's FORK and COMM) as they are. A sample that does not fit counts
+ * in @lost. Return: where the copy stopped, @to unless at a broken record
+ */
+static u64 perfrec_adopt_records(struct perfrec_ring *ring, const struct perfrec_irq *boot,
+				 u64 from, u64 to, u64 *copied, u64 *lost)
+{
+	const u8 *base = (const u8 *)boot->ring.base;
+
+	while (from < to) {
+		const struct perf_data_event_header *h = (const void *)(base + from);
+		u64 words[PERFREC_SAMPLE_MAX_WORDS];
+		struct perf_data_sample *s = (void *)words;
+		uint nr = h->size / sizeof(u64), i;
+		bool sample = h->type == PERF_DATA_RECORD_SAMPLE;
+
+		/* Only perfrec wrote here: anything else ends the copy */
+		if (h->size < sizeof(*h) || h->size > sizeof(words) || h->size % sizeof(u64) ||
+		    h->size > to - from)
+			break;
+		memcpy(words, h, h->size);
+		from += h->size;
+		if (sample) {
+			s->ip = perfrec_boot_to_addr(s->ip, gd->relocaddr);
+			for (i = sizeof(*s) / sizeof(u64) + 1; boot->callchain && i < nr; i++)
+				words[i] = perfrec_boot_to_addr(words[i], gd->relocaddr);
+		}
+		if (perfrec_ring_put(ring, words, nr))
+			*copied += sample;
+		else
+			*lost += sample;
+	}
+
+	return from;
+}
+
+int perfrec_session_adopt(struct perfrec_session *boot, u64 vbar, void *buf, ulong addr,
+			  ulong size, u64 *takenp, u64 *copiedp)
+{
+	struct perfrec_session *s = &perfrec_session;
+	struct perfrec_irq *st = &perfrec_irq;
+	const struct perfrec_irq *bst = boot->st;
+	ulong old = bst->text_start;	/* where the image ran before relocation */
+	struct perfrec_ring ring = { 0 };
+	ofnode node = ofnode_null();
+	u64 copied = 0, lost = 0, done;
+	uint i;
+	int ret;
+
+	if (s->state == PERFREC_ARMED)
+		return -EBUSY;
+	/*
+	 * While the boot recording goes on: all but the switch. What the end
+	 * gives back is U-Boot's relocated vector table. The snapshot's names
+	 * are the old image's strings: the relocated ones are what a snapshot
+	 * taken now holds.
+	 */
+	boot->cpu.vbar = vbar;
+	for (i = 0; i < boot->before.count; i++) {
+		struct perfrec_reg *reg = &boot->before.regs[i];
+
+		if ((ulong)reg->name - old < gd->mon_len)
+			reg->name += gd->relocaddr - old;
+		if (!strncmp(reg->name, "VBAR_EL", 7))
+			reg->val = vbar;
+	}
+	*s = *boot;
+	s->state = PERFREC_IDLE;
+	s->st = st;
+	s->boot = false;
+	s->cfg.buf = buf;
+	s->cfg.buf_addr = addr;
+	s->cfg.buf_size = size;
+	perfrec_info_fill(&s->facts, &s->cfg);
+	/* The leader's COMM and the MMAP: when the counters started */
+	s->facts.info.start_time = boot->start_ns;
+	ret = perf_data_begin(&s->writer, buf, size, &s->facts.info, &s->layout);
+	if (ret) {
+		perfrec_cpu_block();
+		perfrec_session_disarm(boot);
+		return log_msg_ret("head", ret);
+	}
+	ring.base = buf + s->layout.ring_offset;
+	ring.size = ALIGN_DOWN(s->layout.ring_bytes, sizeof(u64));
+	done = perfrec_adopt_records(&ring, bst, 0, READ_ONCE(bst->ring.head), &copied, &lost);
+
+	/* The switch: the records taken since, and the handler's state */
+	perfrec_cpu_block();
+	perfrec_adopt_records(&ring, bst, done, bst->ring.head, &copied, &lost);
+	*takenp = bst->samples;
+	*copiedp = copied;
+	*st = *bst;
+	st->ring = ring;
+	st->samples = copied;
+	st->lost += lost;
+	/* From now on, as any recording: run-time addresses of the relocated image */
+	st->text_start = gd->relocaddr;
+	st->text_end = gd->relocaddr + perfrec_info_text_bytes();
+	st->stack_top = gd->start_addr_sp;
+	st->alt_start = 0;
+	st->alt_end = 0;
+	st->alt_stack_top = 0;
+	st->img_bytes = 0;
+	s->state = PERFREC_ARMED;
+	perfrec_cpu_switch_vectors(false);
+	perfrec_cpu_unmask(s->gic.group0);
+	perfrec_keep_buffer(s);
+	/* Now that there is driver model: its removal before an OS boots disarms */
+	if (s->cfg.source == PERFREC_SRC_PMU)
+		pmuv3_find_node(&node);
+	ret = perfrec_probe_device(node);
+	if (ret)
+		log_debug("pmuv3 device: %d\n", ret);
+
+	return 0;
+}
+
+void perfrec_session_phase(struct perfrec_session *s, const char *name, u64 time)
+{
+	struct perfrec_irq *st = s->st;
+	u64 rec[PERF_DATA_THREAD_BYTES / sizeof(u64)];
+	u32 tid = PERFREC_PID + 1 + s->nr_phases;
+	size_t bytes;
+	u64 daif;
+
+	if (!s->phases || s->state != PERFREC_ARMED || s->nr_phases >= PERFREC_MAX_PHASES)
+		return;
+	daif = read_daif();
+	perfrec_cpu_block();	/* one producer at a time */
+	bytes = perf_data_thread(rec, PERFREC_PID, tid, name, time, s->facts.events[0].id);
+	/* Without its COMM the thread would have no name: the phase goes on */
+	if (perfrec_ring_put(&st->ring, rec, bytes / sizeof(u64))) {
+		st->tid = tid;
+		s->nr_phases++;
+	}
+	write_daif(daif);
+}
+
 void perfrec_session_stats(struct perf_data_stats *stats)
 {
 	struct perfrec_irq *st = &perfrec_irq;
@@ -470,26 +679,41 @@ void perfrec_session_stats(struct perf_data_stats *stats)
 	stats->last_time = st->last_ns;
 }
 
+/* The time of the first sample in a ring that has not wrapped (a phase's records may come first) */
+static u64 perfrec_first_sample_ns(const struct perfrec_ring *ring)
+{
+	const u8 *rec = (const u8 *)ring->base, *end = rec + ring->head;
+	struct perf_data_event_header h;
+	u64 time;
+
+	for (; rec < end; rec += h.size) {
+		memcpy(&h, rec, sizeof(h));
+		if (h.type == PERF_DATA_RECORD_SAMPLE) {
+			memcpy(&time, rec + offsetof(struct perf_data_sample, time), sizeof(time));
+			return time;
+		}
+	}
+
+	return 0;
+}
+
 /* Recording: the perf.data's tail, unless the samples were streamed away */
 static int perfrec_finish_data(struct perfrec_session *s)
 {
-	struct perfrec_irq *st = &perfrec_irq;
+	struct perfrec_irq *st = s->st;
 	struct perf_data_stats stats = { 0 };
 
 	if (s->cfg.mode == PERFREC_STAT || s->streamed)
 		return 0;
-	if (st->samples)
-		memcpy(&s->first_ns, (u8 *)st->ring.base + offsetof(struct perf_data_sample, time),
-		       sizeof(s->first_ns));
+	s->first_ns = perfrec_first_sample_ns(&st->ring);
 	perfrec_session_stats(&stats);
 	stats.records_bytes = st->ring.head;
 
 	return perf_data_finish(&s->writer, &s->facts.info, &s->layout, &stats, &s->size);
 }
 
-int perfrec_disarm(void)
+int perfrec_session_disarm(struct perfrec_session *s)
 {
-	struct perfrec_session *s = &perfrec_session;
 	struct perfrec_snapshot after;
 	int ret;
 
@@ -509,11 +733,18 @@ int perfrec_disarm(void)
 	s->restore_err = perfrec_snap_compare(&s->before, &after, &s->mismatch);
 	s->state = PERFREC_FINALISED;
 	/* Streamed samples are gone from the ring: only the stream has them all */
+	if (s->boot)
+		return s->restore_err;
 	ret = perfrec_finish_data(s);
 	if (ret)
 		return log_msg_ret("finish", ret);
 
 	return s->restore_err;
+}
+
+int perfrec_disarm(void)
+{
+	return perfrec_session_disarm(&perfrec_session);
 }
 
 int perfrec_handoff(void)

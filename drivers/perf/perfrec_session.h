@@ -20,6 +20,10 @@
 /**
  * struct perfrec_session - The one session U-Boot can have
  * @state: where it is
+ * @st: the IRQ handler's state: perfrec_irq, or before relocation (a boot
+ *	recording, @boot) the one in the boot buffer
+ * @boot: a boot recording before relocation: no driver model, no perf.data
+ *	head yet; the ring is the whole of @cfg.buf
  * @cfg: its configuration
  * @hw: the PMU
  * @gic: the GIC and the interrupt
@@ -47,9 +51,16 @@
  * @stream_seq: number of the next stream chunk
  * @stream_done: the stream's last chunk was taken
  * @first_ns: time of the first sample
+ * @phases: a boot recording: each boot phase is a thread of its own
+ *	(perfrec_session_phase())
+ * @nr_phases: threads started so far
+ * @kept_addr: the buffer kept out of lmb's allocations (perfrec_lmb_keep())
+ * @kept_size: and its size, 0 if none is kept
  */
 struct perfrec_session {
 	enum perfrec_state state;
+	struct perfrec_irq *st;
+	bool boot;
 	struct perfrec_cfg cfg;
 	struct pmuv3_hw hw;
 	struct perfrec_gic gic;
@@ -77,9 +88,61 @@ struct perfrec_session {
 	uint stream_seq;
 	bool stream_done;
 	u64 first_ns;
+	bool phases;
+	uint nr_phases;
+	ulong kept_addr;
+	ulong kept_size;
 };
 
 extern struct perfrec_session perfrec_session;
+
+/**
+ * perfrec_session_arm() - perfrec_arm() for a given session and IRQ state
+ * @s: the session, with @s->st and @s->boot set
+ * @cfg: what to record
+ * Return: as perfrec_arm()
+ */
+int perfrec_session_arm(struct perfrec_session *s, const struct perfrec_cfg *cfg);
+
+/**
+ * perfrec_session_disarm() - perfrec_disarm() for a given session
+ * @s: the session
+ * Return: as perfrec_disarm()
+ */
+int perfrec_session_disarm(struct perfrec_session *s);
+
+/**
+ * perfrec_session_adopt() - Make a boot recording U-Boot's session, after relocation
+ * @boot: the boot recording's session, armed before relocation
+ * @vbar: U-Boot's relocated vectors, to be given back at the end
+ * @buf: the recording's buffer from now on
+ * @addr: its address
+ * @size: its size
+ * @takenp: returns how many samples the boot recording took
+ * @copiedp: returns how many of them fitted into @buf
+ *
+ * Writes the perf.data's head into @buf, copies the boot samples after it
+ * (their image offsets become run-time addresses) and goes on with
+ * perfrec_irq and perfrec's relocated vectors. On failure the boot
+ * recording is disarmed.
+ * Return: 0, or perf_data_begin()'s error
+ */
+int perfrec_session_adopt(struct perfrec_session *boot, u64 vbar, void *buf, ulong addr,
+			  ulong size, u64 *takenp, u64 *copiedp);
+
+/* Most boot phases a recording names: more are left in the last one */
+#define PERFREC_MAX_PHASES		16
+
+/**
+ * perfrec_session_phase() - Start a boot phase: from now on samples are a new thread's
+ * @s: the session (armed, with @s->phases)
+ * @name: the phase's name, the thread's (perf keeps 15 bytes)
+ * @time: when it started (perfrec_irq_now_ns())
+ *
+ * Writes PERF_RECORD_FORK and PERF_RECORD_COMM into the ring, then gives
+ * the IRQ handler the new thread id. Any context.
+ */
+void perfrec_session_phase(struct perfrec_session *s, const char *name, u64 time);
 
 /**
  * perfrec_session_stats() - The statistics the end of a perf.data states

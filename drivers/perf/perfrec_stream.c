@@ -132,3 +132,44 @@ int perfrec_walk_samples(perfrec_sample_fn fn, void *ctx)
 
 	return 0;
 }
+
+int perfrec_get_phases(struct perfrec_phase *phases, uint max)
+{
+	struct perfrec_session *s = &perfrec_session;
+	const u8 *rec = (const u8 *)perfrec_irq.ring.base;
+	const u8 *end = rec + perfrec_irq.ring.head;
+	struct perf_data_sample sample;
+	uint nr = 0, i;
+
+	if (s->state != PERFREC_FINALISED || s->cfg.mode != PERFREC_RECORD || s->streamed)
+		return -ENODATA;
+	if (!s->phases || !max)
+		return 0;
+	/* The time before the first phase: the leader thread, named at the start */
+	memset(phases, 0, sizeof(*phases));
+	strlcpy(phases[0].name, s->facts.info.comm, sizeof(phases[0].name));
+	phases[0].tid = PERFREC_PID;
+	phases[0].start_ns = s->facts.info.start_time;
+	nr = 1;
+	for (; rec < end; rec += sample.header.size) {
+		memcpy(&sample, rec, sizeof(sample.header));
+		if (sample.header.type == PERF_DATA_RECORD_COMM && nr < max) {
+			struct perf_data_thread_comm comm;	/* perf_data_thread()'s */
+
+			memcpy(&comm, rec, sizeof(comm));
+			strlcpy(phases[nr].name, comm.comm, sizeof(phases[nr].name));
+			phases[nr].tid = comm.tid;
+			phases[nr].start_ns = comm.sid.time;
+			phases[nr].samples = 0;
+			nr++;
+		} else if (sample.header.type == PERF_DATA_RECORD_SAMPLE) {
+			memcpy(&sample, rec, sizeof(sample));
+			for (i = 0; i < nr && phases[i].tid != sample.tid; i++)
+				;
+			if (i < nr)
+				phases[i].samples++;
+		}
+	}
+
+	return nr;
+}

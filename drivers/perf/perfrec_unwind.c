@@ -49,7 +49,8 @@ typedef __s64 s64;
 
 static notrace bool perfrec_unwind_in_text(const struct perfrec_unwind_area *area, u64 addr)
 {
-	return addr >= area->text_start && addr < area->text_end && !(addr & 3);
+	return ((addr >= area->text_start && addr < area->text_end) ||
+		(addr >= area->alt_start && addr < area->alt_end)) && !(addr & 3);
 }
 
 static notrace u32 perfrec_unwind_insn(const struct perfrec_unwind_area *area, u64 addr)

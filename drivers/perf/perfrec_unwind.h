@@ -18,12 +18,17 @@
  *
  * @text_start: address of the image's first instruction
  * @text_end: address of the first byte after its code
+ * @alt_start: a second place of the code (the relocated image, while a boot
+ *	recording goes through relocation), or 0
+ * @alt_end: the first byte after it, or 0
  * @stack_low: lowest address a frame record may lie at (the interrupted sp)
  * @stack_top: the stack's upper end (U-Boot's initial stack pointer)
  */
 struct perfrec_unwind_area {
 	__u64 text_start;
 	__u64 text_end;
+	__u64 alt_start;
+	__u64 alt_end;
 	__u64 stack_low;
 	__u64 stack_top;
 };

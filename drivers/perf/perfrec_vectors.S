@@ -21,12 +21,15 @@
  * touched. ELR and SPSR are not saved because the handler cannot take an
  * exception: interrupts stay masked and it makes no calls that could fault.
  * The frame's layout is in perfrec_irq_frame.h, shared with the C side.
+ *
+ * A boot recording (CONFIG_PERFREC_BOOT) has tables of its own, the same but
+ * for the handler they call.
  */
 
 #include <linux/linkage.h>
 #include "perfrec_irq_frame.h"
 
-.macro	perfrec_irq_entry el
+.macro	perfrec_irq_entry el, handler
 	sub	sp, sp, #PERFREC_IRQ_FRAME_BYTES
 	stp	x0, x1, [sp, #0]
 	stp	x2, x3, [sp, #16]
@@ -40,7 +43,7 @@
 	stp	x29, x30, [sp, #PERFREC_IRQ_FRAME_X29 * 8]
 	mrs	x0, elr_el\el
 	mov	x1, sp
-	bl	perfrec_irq_handler
+	bl	\handler
 	ldp	x0, x1, [sp, #0]
 	ldp	x2, x3, [sp, #16]
 	ldp	x4, x5, [sp, #32]
@@ -74,18 +77,18 @@
 	b	vectors + \uboot
 .endm
 
-.macro	perfrec_vector_table el
-	.section .text.perfrec_vectors_el\el, "ax"
+.macro	perfrec_vector_table el, table, handler
+	.section .text.\table\()\el, "ax"
 	.align	11
-	.globl	perfrec_vectors_el\el
-perfrec_vectors_el\el:
+	.globl	\table\()\el
+\table\()\el:
 	/* Current EL with SP_EL0 */
 	.align	7
 	perfrec_sync_entry \el, 0x000
 	.align	7
-	perfrec_irq_entry \el
+	perfrec_irq_entry \el, \handler
 	.align	7
-	perfrec_irq_entry \el
+	perfrec_irq_entry \el, \handler
 	.align	7
 	b	vectors + 0x180
 
@@ -93,9 +96,9 @@ perfrec_vectors_el\el:
 	.align	7
 	perfrec_sync_entry \el, 0x200
 	.align	7
-	perfrec_irq_entry \el
+	perfrec_irq_entry \el, \handler
 	.align	7
-	perfrec_irq_entry \el
+	perfrec_irq_entry \el, \handler
 	.align	7
 	b	vectors + 0x380
 
@@ -112,9 +115,16 @@ perfrec_vectors_el\el:
 	.endr
 .endm
 
-perfrec_vector_table 1
-perfrec_vector_table 2
-perfrec_vector_table 3
+perfrec_vector_table 1, perfrec_vectors_el, perfrec_irq_handler
+perfrec_vector_table 2, perfrec_vectors_el, perfrec_irq_handler
+perfrec_vector_table 3, perfrec_vectors_el, perfrec_irq_handler
+
+#if CONFIG_IS_ENABLED(PERFREC_BOOT)
+/* A boot recording's (perfrec_boot.c): the handler's state is in the boot buffer */
+perfrec_vector_table 1, perfrec_boot_vectors_el, perfrec_irq_boot_handler
+perfrec_vector_table 2, perfrec_boot_vectors_el, perfrec_irq_boot_handler
+perfrec_vector_table 3, perfrec_boot_vectors_el, perfrec_irq_boot_handler
+#endif
 
 /* int perfrec_probe_read32(const void __iomem *addr, u32 *valp): 0, or 1 if it aborted */
 	.section .text.perfrec_probe_read32, "ax"

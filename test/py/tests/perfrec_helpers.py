@@ -243,15 +243,26 @@ def hole(cons):
     raise AssertionError(f'no hole of U-Boot\'s map at any of {HOLES}')
 
 
-def dtb_with_gic_at(cons, tmp_path, addr):
-    """QEMU's device tree for this cell (-machine dumpdtb=), with the GIC
-    distributor moved to @addr (fdtput); return its path, for -dtb"""
-    dtb = os.path.join(str(tmp_path), 'gic-moved.dtb')
+def qemu_dtb(cons, tmp_path, name, edits, mem='1G'):
+    """QEMU's device tree for this cell and @mem of RAM (-machine dumpdtb=),
+    changed by @edits, each a list of fdtput's arguments after the file (or,
+    starting with '-d', its property deletion); return its path, for -dtb"""
+    dtb = os.path.join(str(tmp_path), name)
     machine = cons.config.env['env__perfrec_machine']
     subprocess.run(['qemu-system-aarch64', '-M', f'{machine},dumpdtb={dtb}',
-                    '-cpu', os.environ.get('PERFREC_QEMU_CPU', 'cortex-a57'), '-m', '1G',
+                    '-cpu', os.environ.get('PERFREC_QEMU_CPU', 'cortex-a57'), '-m', mem,
                     '-smp', str(cons.config.env['env__perfrec_smp']), '-display', 'none',
                     '-nic', 'none'], check=True, capture_output=True)
+    for edit in edits:
+        args = ['fdtput', '-d', dtb] + edit[1:] if edit[0] == '-d' else ['fdtput', dtb] + edit
+        subprocess.run(args, check=True, capture_output=True)
+    return dtb
+
+
+def dtb_with_gic_at(cons, tmp_path, addr):
+    """QEMU's device tree for this cell, with the GIC distributor moved to
+    @addr; return its path, for -dtb"""
+    dtb = qemu_dtb(cons, tmp_path, 'gic-moved.dtb', [])
     cells = subprocess.run(['fdtget', '-t', 'x', dtb, GIC, 'reg'], check=True,
                            capture_output=True, text=True).stdout.split()
     cells[:2] = [f'{addr >> 32:x}', f'{addr & 0xffffffff:x}']

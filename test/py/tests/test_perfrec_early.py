@@ -32,13 +32,15 @@ def test_perfrec_early_boot(ubman, tmp_path):
     assert events(cons)['cycles'][0] > 0
     path, data = fetch(cons, tmp_path)
     pdata = PerfData(data)
-    assert pdata.samples and pdata.cmdline[:2] == ['perfrec', 'start']
+    # With CONFIG_PERFREC_BOOT it is the boot recording, adopted (test_perfrec_boot.py)
+    boot = cons.config.buildconfig.get('config_perfrec_boot') == 'y'
+    assert pdata.samples and pdata.cmdline[:2] == (['u-boot'] if boot else ['perfrec', 'start'])
     reloc = int(re.search(r'reloc off\s*= (0x[0-9a-f]+)', cons.run_command('bdinfo')).group(1),
                 16)
     text = [(start, end) for start, end in symbols(cons).values() if end > start]
     assert all(any(start <= s.ip - reloc < end for start, end in text) for s in pdata.samples)
     report = perf(tmp_path, ['report', '-i', path, '--symfs=' + cons.config.build_dir,
-                             '--stdio', '--sort', 'symbol'])
+                             '--stdio', '--sort', 'dso,symbol'])
     names = re.findall(r'\[\.\] (\S+)', report)
     assert any(name.startswith(INIT_ONLY) for name in names), names
     assert '[unknown]' not in report

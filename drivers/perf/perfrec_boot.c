@@ -1,0 +1,421 @@
+// SPDX-License-Identifier: GPL-2.0+
+/*
+ * Copyright (c) 2026 The perfrec authors
+ * perfrec from board_init_f(): record the whole boot, through relocation
+ *
+ * Before relocation nothing of U-Boot's own is writable: no BSS, no .data
+ * (a board may run from flash), no lmb and no driver model for the PMU. The
+ * boot recording lives in a fixed DRAM buffer (CONFIG_PERFREC_BOOT_ADDR and
+ * _SIZE): the IRQ handler's state first (perfrec_irq_boot_handler() finds it
+ * there by its constant address), then the session, then the sample ring.
+ *
+ * Hooks, in the order they run:
+ * - perfrec_boot_start(), right after fdtdec_setup() in board_init_f(): the
+ *   first point where the device tree (PMU, GIC, timer, /memory) is
+ *   readable. Checks the buffer and the timer and arms as 'perfrec start'
+ *   would, with the options of Kconfig; no console yet, so nothing is said.
+ * - perfrec_boot_report(), right after console_init_f(): says in one line
+ *   why the recording did not start, if it did not (or that it samples
+ *   cpu-clock because the PMU's interrupt cannot be used).
+ * - perfrec_boot_relocating(), right after setup_reloc(): a buffer that what
+ *   U-Boot has reserved at the top of DRAM overlaps is dropped. The image's
+ *   relocated place is now known: from here on an address in either place is
+ *   stored as an offset into the image (perfrec_irq_boot_addr()).
+ * - crt0_64.S masks IRQs before c_runtime_cpu_setup() points VBAR at
+ *   U-Boot's relocated vectors, and calls perfrec_boot_relocated() right
+ *   after it: that installs the relocated copy of the boot vectors and lets
+ *   the interrupt in again. relocate_code() is sampled; the masked window is
+ *   a few dozen instructions.
+ * - perfrec_boot_mark(), from bootstage_add_record(): at the bootstage marks
+ *   that start a boot phase (board_init_f, board_init_r, main_loop,
+ *   bootm_start, start_kernel; relocation starts one at setup_reloc()), the
+ *   samples become a new thread's, named after the phase.
+ * - perfrec_boot_adopt(), from perfrec_early.c once driver model and lmb
+ *   are up: the recording becomes the early recording. Its perf.data goes
+ *   into a buffer of the boot buffer's size at the top of free DRAM (placed
+ *   as for any recording), the boot buffer's samples are copied into it
+ *   with their offsets turned into run-time addresses, and the boot buffer
+ *   is free again.
+ */
+
+#define LOG_CATEGORY	LOGC_ARCH
+
+#include <errno.h>
+#include <fdtdec.h>
+#include <init.h>
+#include <log.h>
+#include <mapmem.h>
+#include <perfrec.h>
+#include <stdio.h>
+#include <asm/global_data.h>
+#include <asm/sections.h>
+#include <asm/system.h>
+#include <linux/kernel.h>
+#include <linux/libfdt.h>
+#include <linux/sizes.h>
+#include <linux/string.h>
+#include "perfrec_cpu.h"
+#include "perfrec_info.h"
+#include "perfrec_irq.h"
+#include "perfrec_session.h"
+#include "pmuv3_regs.h"
+
+DECLARE_GLOBAL_DATA_PTR;
+
+#define PERFREC_BOOT_MAGIC	0x746f6f6263657270ULL	/* "perfboot" */
+
+/* Room kept for a stack below the stack pointer the buffer is checked against */
+#define PERFREC_BOOT_STACK_ROOM	SZ_256K
+
+/* Reads of CNTPCT_EL0 within which it must move */
+#define PERFREC_BOOT_TICK_TRIES	100000
+
+/**
+ * struct perfrec_boot - The boot recording, at CONFIG_PERFREC_BOOT_ADDR
+ *
+ * @irq: the IRQ handler's state (first: PERFREC_BOOT_IRQ)
+ * @magic: PERFREC_BOOT_MAGIC while the recording is live, else 0
+ * @size: the buffer's size (perfrec_boot_size() when it started)
+ * @err: why it did not start (0 if it did)
+ * @fell_back: the PMU's interrupt could not be used: cpu-clock instead
+ * @why: and why not
+ * @uboot_vbar: U-Boot's relocated vectors, which the recording gives back
+ * @sess: the session, as perfrec_session_arm() left it
+ * @ring: the samples
+ */
+struct perfrec_boot {
+	struct perfrec_irq irq;
+	u64 magic;
+	ulong size;
+	int err;
+	bool fell_back;
+	struct perfrec_irq_report why;
+	u64 uboot_vbar;
+	struct perfrec_session sess;
+	u64 ring[] __aligned(64);
+};
+
+/*
+ * A number from the control device tree's /options/u-boot, else @def: tests
+ * and experiments change the boot recording there, with no rebuild
+ */
+static u32 perfrec_boot_option(const char *name, u32 def)
+{
+	int node = fdt_path_offset(gd->fdt_blob, "/options/u-boot");
+
+	return node < 0 ? def : fdtdec_get_uint(gd->fdt_blob, node, name, def);
+}
+
+/* The buffer's size: CONFIG_PERFREC_BOOT_SIZE, or "perfrec,boot-size" */
+static ulong perfrec_boot_size(void)
+{
+	return perfrec_boot_option("perfrec,boot-size", CONFIG_PERFREC_BOOT_SIZE);
+}
+
+static struct perfrec_boot *perfrec_boot_buf(void)
+{
+	return map_sysmem(CONFIG_PERFREC_BOOT_ADDR, sizeof(struct perfrec_boot));
+}
+
+static bool perfrec_overlaps(ulong start, ulong size, ulong other, ulong other_size)
+{
+	return start < other + other_size && other < start + size;
+}
+
+/*
+ * Does the device tree's /memory hold the whole buffer? Read with libfdt:
+ * ofnode knows only the trees driver model has registered, none just after
+ * relocation.
+ */
+static bool perfrec_boot_in_memory(ulong start, ulong size)
+{
+	const void *blob = gd->fdt_blob;
+	int ac = fdt_address_cells(blob, 0), sc = fdt_size_cells(blob, 0);
+	int node, len, i;
+	const fdt32_t *reg;
+	const char *type;
+	u64 bank, bytes;
+
+	/* Memory nodes are the root's children: no walk of the whole tree */
+	fdt_for_each_subnode(node, blob, 0) {
+		type = fdt_getprop(blob, node, "device_type", NULL);
+		reg = fdt_getprop(blob, node, "reg", &len);
+		if (!type || strcmp(type, "memory") || !reg)
+			continue;
+		for (i = 0; (i + 1) * (ac + sc) * (int)sizeof(*reg) <= len; i++) {
+			bank = fdtdec_get_number(reg + i * (ac + sc), ac);
+			bytes = fdtdec_get_number(reg + i * (ac + sc) + ac, sc);
+			if (start >= bank && size <= bytes && start - bank <= bytes - size)
+				return true;
+		}
+	}
+
+	return false;
+}
+
+/*
+ * Why the buffer cannot be used, or NULL. Before relocation (it checks what
+ * lies in DRAM then): the buffer must be in /memory and miss the device
+ * tree, U-Boot's image, the initial stack, gd and the early malloc area.
+ */
+static const char *perfrec_boot_bad_buffer(void)
+{
+	ulong start = CONFIG_PERFREC_BOOT_ADDR, size = perfrec_boot_size();
+	ulong sp = (ulong)&start, top;
+
+	if (start % SZ_4K || size < sizeof(struct perfrec_boot) + SZ_4K)
+		return "is not 4 KiB aligned or too small for perfrec's state and a ring";
+	if (!perfrec_boot_in_memory(start, size))
+		return "is not in the device tree's /memory";
+	if (perfrec_overlaps(start, size, (ulong)gd->fdt_blob, fdt_totalsize(gd->fdt_blob)))
+		return "overlaps the device tree";
+	if (perfrec_overlaps(start, size, (ulong)__image_copy_start,
+			     (ulong)__bss_end - (ulong)__image_copy_start))
+		return "overlaps U-Boot's image";
+	/* The initial stack grows down from gd; the early malloc area is above gd */
+	top = max((ulong)gd + sizeof(*gd), (ulong)gd->malloc_base + gd->malloc_limit);
+	sp = sp > PERFREC_BOOT_STACK_ROOM ? sp - PERFREC_BOOT_STACK_ROOM : 0;
+	if (perfrec_overlaps(start, size, sp, top - sp))
+		return "overlaps the initial stack, gd or the early malloc area";
+
+	return NULL;
+}
+
+/* The generic timer: a frequency, and a counter that moves */
+static int perfrec_boot_check_timer(void)
+{
+	u64 first = read_cntpct_el0();
+	uint i;
+
+	if (!read_cntfrq_el0())
+		return -ENOTSUPP;
+	for (i = 0; i < PERFREC_BOOT_TICK_TRIES; i++) {
+		if (read_cntpct_el0() != first)
+			return 0;
+	}
+
+	return -ETIME;
+}
+
+static int perfrec_boot_arm(struct perfrec_boot *b, struct perfrec_cfg *cfg)
+{
+	b->sess.st = &b->irq;
+	b->sess.boot = true;
+	b->sess.phases = true;
+
+	return perfrec_session_arm(&b->sess, cfg);
+}
+
+int perfrec_boot_start(void)
+{
+	static const char *const argv[] = { "u-boot" };
+	struct perfrec_boot *b = perfrec_boot_buf();
+	u32 period = perfrec_boot_option("perfrec,boot-period", CONFIG_PERFREC_BOOT_PERIOD);
+	ulong size = perfrec_boot_size();
+	struct perfrec_cfg cfg = {
+		.mode = PERFREC_RECORD,
+		.nr_events = 1,
+		.callchain = IS_ENABLED(CONFIG_PERFREC_BOOT_CALLCHAIN),
+		.source = PERFREC_SRC_PMU,
+		.buf = b->ring,
+		.buf_addr = CONFIG_PERFREC_BOOT_ADDR + offsetof(struct perfrec_boot, ring),
+		.buf_size = size - offsetof(struct perfrec_boot, ring),
+		.argc = ARRAY_SIZE(argv),
+		.argv = argv,
+	};
+	struct perfrec_event_cfg *ev = &cfg.events[0];
+
+	if (perfrec_boot_bad_buffer())
+		return 0;
+	memset(b, 0, sizeof(*b));
+	b->size = size;
+	b->err = perfrec_boot_check_timer();
+	if (b->err)
+		return 0;
+	b->err = perfrec_event_lookup(CONFIG_PERFREC_BOOT_EVENT, ev);
+	if (b->err)
+		return 0;
+	ev->period = period;
+	if (ev->timer)
+		cfg.source = PERFREC_SRC_TIMER;
+	b->err = perfrec_boot_arm(b, &cfg);
+	if (b->err && cfg.source == PERFREC_SRC_PMU && b->sess.irq.fault != PERFREC_IRQ_OK) {
+		/* As 'perfrec record' does: the PMU's interrupt is missing or silent */
+		b->why = b->sess.irq;
+		b->fell_back = true;
+		perfrec_event_lookup(PERFREC_CPU_CLOCK, ev);
+		ev->period = period;
+		cfg.source = PERFREC_SRC_TIMER;
+		b->err = perfrec_boot_arm(b, &cfg);
+	}
+	if (b->err)
+		return 0;
+	b->magic = PERFREC_BOOT_MAGIC;
+	if (perfrec_boot_option("perfrec,boot-raw-addresses", 0)) {
+		/* A test's negative control: no record-time classification */
+		perfrec_cpu_block();
+		b->irq.img_bytes = 0;
+		perfrec_cpu_unmask(b->sess.gic.group0);
+	}
+
+	return 0;
+}
+
+/* Is the whole buffer in RAM? gd knows from setup_dest_addr() on, the device tree before */
+static bool perfrec_boot_in_ram(ulong start, ulong size)
+{
+	if (!gd->ram_top)
+		return perfrec_boot_in_memory(start, size);
+
+	return start >= gd->ram_base && start < gd->ram_top && size <= gd->ram_top - start;
+}
+
+/*
+ * The boot recording, if it is live: its vectors are in (in the image that
+ * runs; after relocation, from perfrec_boot_relocated() on)
+ */
+static struct perfrec_boot *perfrec_boot_live(void)
+{
+	return perfrec_cpu_vectors_ours(true) ? perfrec_boot_buf() : NULL;
+}
+
+/* Stop the boot recording where it is, give everything back and say why (if @why) */
+static void perfrec_boot_drop(struct perfrec_boot *b, const char *why)
+{
+	int ret;
+
+	ret = perfrec_session_disarm(&b->sess);
+	b->magic = 0;
+	if (!why)
+		return;
+	printf("perfrec: boot buffer %#lx-%#lx %s: the boot recording is dropped\n",
+	       (ulong)CONFIG_PERFREC_BOOT_ADDR,
+	       (ulong)CONFIG_PERFREC_BOOT_ADDR + b->size - 1, why);
+	if (ret)
+		printf("perfrec: %s was not restored (%#llx, now %#llx)\n",
+		       b->sess.mismatch.name, b->sess.mismatch.before, b->sess.mismatch.after);
+}
+
+int perfrec_boot_report(void)
+{
+	const char *bad = perfrec_boot_bad_buffer();
+	struct perfrec_boot *b = perfrec_boot_buf();
+	char why[PERFREC_WHY_LEN];
+
+	if (bad) {
+		printf("perfrec: boot buffer %#lx-%#lx %s: the boot is not recorded\n",
+		       (ulong)CONFIG_PERFREC_BOOT_ADDR,
+		       (ulong)CONFIG_PERFREC_BOOT_ADDR + perfrec_boot_size() - 1, bad);
+		return 0;
+	}
+	if (b->fell_back) {
+		perfrec_irq_reason(&b->why, why, sizeof(why));
+		printf("perfrec: %s; the boot recording samples cpu-clock every %u ns instead\n",
+		       why, perfrec_boot_option("perfrec,boot-period", CONFIG_PERFREC_BOOT_PERIOD));
+	}
+	if (!b->err)
+		return 0;
+	if (b->err == -ENOTSUPP || b->err == -ETIME) {
+		printf("perfrec: the generic timer %s: the boot is not recorded\n",
+		       b->err == -ENOTSUPP ? "has no frequency (CNTFRQ_EL0 is 0)" :
+		       "does not count (CNTPCT_EL0 stands still)");
+	} else if (b->sess.irq.fault != PERFREC_IRQ_OK) {
+		perfrec_irq_reason(&b->sess.irq, why, sizeof(why));
+		printf("perfrec: %s: the boot is not recorded\n", why);
+	} else {
+		printf("perfrec: the boot recording of '%s' did not start (error %d)\n",
+		       CONFIG_PERFREC_BOOT_EVENT, b->err);
+	}
+
+	return 0;
+}
+
+int perfrec_boot_relocating(void)
+{
+	u64 now = perfrec_now_ns();
+	ulong reserved = gd->start_addr_sp - PERFREC_BOOT_STACK_ROOM;
+	struct perfrec_boot *b = perfrec_boot_live();
+
+	if (!b)
+		return 0;
+	/* What setup_dest_addr() and the reserve_*() steps took, and the new stack */
+	if (perfrec_overlaps(CONFIG_PERFREC_BOOT_ADDR, b->size, reserved, gd->ram_top - reserved)) {
+		perfrec_boot_drop(b, "overlaps what U-Boot reserved at the top of DRAM");
+		return 0;
+	}
+	b->irq.alt_stack_top = gd->start_addr_sp;
+	b->irq.alt_start = gd->flags & GD_FLG_SKIP_RELOC ? b->irq.text_start : gd->relocaddr;
+	b->irq.alt_end = b->irq.alt_start + b->irq.text_end - b->irq.text_start;
+	/* A span with no bootstage mark of its own */
+	perfrec_session_phase(&b->sess, "relocation", now);
+
+	return 0;
+}
+
+void perfrec_boot_relocated(u64 daif)
+{
+	struct perfrec_boot *b = perfrec_boot_buf();
+
+	/*
+	 * IRQs were on only if perfrec had turned them on (U-Boot keeps them
+	 * masked on arm64): the boot recording is live. Its state says so too.
+	 */
+	if (daif & CPU_DAIF_I || !perfrec_boot_in_ram(CONFIG_PERFREC_BOOT_ADDR, sizeof(*b)) ||
+	    b->magic != PERFREC_BOOT_MAGIC || b->sess.state != PERFREC_ARMED)
+		return;
+	/* VBAR holds U-Boot's relocated vectors: it is what the end gives back */
+	b->uboot_vbar = perfrec_cpu_switch_vectors(true);
+	perfrec_cpu_unmask(b->sess.gic.group0);
+}
+
+/* The bootstage marks that start a boot phase, each a thread named after it */
+static const char *const perfrec_boot_phases[] = {
+	"board_init_f", "board_init_r", "main_loop", "bootm_start", "start_kernel",
+};
+
+void perfrec_boot_mark(const char *name)
+{
+	u64 now = perfrec_now_ns();	/* the mark's time, before the checks */
+	struct perfrec_boot *b;
+	uint i;
+
+	for (i = 0; i < ARRAY_SIZE(perfrec_boot_phases); i++) {
+		if (name && !strcmp(name, perfrec_boot_phases[i]))
+			break;
+	}
+	if (i == ARRAY_SIZE(perfrec_boot_phases))
+		return;
+	/* After adoption the session is U-Boot's (BSS is writable from relocation on) */
+	if (gd->flags & GD_FLG_RELOC && perfrec_session.phases) {
+		perfrec_session_phase(&perfrec_session, name, now);
+		return;
+	}
+	b = perfrec_boot_live();
+	if (b)
+		perfrec_session_phase(&b->sess, name, now);
+}
+
+int perfrec_boot_adopt(struct perfrec_boot_result *res)
+{
+	struct perfrec_boot *b = perfrec_boot_live();
+	ulong addr, size;
+	int ret;
+
+	memset(res, 0, sizeof(*res));
+	if (!b)
+		return -ENOENT;
+	size = b->size;
+	res->from = CONFIG_PERFREC_BOOT_ADDR;
+	perfrec_release_buffer();
+	ret = perfrec_buffer_default(size, &addr);
+	if (ret) {
+		perfrec_boot_drop(b, NULL);
+		return ret;
+	}
+	res->to = addr;
+	ret = perfrec_session_adopt(&b->sess, b->uboot_vbar, map_sysmem(addr, size), addr, size,
+				    &res->samples, &res->copied);
+	b->magic = 0;
+
+	return ret;
+}

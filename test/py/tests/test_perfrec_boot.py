@@ -1,0 +1,378 @@
+# SPDX-License-Identifier: GPL-2.0+
+# Copyright (c) 2026 The perfrec authors
+# Tests of the whole-boot recording (CONFIG_PERFREC_BOOT; configs/perfrec-early.config)
+
+"""U-Boot built with CONFIG_PERFREC_BOOT records from board_init_f(), right
+after fdtdec_setup(), through relocate_code() into board_init_r(), and goes
+on as the early recording until the prompt. Every address is classified when
+it is recorded (the image before or after relocation) and stored as an image
+offset, so that one MMAP of /u-boot names the functions of the whole boot.
+
+The device tree's /options/u-boot changes the recording without a rebuild
+("perfrec,boot-size", "perfrec,boot-period", and the negative control's
+"perfrec,boot-raw-addresses"); tests give QEMU such a tree with -dtb.
+"""
+
+import os
+import re
+import subprocess
+
+import pytest
+
+import test_perfrec_hotspot as hotspot
+from perfrec_data import PerfData
+from perfrec_helpers import events, fetch, icount_shift, perf, qemu_dtb, status
+from test_perfrec_callgraph import FLAMEGRAPH, flame_stacks
+
+BOOT_LINE = re.compile(r'perfrec: recording since board_init_f\(\): (\d+) of (\d+) samples '
+                       r'copied from the boot buffer at (0x[0-9a-f]+) to (0x[0-9a-f]+)')
+# The boot buffer of configs/perfrec-early.config (Kconfig's default for QEMU)
+BOOT_BUF = 0x41000000
+# Before relocation there must be this many samples (the issue's floor)
+LEAST_BEFORE_RELOC = 200
+# relocate_code() (its labels, copy_loop and others, have no size in the ELF)
+RELOCATE = ('relocate_code',)
+OPTIONS = '/options/u-boot'
+# The phases of a boot to the prompt, in order: the leader, then a thread each
+PHASES = ['u-boot', 'board_init_f', 'relocation', 'board_init_r']
+# How long writing a phase's FORK and COMM masks IRQs, at most (ns): a sample
+# due then is taken after it, in the next phase
+PHASE_SWITCH_NS = 2000
+
+
+def boot_with(cons, dtb=None, mem=None):
+    """Restart U-Boot with QEMU given @dtb (-dtb) and @mem (-m); return the boot log"""
+    env = {'PERFREC_QEMU_DTB': dtb, 'PERFREC_QEMU_MEM': mem}
+    try:
+        for key, val in env.items():
+            if val:
+                os.environ[key] = val
+        cons.restart_uboot()
+        return cons.get_spawn_output()
+    finally:
+        for key in env:
+            os.environ.pop(key, None)
+
+
+def options_dtb(cons, tmp_path, **props):
+    """QEMU's device tree with /options/u-boot holding perfrec,<name> = <value> for @props"""
+    edits = [['-p', '-c', OPTIONS]]
+    edits += [['-t', 'u', OPTIONS, 'perfrec,' + name.replace('_', '-'), str(val)]
+              for name, val in props.items()]
+    return qemu_dtb(cons, tmp_path, 'options.dtb', edits)
+
+
+def text_of(cons):
+    """[(start, end, name)] of the ELF's functions, sorted, for classifying
+    offsets (a list: two static functions may share a name)"""
+    elf = os.path.join(cons.config.build_dir, 'u-boot')
+    out = subprocess.run(['aarch64-linux-gnu-nm', '-S', '--defined-only', elf],
+                         capture_output=True, text=True, check=True).stdout
+    return sorted((int(parts[0], 16), int(parts[0], 16) + int(parts[1], 16), parts[3])
+                  for parts in (line.split() for line in out.splitlines())
+                  if len(parts) == 4 and parts[2] in 'tTwW' and int(parts[1], 16))
+
+
+def name_at(text, addr):
+    """The function of @text holding link address @addr, or None"""
+    for start, end, name in text:
+        if start <= addr < end:
+            return name
+    return None
+
+
+def resolve(pdata, text):
+    """[(time, [function names, innermost first])] of each sample; None where an
+    address (IP or caller) lies in no function of the ELF at the MMAP's place"""
+    image = pdata.mmaps[0]
+    out = []
+    for smp in sorted(pdata.samples, key=lambda s: s.time):
+        addrs = [a for a in smp.callchain if a < 0xfffffffffffff000] if smp.callchain else \
+            [smp.ip]
+        out.append((smp.time, [name_at(text, a - image.start) for a in addrs]))
+    return out
+
+
+def before_relocation(resolved):
+    """The samples up to the end of relocate_code(): [(time, names)]"""
+    last = max((i for i, (_, names) in enumerate(resolved) if names[0] in RELOCATE),
+               default=-1)
+    return resolved[:last + 1]
+
+
+def boot_problems(resolved):
+    """What is wrong with the samples of board_init_f() and relocation: every
+    address must resolve, every chain must go back to board_init_f() or be
+    relocate_code() in _main; [] if nothing"""
+    problems = [f'at {time}: an address outside every function: {names}'
+                for time, names in resolved if None in names]
+    early = before_relocation(resolved)
+    if not early:
+        return problems + ['no sample in relocate_code()']
+    first_reloc = next(i for i, (_, names) in enumerate(early) if names[0] in RELOCATE)
+    if first_reloc < LEAST_BEFORE_RELOC:
+        problems.append(f'{first_reloc} samples before relocate_code(), fewer than '
+                        f'{LEAST_BEFORE_RELOC}')
+    problems += [f'at {time}: not under board_init_f(): {names}' for time, names in early
+                 if None not in names and names[0] not in RELOCATE and
+                 'board_init_f' not in names]
+    return problems
+
+
+@pytest.mark.boardspec('qemu_arm64')
+@pytest.mark.buildconfigspec('perfrec_boot')
+@pytest.mark.requiredtool('perf')
+def test_perfrec_early_boot_whole(ubman, tmp_path):
+    """From board_init_f() through relocation to the prompt: every address,
+    before and after relocation, names its function in perf and in the ELF"""
+    cons = ubman
+    boot = boot_with(cons)
+    match = BOOT_LINE.search(boot)
+    assert match, boot
+    copied, taken = int(match.group(1)), int(match.group(2))
+    assert copied == taken > LEAST_BEFORE_RELOC and int(match.group(3), 16) == BOOT_BUF
+    assert status(cons)[0] == 'finalised'
+    path, data = fetch(cons, tmp_path)
+    pdata = PerfData(data)
+    assert pdata.cmdline == ['u-boot'] and len(pdata.mmaps) == 1
+    assert len(pdata.samples) > copied and all(s.callchain for s in pdata.samples)
+    resolved = resolve(pdata, text_of(cons))
+    assert boot_problems(resolved) == []
+    early = before_relocation(resolved)
+    assert len({names[0] for _, names in early}) >= 10
+    callers = {name for _, names in early for name in names}
+    # initf_dm() is inlined into the INITCALL list of 2025.07 on
+    assert 'board_init_f' in callers and callers & {'initf_dm', 'dm_init_and_scan'} and \
+        any(name.startswith('fdtdec_') for name in callers), callers
+    # A chain taken in relocate_code() holds both places: the code before
+    # relocation, its return address (relocation_return in _main) after it
+    assert all(names[1:] == ['_main'] for _, names in early if names[0] == 'relocate_code')
+    # After relocation too: every sample resolves
+    assert all(None not in names for _, names in resolved)
+    report = perf(tmp_path, ['report', '-i', path, '--symfs=' + cons.config.build_dir,
+                             '--stdio', '--sort', 'dso,symbol', '--no-children'])
+    assert '[unknown]' not in report
+    names = set(re.findall(r'\[\.\] (\S+)', report))
+    assert 'copy_loop' in names and any(n.startswith('initf_') or n.startswith('dm_') or
+                                        n.startswith('fdt_') for n in names), names
+    assert events(cons)['cycles'][0] > 0
+
+
+@pytest.mark.boardspec('qemu_arm64')
+@pytest.mark.buildconfigspec('perfrec_boot')
+@pytest.mark.requiredtool('perf')
+def test_perfrec_early_boot_raw_addresses(ubman, tmp_path):
+    """Negative control: with the record-time classification off (the
+    device tree's perfrec,boot-raw-addresses), the checks of
+    test_perfrec_early_boot_whole fail: perf has [unknown] samples and the samples
+    of board_init_f() resolve to no function"""
+    cons = ubman
+    try:
+        boot = boot_with(cons, options_dtb(cons, tmp_path, boot_raw_addresses=1))
+        assert BOOT_LINE.search(boot), boot
+        path, data = fetch(cons, tmp_path)
+        problems = boot_problems(resolve(PerfData(data), text_of(cons)))
+        assert any('outside every function' in p for p in problems), problems
+        report = perf(tmp_path, ['report', '-i', path, '--symfs=' + cons.config.build_dir,
+                                 '--stdio', '--sort', 'dso,symbol', '--no-children'])
+        assert '[unknown]' in report
+    finally:
+        cons.restart_uboot()
+
+
+@pytest.mark.boardspec('qemu_arm64')
+@pytest.mark.buildconfigspec('perfrec_boot')
+def test_perfrec_early_boot_not_in_memory(ubman, tmp_path):
+    """A boot buffer that runs past the end of /memory (perfrec,boot-size of
+    1 GiB): one line, an unrecorded boot, and the early recording starts after
+    relocation as without PERFREC_BOOT"""
+    cons = ubman
+    try:
+        boot = boot_with(cons, options_dtb(cons, tmp_path, boot_size=0x40000000))
+        line = (f'perfrec: boot buffer {BOOT_BUF:#x}-{BOOT_BUF + 0x3fffffff:#x} is not in the '
+                "device tree's /memory: the boot is not recorded")
+        assert line in boot and not BOOT_LINE.search(boot), boot
+        # The other lines: the early recording's, when it starts and at the prompt
+        lines = re.findall(r'perfrec: .*\S', boot.split(line)[1])
+        assert len(lines) == 2 and lines[0].startswith('perfrec: recording into ') and \
+            re.match(r'perfrec: \d+ samples, 0 lost, ', lines[1]), boot
+        assert status(cons)[0] == 'finalised'
+        assert 'ok' in cons.run_command('echo ok')
+    finally:
+        cons.restart_uboot()
+
+
+@pytest.mark.boardspec('qemu_arm64')
+@pytest.mark.buildconfigspec('perfrec_boot')
+def test_perfrec_early_boot_dropped(ubman):
+    """With 32 MiB of RAM what U-Boot reserves at the top overlaps the boot
+    buffer: the recording is dropped at setup_reloc() with one line, every
+    register given back, and the boot goes on to the prompt"""
+    cons = ubman
+    try:
+        boot = boot_with(cons, mem='32M')
+        line = (f'perfrec: boot buffer {BOOT_BUF:#x}-{BOOT_BUF + 0x3fffff:#x} overlaps what '
+                'U-Boot reserved at the top of DRAM: the boot recording is dropped')
+        assert line in boot, boot
+        assert 'not restored' not in boot and not BOOT_LINE.search(boot)
+        assert 'ok' in cons.run_command('echo ok')
+    finally:
+        cons.restart_uboot()
+
+
+@pytest.mark.boardspec('qemu_arm64')
+@pytest.mark.buildconfigspec('perfrec_boot')
+@pytest.mark.requiredtool('perf')
+def test_perfrec_early_boot_small_buffer(ubman, tmp_path):
+    """A boot buffer too small for the boot (perfrec,boot-size): the samples
+    that do not fit are counted lost, and the boot goes on"""
+    cons = ubman
+    try:
+        boot = boot_with(cons, options_dtb(cons, tmp_path, boot_size=0x8000))
+        match = BOOT_LINE.search(boot)
+        assert match, boot
+        out = cons.run_command('perfrec status')
+        lost = int(re.search(r'lost: (\d+)', out).group(1))
+        assert lost > 0, out
+        path, data = fetch(cons, tmp_path)
+        pdata = PerfData(data)
+        assert pdata.lost_samples == lost and len(data) <= 0x8000
+        report = perf(tmp_path, ['report', '-i', path, '--symfs=' + cons.config.build_dir,
+                                 '--stdio', '--sort', 'dso,symbol'], allow_lost=True)
+        assert '[unknown]' not in report
+    finally:
+        cons.restart_uboot()
+
+
+@pytest.mark.boardspec('qemu_arm64')
+@pytest.mark.buildconfigspec('perfrec_boot')
+def test_perfrec_early_boot_cpu_clock(ubman, tmp_path):
+    """A device tree (given at boot: 'fdt set' at the prompt comes too late)
+    whose PMU has no interrupt: the boot recording samples cpu-clock"""
+    cons = ubman
+    try:
+        boot = boot_with(cons, qemu_dtb(cons, tmp_path, 'nopmuirq.dtb',
+                                        [['-d', '/pmu', 'interrupts']]))
+        assert ('perfrec: /pmu has no "interrupts" property; the boot recording samples '
+                'cpu-clock every') in boot, boot
+        assert BOOT_LINE.search(boot), boot
+        assert events(cons)['cpu-clock'][0] > 0
+    finally:
+        cons.restart_uboot()
+
+
+@pytest.mark.boardspec('qemu_arm64')
+@pytest.mark.buildconfigspec('perfrec_boot')
+def test_perfrec_early_boot_buffer_reused(ubman, tmp_path):
+    """After the copy the boot buffer is free: a load over it (at
+    kernel_addr_r, 32 MiB) leaves the recording as it was, byte for byte"""
+    cons = ubman
+    boot = boot_with(cons)
+    assert BOOT_LINE.search(boot), boot
+    _, before = fetch(cons, tmp_path, 'before.data')
+    cons.run_command('mw.b $kernel_addr_r 0xaa 0x2000000')
+    _, after = fetch(cons, tmp_path, 'after.data')
+    assert before == after
+
+
+def phases_of(pdata):
+    """[(tid, name, start ns)] of the recording's threads, in order"""
+    names = {comm.tid: comm.comm for comm in pdata.comms}
+    return [(sid.tid, names[sid.tid], sid.time) for rec in pdata.records if rec.type == 3
+            for sid in [pdata.sample_ids[rec.offset]]]
+
+
+def bootstage_marks(cons):
+    """{name: µs} of the marks of 'bootstage report'"""
+    out = cons.run_command('bootstage report')
+    return {m.group(2): int(m.group(1).replace(',', ''))
+            for m in re.finditer(r'^\s*([\d,]+)\s+[\d,]+\s+(\S+)\s*$', out, re.M)}
+
+
+@pytest.mark.boardspec('qemu_arm64')
+@pytest.mark.buildconfigspec('perfrec_boot')
+@pytest.mark.buildconfigspec('cmd_bootstage')
+@pytest.mark.requiredtool('perf')
+def test_perfrec_early_boot_phases(ubman, tmp_path):
+    """Each boot phase is a thread named after it, starting at bootstage's
+    mark (within 2 µs); under -icount shift=0 (a cycle an instruction), each
+    phase's samples times the period is its span, within a period; perf's
+    report by comm and the board's report split the boot the same way"""
+    cons = ubman
+    boot = boot_with(cons)
+    assert BOOT_LINE.search(boot), boot
+    path, data = fetch(cons, tmp_path)
+    pdata = PerfData(data)
+    phases = phases_of(pdata)
+    assert [name for _, name, _ in phases][:len(PHASES)] == PHASES, phases
+    assert [tid for tid, _, _ in phases] == list(range(1, len(phases) + 1))
+    marks = bootstage_marks(cons)
+    for _, name, start in phases[1:]:
+        if name in marks:
+            assert abs(start / 1000 - marks[name]) <= 2, (name, start, marks[name])
+    assert {'board_init_f', 'board_init_r'} <= set(marks), marks
+
+    counts = {tid: 0 for tid, _, _ in phases}
+    for smp in pdata.samples:
+        counts[smp.tid] += 1
+    period = pdata.samples[0].period
+    ends = [start for _, _, start in phases[1:]] + [max(s.time for s in pdata.samples)]
+    if icount_shift(cons) == 0:
+        for (tid, name, start), end in zip(phases, ends):
+            assert abs(end - start - counts[tid] * period) <= period + PHASE_SWITCH_NS, \
+                (name, end - start, counts[tid], period)
+
+    report = perf(tmp_path, ['report', '-i', path, '--symfs=' + cons.config.build_dir,
+                             '--stdio', '--sort', 'comm', '-g', 'none', '-F', 'comm,sample'])
+    rows = dict((m.group(1), int(m.group(2)))
+                for m in re.finditer(r'^\s+(\S+)\s+(\d+)\s*$', report, re.M))
+    assert rows == {name: counts[tid] for tid, name, _ in phases if counts[tid]}, report
+    board = cons.run_command('perfrec report -n 1')
+    listed = re.findall(r'^(\S+)\s+(\d+)\s+[\d.]+%\s+([\d.]+)\s*$', board, re.M)
+    assert [(name, int(n), round(float(ms) * 1000)) for name, n, ms in listed] == \
+        [(name, counts[tid], start // 1000) for tid, name, start in phases], board
+
+
+@pytest.mark.boardspec('qemu_arm64')
+@pytest.mark.buildconfigspec('perfrec_boot')
+@pytest.mark.requiredtool('perf')
+@pytest.mark.requiredtool('node')
+def test_perfrec_early_boot_readers(ubman, tmp_path):
+    """perf, hotspot's parser and the flame graph read the whole boot the
+    same: hotspot's functions, chains and threads are perf's sample by
+    sample, and the flame graph has a tree per phase with its samples"""
+    cons = ubman
+    boot = boot_with(cons)
+    assert BOOT_LINE.search(boot), boot
+    path, data = fetch(cons, tmp_path)
+    pdata = PerfData(data)
+    root = hotspot.symfs(cons)
+    theirs = hotspot.perf_chains(tmp_path, path, root)
+    stream, noise = hotspot.hotspot(tmp_path, path, debug=os.path.join(root, '.debug'))
+    assert not stream.errors and not noise, (stream.errors, noise)
+    ours = hotspot.hotspot_chains(stream)
+    assert len(ours) == len(theirs) == len(pdata.samples)
+    for idx, (mine, perfs) in enumerate(zip(ours, theirs)):
+        assert mine == perfs and None not in mine, (idx, mine, perfs)
+    # hotspot's thread of each sample: the name its Command event gave
+    names = {ev.tid: ev.payload for ev in stream.events if ev.kind == 'Command'}
+    by_time = sorted(pdata.samples, key=lambda s: s.time)
+    assert [names[s.tid] for s in stream.samples] == \
+        [dict((c.tid, c.comm) for c in pdata.comms)[s.tid] for s in by_time]
+
+    html = str(tmp_path / 'flame.html')
+    proc = subprocess.run(['/usr/bin/python3', FLAMEGRAPH, '-i', path, '--symfs',
+                           cons.config.build_dir, '-o', html], capture_output=True, text=True,
+                          check=False, env=dict(os.environ, HOME=str(tmp_path)))
+    assert proc.returncode == 0 and proc.stderr == '', proc.stderr
+    trees = flame_stacks(html)['all'][1]
+    counts = {}
+    for smp in pdata.samples:
+        counts[smp.tid] = counts.get(smp.tid, 0) + 1
+
+    def total(node):
+        return node[0] + sum(total(child) for child in node[1].values())
+    comm = dict((c.tid, c.comm) for c in pdata.comms)
+    # perf's flamegraph.py names a tree '<comm> (<pid>)': the phase's name, pid 1
+    assert {name: total(node) for name, node in trees.items()} == \
+        {f'{comm[tid]} (1)': n for tid, n in counts.items()}, list(trees)
