@@ -87,7 +87,7 @@ UBOOT_VERSION	= $$($(UBOOT_MAKE) -s --no-print-directory ubootversion)
 	check-qemu check-releases check-repro \
 	check-qemu-fast check-sandbox checkpatch check-defconfig defconfig bench bench-size clean \
 	patches check-series series-write series-check check-boards board-build \
-	distclean demo-picture hotspot-picture soak check-diff-builds diff-demo diff-picture \
+	distclean demo-picture boot-demo boot-demo-picture hotspot-picture soak check-diff-builds diff-demo diff-picture \
 	bench-diff run-args
 
 all: build
@@ -174,6 +174,15 @@ demo: deps build
 # The README's flame graph picture, from the demo's recording
 demo-picture: demo
 	cp $(BUILD)/demo/flame.png doc/perfrec-flamegraph.png
+
+# Where U-Boot's boot time goes: the early-boot build (CONFIG_PERFREC_BOOT)
+# records itself from board_init_f() to the prompt, then into an OS payload
+boot-demo: deps build-early
+	$(PYTHON) scripts/perfrec_boot_demo.py --build-dir $(EARLY_O) --out $(BUILD)/boot-demo
+
+# The README's boot flame graph, from the boot demo's recording
+boot-demo-picture: boot-demo
+	cp $(BUILD)/boot-demo/boot-flame.png doc/perfrec-boot-flamegraph.png
 
 # What made it slower: a flow recorded twice, the second time with a planted
 # regression (2.8% more CRC-32 work, one call level more), compared by

@@ -44,6 +44,7 @@ class Board:
         self.cwd = cwd
         self.proc = None
         self.buf = b''
+        self.boot_log = ''
 
     def __enter__(self):
         self.proc = subprocess.Popen(self.args, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
@@ -54,6 +55,7 @@ class Board:
                 self.proc.stdin.write(b' ')
                 self.proc.stdin.flush()
                 self._wait((PROMPT,), 60)
+            self.boot_log = self.buf.decode(errors='replace').replace('\r', '')
             self.buf = b''
         except BaseException:
             self.__exit__()
@@ -86,6 +88,15 @@ class Board:
                     sys.stdout.flush()
                 self.buf += data
         return next(pat for pat in patterns if pat in self.buf)
+
+    def send(self, cmd, until, timeout=600):
+        """Send @cmd; return the output up to @until (bytes), for a command
+        that never comes back to the prompt (an OS boot)"""
+        self.buf = b''
+        self.proc.stdin.write(cmd.encode() + b'\n')
+        self.proc.stdin.flush()
+        self._wait((until,), timeout)
+        return self.buf.decode(errors='replace').replace('\r', '')
 
     def run(self, cmd, timeout=600):
         """Run one command; return its output (without the echo and prompt)"""

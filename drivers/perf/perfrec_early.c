@@ -19,11 +19,13 @@
 #include <command.h>
 #include <errno.h>
 #include <event.h>
+#include <fdtdec.h>
 #include <log.h>
 #include <perfrec.h>
 #include <perfrec_compat.h>
 #include <stdio.h>
 #include <asm/global_data.h>
+#include <linux/libfdt.h>
 #include <linux/string.h>
 
 DECLARE_GLOBAL_DATA_PTR;
@@ -71,6 +73,20 @@ static int perfrec_early_start(void *ctx, struct event *event)
 PERFREC_EVENT_SPY(PERFREC_EVT_DM_POST_INIT_R, perfrec_early_start);
 PERFREC_EVENT_SPY(EVT_DM_POST_PROBE, perfrec_early_start);
 
+/*
+ * Stop at the prompt? CONFIG_PERFREC_EARLY_UNTIL_PROMPT, unless the control
+ * device tree's /options/u-boot says otherwise ("perfrec,until-prompt" = <0>
+ * or <1>): a recording through bootcmd to the OS needs no other build
+ */
+static bool perfrec_early_until_prompt(void)
+{
+	int node = fdt_path_offset(gd->fdt_blob, "/options/u-boot");
+
+	return node < 0 ? IS_ENABLED(CONFIG_PERFREC_EARLY_UNTIL_PROMPT) :
+	       fdtdec_get_uint(gd->fdt_blob, node, "perfrec,until-prompt",
+			       IS_ENABLED(CONFIG_PERFREC_EARLY_UNTIL_PROMPT));
+}
+
 static int perfrec_early_prompt(void *ctx, struct event *event)
 {
 	static char *const stop[] = { "perfrec", "stop", NULL };
@@ -92,7 +108,7 @@ static int perfrec_early_prompt(void *ctx, struct event *event)
 	perfrec_get_result(&res);
 	if (res.state != PERFREC_ARMED)
 		return 0;
-	if (IS_ENABLED(CONFIG_PERFREC_EARLY_UNTIL_PROMPT))
+	if (perfrec_early_until_prompt())
 		cmd_process(0, 2, stop, &repeatable, NULL);
 	else
 		printf("perfrec: recording since early boot; 'perfrec stop' ends it\n");

@@ -19,7 +19,9 @@ import subprocess
 
 import pytest
 
+import perfrec_payload
 import test_perfrec_hotspot as hotspot
+import test_perfrec_session as session
 from perfrec_data import PerfData
 from perfrec_helpers import events, fetch, icount_shift, perf, qemu_dtb, status
 from test_perfrec_callgraph import FLAMEGRAPH, flame_stacks
@@ -376,3 +378,59 @@ def test_perfrec_early_boot_readers(ubman, tmp_path):
     # perf's flamegraph.py names a tree '<comm> (<pid>)': the phase's name, pid 1
     assert {name: total(node) for name, node in trees.items()} == \
         {f'{comm[tid]} (1)': n for tid, n in counts.items()}, list(trees)
+
+
+def until_os_dtb(cons, tmp_path):
+    """QEMU's device tree with /options/u-boot's perfrec,until-prompt = <0>:
+    the recording goes on past the prompt"""
+    return qemu_dtb(cons, tmp_path, 'until-os.dtb',
+                    [['-p', '-c', OPTIONS], ['-t', 'u', OPTIONS, 'perfrec,until-prompt', '0']])
+
+
+@pytest.mark.boardspec('qemu_arm64')
+@pytest.mark.buildconfigspec('perfrec_boot')
+@pytest.mark.buildconfigspec('cmd_bootm')
+def test_perfrec_early_boot_past_prompt(ubman, tmp_path):
+    """Recording on past the prompt (perfrec,until-prompt = <0>): main_loop
+    and bootm_start are phases too, at bootstage's marks"""
+    cons = ubman
+    mkimage = os.path.join(cons.config.build_dir, 'tools', 'mkimage')
+    payload = perfrec_payload.build(os.path.join(str(tmp_path), 'payload'))
+    uimage = os.path.join(str(tmp_path), 'payload.uimg')
+    subprocess.run([mkimage, '-A', 'arm64', '-O', 'linux', '-T', 'kernel', '-C', 'none',
+                    '-a', '0x40400000', '-e', '0x40400000', '-d', payload, uimage],
+                   check=True, capture_output=True)
+    try:
+        boot = boot_with(cons, until_os_dtb(cons, tmp_path))
+        assert "perfrec: recording since early boot; 'perfrec stop' ends it" in boot, boot
+        assert status(cons)[0] == 'recording'
+        cons.run_command(f'load hostfs - 0x48000000 {uimage}')
+        cons.run_command('bootm start 0x48000000 - $fdtcontroladdr')
+        cons.run_command('perfrec stop')
+        _, data = fetch(cons, tmp_path)
+        phases = phases_of(PerfData(data))
+        assert [name for _, name, _ in phases] == PHASES + ['main_loop', 'bootm_start'], phases
+        marks = bootstage_marks(cons) if cons.config.buildconfig.get('config_cmd_bootstage') \
+            else {}
+        for _, name, start in phases[1:]:
+            if name in marks:
+                assert abs(start / 1000 - marks[name]) <= 2, (name, start, marks[name])
+    finally:
+        cons.restart_uboot()
+
+
+@pytest.mark.boardspec('qemu_arm64')
+@pytest.mark.buildconfigspec('perfrec_boot')
+def test_perfrec_early_boot_to_os(ubman, tmp_path):
+    """A recording of the whole boot that runs into booti ends cleanly at the
+    handoff: the OS gets the state it gets after a boot without one"""
+    cons = ubman
+    boot_with(cons)
+    _, plain = session.boot_payload(cons, tmp_path)
+    boot = boot_with(cons, until_os_dtb(cons, tmp_path))
+    copied = int(BOOT_LINE.search(boot).group(1))
+    text, handed = session.boot_payload(cons, tmp_path)
+    match = re.search(r'perfrec: stopped for the OS: (\d+) samples, 0 lost, \d+ bytes of '
+                      r'perf.data at 0x[0-9a-f]+', text)
+    assert match and int(match.group(1)) > copied, text
+    assert handed == plain
