@@ -87,7 +87,7 @@ UBOOT_VERSION	= $$($(UBOOT_MAKE) -s --no-print-directory ubootversion)
 	check-qemu check-releases check-repro \
 	check-qemu-fast check-sandbox checkpatch check-defconfig defconfig bench bench-size clean \
 	patches check-series series-write series-check check-boards board-build \
-	distclean demo-picture boot-demo boot-demo-picture hotspot-picture soak check-diff-builds diff-demo diff-picture \
+	distclean demo-picture boot-demo boot-demo-picture bench-boot hotspot-picture soak check-diff-builds diff-demo diff-picture \
 	bench-diff run-args
 
 all: build
@@ -500,9 +500,13 @@ board-build: $(O)/.config $(OVERLAY_STAMP)
 
 # --- Benchmarks ---------------------------------------------------------------
 
-bench: deps build bench-size
+bench: deps build bench-size bench-boot
 	$(PYTHON) bench/perfrec_bench.py --build-dir $(O) --readme README.md \
 		--size-json $(BUILD)/bench-size$(TAG).json
+
+# What recording the whole boot costs: instructions to the prompt, with and without
+bench-boot: deps build-early
+	$(PYTHON) bench/perfrec_boot_bench.py --build-dir $(EARLY_O) --readme README.md
 
 # perfrec_diff.py on two 100000-sample -g recordings: time and memory
 bench-diff: deps build

@@ -681,6 +681,18 @@ struct perfrec_boot_result {
 };
 
 /**
+ * perfrec_early_option() - A number from the control device tree's /options/u-boot
+ * @name: the property: "perfrec,early" (0: no early or boot recording),
+ *	"perfrec,until-prompt", "perfrec,boot-size", "perfrec,boot-period",
+ *	"perfrec,boot-raw-addresses"
+ * @def: its value if the tree does not say
+ *
+ * Changes the early and boot recording for one boot, without a rebuild.
+ * Return: the property's value, or @def
+ */
+u32 perfrec_early_option(const char *name, u32 def);
+
+/**
  * perfrec_boot_start() - Start the boot recording (CONFIG_PERFREC_BOOT)
  *
  * board_init_f(), right after fdtdec_setup(). Silent: the console is not up.

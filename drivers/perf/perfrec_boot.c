@@ -95,21 +95,10 @@ struct perfrec_boot {
 	u64 ring[] __aligned(64);
 };
 
-/*
- * A number from the control device tree's /options/u-boot, else @def: tests
- * and experiments change the boot recording there, with no rebuild
- */
-static u32 perfrec_boot_option(const char *name, u32 def)
-{
-	int node = fdt_path_offset(gd->fdt_blob, "/options/u-boot");
-
-	return node < 0 ? def : fdtdec_get_uint(gd->fdt_blob, node, name, def);
-}
-
 /* The buffer's size: CONFIG_PERFREC_BOOT_SIZE, or "perfrec,boot-size" */
 static ulong perfrec_boot_size(void)
 {
-	return perfrec_boot_option("perfrec,boot-size", CONFIG_PERFREC_BOOT_SIZE);
+	return perfrec_early_option("perfrec,boot-size", CONFIG_PERFREC_BOOT_SIZE);
 }
 
 static struct perfrec_boot *perfrec_boot_buf(void)
@@ -210,7 +199,7 @@ int perfrec_boot_start(void)
 {
 	static const char *const argv[] = { "u-boot" };
 	struct perfrec_boot *b = perfrec_boot_buf();
-	u32 period = perfrec_boot_option("perfrec,boot-period", CONFIG_PERFREC_BOOT_PERIOD);
+	u32 period = perfrec_early_option("perfrec,boot-period", CONFIG_PERFREC_BOOT_PERIOD);
 	ulong size = perfrec_boot_size();
 	struct perfrec_cfg cfg = {
 		.mode = PERFREC_RECORD,
@@ -225,7 +214,7 @@ int perfrec_boot_start(void)
 	};
 	struct perfrec_event_cfg *ev = &cfg.events[0];
 
-	if (perfrec_boot_bad_buffer())
+	if (!perfrec_early_option("perfrec,early", 1) || perfrec_boot_bad_buffer())
 		return 0;
 	memset(b, 0, sizeof(*b));
 	b->size = size;
@@ -251,7 +240,7 @@ int perfrec_boot_start(void)
 	if (b->err)
 		return 0;
 	b->magic = PERFREC_BOOT_MAGIC;
-	if (perfrec_boot_option("perfrec,boot-raw-addresses", 0)) {
+	if (perfrec_early_option("perfrec,boot-raw-addresses", 0)) {
 		/* A test's negative control: no record-time classification */
 		perfrec_cpu_block();
 		b->irq.img_bytes = 0;
@@ -302,6 +291,8 @@ int perfrec_boot_report(void)
 	struct perfrec_boot *b = perfrec_boot_buf();
 	char why[PERFREC_WHY_LEN];
 
+	if (!perfrec_early_option("perfrec,early", 1))
+		return 0;
 	if (bad) {
 		printf("perfrec: boot buffer %#lx-%#lx %s: the boot is not recorded\n",
 		       (ulong)CONFIG_PERFREC_BOOT_ADDR,
@@ -311,7 +302,7 @@ int perfrec_boot_report(void)
 	if (b->fell_back) {
 		perfrec_irq_reason(&b->why, why, sizeof(why));
 		printf("perfrec: %s; the boot recording samples cpu-clock every %u ns instead\n",
-		       why, perfrec_boot_option("perfrec,boot-period", CONFIG_PERFREC_BOOT_PERIOD));
+		       why, perfrec_early_option("perfrec,boot-period", CONFIG_PERFREC_BOOT_PERIOD));
 	}
 	if (!b->err)
 		return 0;

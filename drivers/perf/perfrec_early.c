@@ -53,6 +53,8 @@ static int perfrec_early_start(void *ctx, struct event *event)
 	if (!(gd->flags & GD_FLG_RELOC) || perfrec_early_tried || !perfrec_lmb_ready())
 		return 0;
 	perfrec_early_tried = true;
+	if (!perfrec_early_option("perfrec,early", 1))
+		return 0;
 	/* A boot recording (CONFIG_PERFREC_BOOT) goes on as the early one */
 	if (IS_ENABLED(CONFIG_PERFREC_BOOT)) {
 		perfrec_early_boot_ret = perfrec_boot_adopt(&perfrec_early_boot);
@@ -73,18 +75,11 @@ static int perfrec_early_start(void *ctx, struct event *event)
 PERFREC_EVENT_SPY(PERFREC_EVT_DM_POST_INIT_R, perfrec_early_start);
 PERFREC_EVENT_SPY(EVT_DM_POST_PROBE, perfrec_early_start);
 
-/*
- * Stop at the prompt? CONFIG_PERFREC_EARLY_UNTIL_PROMPT, unless the control
- * device tree's /options/u-boot says otherwise ("perfrec,until-prompt" = <0>
- * or <1>): a recording through bootcmd to the OS needs no other build
- */
-static bool perfrec_early_until_prompt(void)
+u32 perfrec_early_option(const char *name, u32 def)
 {
 	int node = fdt_path_offset(gd->fdt_blob, "/options/u-boot");
 
-	return node < 0 ? IS_ENABLED(CONFIG_PERFREC_EARLY_UNTIL_PROMPT) :
-	       fdtdec_get_uint(gd->fdt_blob, node, "perfrec,until-prompt",
-			       IS_ENABLED(CONFIG_PERFREC_EARLY_UNTIL_PROMPT));
+	return node < 0 ? def : fdtdec_get_uint(gd->fdt_blob, node, name, def);
 }
 
 static int perfrec_early_prompt(void *ctx, struct event *event)
@@ -108,7 +103,8 @@ static int perfrec_early_prompt(void *ctx, struct event *event)
 	perfrec_get_result(&res);
 	if (res.state != PERFREC_ARMED)
 		return 0;
-	if (perfrec_early_until_prompt())
+	if (perfrec_early_option("perfrec,until-prompt",
+				 IS_ENABLED(CONFIG_PERFREC_EARLY_UNTIL_PROMPT)))
 		cmd_process(0, 2, stop, &repeatable, NULL);
 	else
 		printf("perfrec: recording since early boot; 'perfrec stop' ends it\n");
