@@ -684,7 +684,7 @@ struct perfrec_boot_result {
  * perfrec_early_option() - A number from the control device tree's /options/u-boot
  * @name: the property: "perfrec,early" (0: no early or boot recording),
  *	"perfrec,until-prompt", "perfrec,boot-size", "perfrec,boot-period",
- *	"perfrec,boot-raw-addresses"
+ *	"perfrec,boot-callchain", "perfrec,boot-raw-addresses"
  * @def: its value if the tree does not say
  *
  * Changes the early and boot recording for one boot, without a rebuild.

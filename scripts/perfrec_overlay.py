@@ -144,9 +144,8 @@ CRT0_VECTORS = ('#if CONFIG_IS_ENABLED(PERFREC_BOOT)\n'
                 '\tbl\tperfrec_boot_relocated\t\t/* perfrec: its vectors, IRQs on */\n'
                 '#endif\n')
 BOOTSTAGE_ANCHOR = '\tstruct bootstage_record *rec;\n'
-BOOTSTAGE_HOOK = ('\n#if CONFIG_IS_ENABLED(PERFREC_BOOT)\n'
-                  '\tperfrec_boot_mark(name);\n'
-                  '#endif\n')
+BOOTSTAGE_HOOK = ('\n\tif (CONFIG_IS_ENABLED(PERFREC_BOOT))\n'
+                  '\t\tperfrec_boot_mark(name);\n')
 
 # The complete list of edits to U-Boot's own files:
 #   (file, why, anchor, text, how[, unless])

@@ -157,7 +157,8 @@ in a fixed DRAM buffer until then (nothing else is writable before
 relocation), every address is stored as an offset into the image when it is
 recorded (a chain taken in relocate_code() holds both places), and each
 boot phase is a thread of its own in the perf.data, named after the
-bootstage mark that starts it.
+bootstage mark that starts it (drivers/perf/perfrec_boot.c, in the
+driver's patch, is built from this one on).
 
 The hooks: board_f.c starts the recording after fdtdec_setup(), says why
 it did not start once the console is up, and gives it the relocated place
@@ -166,7 +167,6 @@ INITCALL()s of 2025.07 on). crt0_64.S masks IRQs while U-Boot's relocated
 vectors are in place, whose IRQ entry panics, and calls perfrec right after
 c_runtime_cpu_setup() to put its own back. bootstage_add_record() tells
 perfrec of each mark.''',
-         files=['drivers/perf/perfrec_boot.c'],
          edits=['declare the boot recording', 'start the boot recording',
                 'say why the boot recording', 'give the boot recording',
                 'mask IRQs while U-Boot', 'put the boot recording',

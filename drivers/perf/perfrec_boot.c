@@ -77,6 +77,7 @@ DECLARE_GLOBAL_DATA_PTR;
  * @magic: PERFREC_BOOT_MAGIC while the recording is live, else 0
  * @size: the buffer's size (perfrec_boot_size() when it started)
  * @err: why it did not start (0 if it did)
+ * @timer: the generic timer is unusable: PERFREC_BOOT_NO_FREQ or _STILL
  * @fell_back: the PMU's interrupt could not be used: cpu-clock instead
  * @why: and why not
  * @uboot_vbar: U-Boot's relocated vectors, which the recording gives back
@@ -88,6 +89,7 @@ struct perfrec_boot {
 	u64 magic;
 	ulong size;
 	int err;
+	int timer;
 	bool fell_back;
 	struct perfrec_irq_report why;
 	u64 uboot_vbar;
@@ -152,8 +154,10 @@ static const char *perfrec_boot_bad_buffer(void)
 	ulong start = CONFIG_PERFREC_BOOT_ADDR, size = perfrec_boot_size();
 	ulong sp = (ulong)&start, top;
 
-	if (start % SZ_4K || size < sizeof(struct perfrec_boot) + SZ_4K)
-		return "is not 4 KiB aligned or too small for perfrec's state and a ring";
+	if (start % SZ_4K)
+		return "is not 4 KiB aligned";
+	if (size < sizeof(struct perfrec_boot) + SZ_4K)
+		return "has no room for perfrec's state and 4 KiB of samples";
 	if (!perfrec_boot_in_memory(start, size))
 		return "is not in the device tree's /memory";
 	if (perfrec_overlaps(start, size, (ulong)gd->fdt_blob, fdt_totalsize(gd->fdt_blob)))
@@ -170,20 +174,23 @@ static const char *perfrec_boot_bad_buffer(void)
 	return NULL;
 }
 
-/* The generic timer: a frequency, and a counter that moves */
+/* What may be wrong with the generic timer: no frequency, or a counter that stands still */
+#define PERFREC_BOOT_NO_FREQ	1
+#define PERFREC_BOOT_STILL	2
+
 static int perfrec_boot_check_timer(void)
 {
 	u64 first = read_cntpct_el0();
 	uint i;
 
 	if (!read_cntfrq_el0())
-		return -ENOTSUPP;
+		return PERFREC_BOOT_NO_FREQ;
 	for (i = 0; i < PERFREC_BOOT_TICK_TRIES; i++) {
 		if (read_cntpct_el0() != first)
 			return 0;
 	}
 
-	return -ETIME;
+	return PERFREC_BOOT_STILL;
 }
 
 static int perfrec_boot_arm(struct perfrec_boot *b, struct perfrec_cfg *cfg)
@@ -204,7 +211,8 @@ int perfrec_boot_start(void)
 	struct perfrec_cfg cfg = {
 		.mode = PERFREC_RECORD,
 		.nr_events = 1,
-		.callchain = IS_ENABLED(CONFIG_PERFREC_BOOT_CALLCHAIN),
+		.callchain = perfrec_early_option("perfrec,boot-callchain",
+						  IS_ENABLED(CONFIG_PERFREC_BOOT_CALLCHAIN)),
 		.source = PERFREC_SRC_PMU,
 		.buf = b->ring,
 		.buf_addr = CONFIG_PERFREC_BOOT_ADDR + offsetof(struct perfrec_boot, ring),
@@ -218,9 +226,11 @@ int perfrec_boot_start(void)
 		return 0;
 	memset(b, 0, sizeof(*b));
 	b->size = size;
-	b->err = perfrec_boot_check_timer();
-	if (b->err)
+	b->timer = perfrec_boot_check_timer();
+	if (b->timer) {
+		b->err = -ETIME;
 		return 0;
+	}
 	b->err = perfrec_event_lookup(CONFIG_PERFREC_BOOT_EVENT, ev);
 	if (b->err)
 		return 0;
@@ -300,15 +310,17 @@ int perfrec_boot_report(void)
 		return 0;
 	}
 	if (b->fell_back) {
+		u32 ns = perfrec_early_option("perfrec,boot-period", CONFIG_PERFREC_BOOT_PERIOD);
+
 		perfrec_irq_reason(&b->why, why, sizeof(why));
 		printf("perfrec: %s; the boot recording samples cpu-clock every %u ns instead\n",
-		       why, perfrec_early_option("perfrec,boot-period", CONFIG_PERFREC_BOOT_PERIOD));
+		       why, ns);
 	}
 	if (!b->err)
 		return 0;
-	if (b->err == -ENOTSUPP || b->err == -ETIME) {
+	if (b->timer) {
 		printf("perfrec: the generic timer %s: the boot is not recorded\n",
-		       b->err == -ENOTSUPP ? "has no frequency (CNTFRQ_EL0 is 0)" :
+		       b->timer == PERFREC_BOOT_NO_FREQ ? "has no frequency (CNTFRQ_EL0 is 0)" :
 		       "does not count (CNTPCT_EL0 stands still)");
 	} else if (b->sess.irq.fault != PERFREC_IRQ_OK) {
 		perfrec_irq_reason(&b->sess.irq, why, sizeof(why));

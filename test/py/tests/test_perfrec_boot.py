@@ -291,6 +291,58 @@ def bootstage_marks(cons):
             for m in re.finditer(r'^\s*([\d,]+)\s+[\d,]+\s+(\S+)\s*$', out, re.M)}
 
 
+def recorded_boot(cons, tmp_path):
+    """Boot with the recording as configured; return (perf.data path, PerfData)"""
+    boot = boot_with(cons)
+    assert BOOT_LINE.search(boot), boot
+    path, data = fetch(cons, tmp_path)
+    return path, PerfData(data)
+
+
+def check_marks(cons, phases):
+    """Each phase named after a bootstage mark starts at its time, within 2 µs"""
+    marks = bootstage_marks(cons)
+    for _, name, start in phases[1:]:
+        if name in marks:
+            assert abs(start / 1000 - marks[name]) <= 2, (name, start, marks[name])
+    return marks
+
+
+def samples_by_tid(pdata):
+    """{tid: samples}"""
+    counts = {}
+    for smp in pdata.samples:
+        counts[smp.tid] = counts.get(smp.tid, 0) + 1
+    return counts
+
+
+def check_spans(pdata, phases, counts):
+    """Each phase's samples times the period is its span, within a period (and
+    the few ns a phase switch masks IRQs); the last phase ends at the last sample"""
+    period = pdata.samples[0].period
+    ends = [start for _, _, start in phases[1:]] + [max(s.time for s in pdata.samples)]
+    for (tid, name, start), end in zip(phases, ends):
+        assert abs(end - start - counts.get(tid, 0) * period) <= period + PHASE_SWITCH_NS, \
+            (name, end - start, counts.get(tid, 0), period)
+
+
+def check_flame_graph(path, pdata, build_dir, tmp_path):
+    """The flame graph of @path has a tree per phase, '<name> (1)', with its samples"""
+    html = str(tmp_path / 'flame.html')
+    proc = subprocess.run(['/usr/bin/python3', FLAMEGRAPH, '-i', path, '--symfs', build_dir,
+                           '-o', html], capture_output=True, text=True, check=False,
+                          env=dict(os.environ, HOME=str(tmp_path)))
+    assert proc.returncode == 0 and proc.stderr == '', proc.stderr
+
+    def total(node):
+        return node[0] + sum(total(child) for child in node[1].values())
+    comm = {c.tid: c.comm for c in pdata.comms}
+    # perf's flamegraph.py names a tree '<comm> (<pid>)': the phase's name, pid 1
+    trees = flame_stacks(html)['all'][1]
+    assert {name: total(node) for name, node in trees.items()} == \
+        {f'{comm[tid]} (1)': n for tid, n in samples_by_tid(pdata).items()}, list(trees)
+
+
 @pytest.mark.boardspec('qemu_arm64')
 @pytest.mark.buildconfigspec('perfrec_boot')
 @pytest.mark.buildconfigspec('cmd_bootstage')
@@ -301,28 +353,16 @@ def test_perfrec_early_boot_phases(ubman, tmp_path):
     phase's samples times the period is its span, within a period; perf's
     report by comm and the board's report split the boot the same way"""
     cons = ubman
-    boot = boot_with(cons)
-    assert BOOT_LINE.search(boot), boot
-    path, data = fetch(cons, tmp_path)
-    pdata = PerfData(data)
+    path, pdata = recorded_boot(cons, tmp_path)
     phases = phases_of(pdata)
     assert [name for _, name, _ in phases][:len(PHASES)] == PHASES, phases
     assert [tid for tid, _, _ in phases] == list(range(1, len(phases) + 1))
-    marks = bootstage_marks(cons)
-    for _, name, start in phases[1:]:
-        if name in marks:
-            assert abs(start / 1000 - marks[name]) <= 2, (name, start, marks[name])
+    marks = check_marks(cons, phases)
     assert {'board_init_f', 'board_init_r'} <= set(marks), marks
 
-    counts = {tid: 0 for tid, _, _ in phases}
-    for smp in pdata.samples:
-        counts[smp.tid] += 1
-    period = pdata.samples[0].period
-    ends = [start for _, _, start in phases[1:]] + [max(s.time for s in pdata.samples)]
+    counts = samples_by_tid(pdata)
     if icount_shift(cons) == 0:
-        for (tid, name, start), end in zip(phases, ends):
-            assert abs(end - start - counts[tid] * period) <= period + PHASE_SWITCH_NS, \
-                (name, end - start, counts[tid], period)
+        check_spans(pdata, phases, counts)
 
     report = perf(tmp_path, ['report', '-i', path, '--symfs=' + cons.config.build_dir,
                              '--stdio', '--sort', 'comm', '-g', 'none', '-F', 'comm,sample'])
@@ -344,10 +384,7 @@ def test_perfrec_early_boot_readers(ubman, tmp_path):
     same: hotspot's functions, chains and threads are perf's sample by
     sample, and the flame graph has a tree per phase with its samples"""
     cons = ubman
-    boot = boot_with(cons)
-    assert BOOT_LINE.search(boot), boot
-    path, data = fetch(cons, tmp_path)
-    pdata = PerfData(data)
+    path, pdata = recorded_boot(cons, tmp_path)
     root = hotspot.symfs(cons)
     theirs = hotspot.perf_chains(tmp_path, path, root)
     stream, noise = hotspot.hotspot(tmp_path, path, debug=os.path.join(root, '.debug'))
@@ -362,22 +399,7 @@ def test_perfrec_early_boot_readers(ubman, tmp_path):
     assert [names[s.tid] for s in stream.samples] == \
         [dict((c.tid, c.comm) for c in pdata.comms)[s.tid] for s in by_time]
 
-    html = str(tmp_path / 'flame.html')
-    proc = subprocess.run(['/usr/bin/python3', FLAMEGRAPH, '-i', path, '--symfs',
-                           cons.config.build_dir, '-o', html], capture_output=True, text=True,
-                          check=False, env=dict(os.environ, HOME=str(tmp_path)))
-    assert proc.returncode == 0 and proc.stderr == '', proc.stderr
-    trees = flame_stacks(html)['all'][1]
-    counts = {}
-    for smp in pdata.samples:
-        counts[smp.tid] = counts.get(smp.tid, 0) + 1
-
-    def total(node):
-        return node[0] + sum(total(child) for child in node[1].values())
-    comm = dict((c.tid, c.comm) for c in pdata.comms)
-    # perf's flamegraph.py names a tree '<comm> (<pid>)': the phase's name, pid 1
-    assert {name: total(node) for name, node in trees.items()} == \
-        {f'{comm[tid]} (1)': n for tid, n in counts.items()}, list(trees)
+    check_flame_graph(path, pdata, cons.config.build_dir, tmp_path)
 
 
 def until_os_dtb(cons, tmp_path):
@@ -410,11 +432,8 @@ def test_perfrec_early_boot_past_prompt(ubman, tmp_path):
         _, data = fetch(cons, tmp_path)
         phases = phases_of(PerfData(data))
         assert [name for _, name, _ in phases] == PHASES + ['main_loop', 'bootm_start'], phases
-        marks = bootstage_marks(cons) if cons.config.buildconfig.get('config_cmd_bootstage') \
-            else {}
-        for _, name, start in phases[1:]:
-            if name in marks:
-                assert abs(start / 1000 - marks[name]) <= 2, (name, start, marks[name])
+        if cons.config.buildconfig.get('config_cmd_bootstage'):
+            check_marks(cons, phases)
     finally:
         cons.restart_uboot()
 
