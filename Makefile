@@ -500,7 +500,7 @@ board-build: $(O)/.config $(OVERLAY_STAMP)
 
 # --- Benchmarks ---------------------------------------------------------------
 
-bench: deps build bench-size bench-boot
+bench: deps build bench-size
 	$(PYTHON) bench/perfrec_bench.py --build-dir $(O) --readme README.md \
 		--size-json $(BUILD)/bench-size$(TAG).json
 

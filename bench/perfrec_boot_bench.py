@@ -12,9 +12,9 @@ marks at the prompt: once with the recording off (the device tree's
 /options/u-boot perfrec,early = <0>), then recording with call graphs every
 250000 cycles (4 kHz at QEMU's 1 GHz), every 20000 (the default) and every
 10000 (100 kHz), and flat every 20000. What a sample costs comes by
-difference, from the board_init_f mark to the board_init_r mark; the flat
-one must stay within the normal flat path's 113 instructions plus 4. The
-figures hold for icount only: on hardware the handler
+difference, from the board_init_f mark to the board_init_r mark, against a
+boot recorded with a period too long to end there; the flat one must stay
+within the normal flat path's 113 instructions plus 4. The figures hold for icount only: on hardware the handler
 costs more before the caches are on. --readme replaces the text between
 <!-- bench-boot:start --> and <!-- bench-boot:end --> with the table.
 """
@@ -33,9 +33,10 @@ sys.path.insert(0, os.path.join(TOP, 'bench'))
 from perfrec_bench import update_readme
 from perfrec_qemu import Board
 
-MACHINE = 'virt,virtualization=on'
+MACHINE = 'virt,virtualization=on,gic-version=3'
 # (what, /options/u-boot properties)
 RUNS = [('off', {'perfrec,early': 0}),
+        ('armed, no sample (every 4e9 cycles)', {'perfrec,boot-period': 4000000000}),
         ('4 kHz (every 250000 cycles)', {'perfrec,boot-period': 250000}),
         ('default (every 20000 cycles)', {}),
         ('100 kHz (every 10000 cycles)', {'perfrec,boot-period': 10000}),
@@ -92,14 +93,16 @@ def main(argv=None):
             rows.append((what, samples, marks, early))
     base = rows[0][2]['main_loop']
     # Instructions a sample costs, by difference over board_init_f and
-    # relocation (from mark to mark: no arming and no copy in between)
-    span = rows[0][2]['board_init_r'] - rows[0][2]['board_init_f']
+    # relocation (from mark to mark: no arming and no copy in between),
+    # against the recording armed with a period that never ends there (its
+    # hooks and phase switches cost the same)
+    span = rows[1][2]['board_init_r'] - rows[1][2]['board_init_f']
     costs = [(marks['board_init_r'] - marks['board_init_f'] - span) * 1000 / early
              if early else None for _, _, marks, early in rows]
     lines = ['Whole-boot recording (`make bench-boot`): instructions from reset to the prompt '
              '(bootstage\'s main_loop mark, `-icount shift=0`: a nanosecond is an instruction; '
              'on hardware, without caches before initr_caches(), a sample costs more), EL2 / '
-             'GICv2, call graphs on.', '',
+             'GICv3, call graphs on unless flat.', '',
              '| recording | samples to the prompt | board_init_f mark (M insns) | board_init_r '
              'mark (M) | main_loop mark, the prompt (M) | overhead | insns per sample before '
              'board_init_r |',
@@ -111,18 +114,19 @@ def main(argv=None):
             '-' if marks is rows[0][2] else '%+.1f%%' % (100.0 * (marks['main_loop'] - base) /
                                                           base),
             '-' if cost is None else '%.0f' % cost))
-    lines += ['', 'The flat boot sample costs %.0f instructions (limit %d: the normal flat '
-              'path\'s 113 and the address classification); bootstage marks are whole '
+    over = costs[-1] > FLAT_LIMIT + 2000 / rows[-1][3]
+    lines += ['', 'The flat boot sample costs %.0f instructions (budget %d: the normal flat '
+              'path\'s 113 and the address classification%s); bootstage marks are whole '
               'microseconds, so the figure is good to about %.0f instructions.'
-              % (costs[-1], FLAT_LIMIT, 2000 / rows[-1][3])]
+              % (costs[-1], FLAT_LIMIT, ': over it' if over else '', 2000 / rows[-1][3])]
     text = '\n'.join(lines) + '\n'
     print(text)
-    if costs[-1] > FLAT_LIMIT + 2000 / rows[-1][3]:
+    if args.readme:
+        update_readme(args.readme, text, 'bench-boot')
+    if over:
         print('perfrec_boot_bench: the flat boot sample costs more than %d instructions'
               % FLAT_LIMIT, file=sys.stderr)
         return 1
-    if args.readme:
-        update_readme(args.readme, text, 'bench-boot')
     return 0
 
 

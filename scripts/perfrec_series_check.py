@@ -91,7 +91,7 @@ def apply(args, tree):
 
 # What checkpatch says that the series keeps, by message type and file, and why
 ACCEPTED = [
-    ('PREFER_IS_ENABLED', 'common/board_f.c',
+    ('PREFER_IF', 'common/board_f.c',
      "board_f.c's list of steps wraps every optional one in #if (TRACE_EARLY's "
      "too): an array entry cannot be an if (), and initcall_run_f() asks for none"),
 ]

@@ -23,6 +23,9 @@
 
 struct perfrec_irq perfrec_irq;
 
+/* The word of a sample that holds pid and tid (perf_data_sample), stored at once */
+#define PERFREC_IRQ_PID_WORD	(offsetof(struct perf_data_sample, pid) / sizeof(u64))
+
 /* Fewest events between two interrupts after a late one: room for the workload */
 #define PERFREC_IRQ_MIN_GAP	4096
 
@@ -176,8 +179,7 @@ static notrace void perfrec_irq_sample_chain(struct perfrec_irq *st, struct perf
 	rec.s.header.size = words * sizeof(u64);
 	rec.s.id = c->id;
 	rec.s.ip = pc;
-	rec.s.pid = st->pid;
-	rec.s.tid = st->tid;
+	((u64 *)&rec)[PERFREC_IRQ_PID_WORD] = st->pid_tid;
 	rec.s.time = now;
 	rec.s.period = c->period;
 	rec.nr = nr;
@@ -199,12 +201,11 @@ static __always_inline notrace void perfrec_irq_sample(struct perfrec_irq *st,
 		.s.header.size = sizeof(struct perf_data_sample),
 		.s.id = c->id,
 		.s.ip = boot ? perfrec_irq_boot_addr(st, pc) : pc,
-		.s.pid = st->pid,
-		.s.tid = st->tid,
 		.s.time = now,
 		.s.period = c->period,
 	};
 
+	rec.words[PERFREC_IRQ_PID_WORD] = st->pid_tid;
 	if (perfrec_irq_put(st, rec.words, ARRAY_SIZE(rec.words)))
 		st->last_ns = now;
 }
@@ -357,9 +358,13 @@ static noinline notrace void perfrec_irq_boot_handler_general(u64 pc, u64 *regs)
 
 void notrace perfrec_irq_boot_handler(u64 pc, u64 *regs)
 {
-	if (unlikely(PERFREC_BOOT_IRQ->general)) {
+	struct perfrec_irq *st = PERFREC_BOOT_IRQ;
+
+	/* The state's address in one register, not rebuilt from the constant at each use */
+	asm("" : "+r" (st));
+	if (unlikely(st->general)) {
 		perfrec_irq_boot_handler_general(pc, regs);	/* a tail call */
 		return;
 	}
-	perfrec_irq_handle(PERFREC_BOOT_IRQ, pc, regs, false, true);
+	perfrec_irq_handle(st, pc, regs, false, true);
 }

@@ -53,6 +53,7 @@ struct perfrec_counter {
  * @intid: the PMU interrupt
  * @pid: pid of every sample
  * @tid: tid of the samples from now on: @pid, or the thread of a boot phase
+ * @pid_tid: both, as a sample holds them (one load and one store)
  * @ns_mult: generic-timer ticks to ns: ns = ticks * @ns_mult >> 32
  * @callchain: samples carry a call chain (perf's -g)
  * @general: take the general handler (several events, counting, jitter,
@@ -64,16 +65,16 @@ struct perfrec_counter {
  * @timer_cval: its next deadline
  * @max_depth: most return addresses in a chain
  * @text_start: run-time address of the image's first instruction
- * @text_end: and of the first byte after its code
+ * @img_bytes: a boot recording: the bytes from @text_start and from
+ *	@alt_start within which an address is stored as an offset (record-time
+ *	classification; 0 turns it off). Next to @text_start: one load pair
+ * @text_end: the first byte after the image's code
  * @stack_top: the stack's upper end (U-Boot's initial stack pointer)
  * @alt_start: a boot recording: the image's relocated place (from
  *	setup_reloc on; else 0), where its code is also found
  * @alt_end: and the first byte after its code there
  * @alt_stack_top: a boot recording: the upper end of the stack after
  *	relocation (else 0)
- * @img_bytes: a boot recording: the bytes from @text_start and from
- *	@alt_start within which an address is stored as an offset (record-time
- *	classification; 0 turns it off)
  * @stat: counting mode: an overflow adds 2^width to the count, no sample
  * @jitter_pct: vary each period by up to this many percent (0: off)
  * @rng: xorshift64 state for the jitter
@@ -90,8 +91,13 @@ struct perfrec_irq {
 	struct perfrec_ring ring;
 	struct perfrec_gic_cpuif gic;
 	uint intid;
-	u32 pid;
-	u32 tid;
+	union {
+		struct {
+			u32 pid;
+			u32 tid;
+		};
+		u64 pid_tid;
+	};
 	u64 ns_mult;
 	bool callchain;
 	bool general;
@@ -101,12 +107,12 @@ struct perfrec_irq {
 	u64 timer_cval;
 	uint max_depth;
 	u64 text_start;
+	u64 img_bytes;
 	u64 text_end;
 	u64 stack_top;
 	u64 alt_start;
 	u64 alt_end;
 	u64 alt_stack_top;
-	u64 img_bytes;
 	bool stat;
 	uint jitter_pct;
 	u64 rng;

@@ -31,6 +31,7 @@ sys.path.insert(0, os.path.join(REPO, 'scripts'))
 # pylint: disable=wrong-import-position
 import perfrec_overlay as OV  # noqa: E402  # pylint: disable=import-error
 import perfrec_series as SE  # noqa: E402  # pylint: disable=import-error
+import perfrec_series_check as SC  # noqa: E402  # pylint: disable=import-error
 
 KCONFIG = os.path.join(REPO, 'drivers/perf/Kconfig')
 MAKEFILE = os.path.join(REPO, 'drivers/perf/Makefile')
@@ -292,3 +293,27 @@ def test_same_tree(tmp_path):
     assert SC.same_tree(str(series), str(overlaid)) == [
         'only in the series: lib/c.c', 'only in the overlaid tree: README',
         'differs from the overlaid tree: lib/a.c', 'differs from the overlaid tree: lib/b.c']
+
+
+CHECKPATCH_OUT = '''WARNING:PREFER_IF: Use 'if (IS_ENABLED(CONFIG...))' instead of '#if or #ifdef' where possible
+#70: FILE: common/board_f.c:928:
++#if CONFIG_IS_ENABLED(PERFREC_BOOT)
+
+WARNING:PREFER_IF: Use 'if (IS_ENABLED(CONFIG...))' instead of '#if or #ifdef' where possible
+#113: FILE: common/bootstage.c:123:
++#if CONFIG_IS_ENABLED(PERFREC_BOOT)
+
+WARNING:LONG_LINE: line length of 101 exceeds 100 columns
+#520: FILE: common/board_f.c:305:
++		       why, perfrec_early_option("perfrec,boot-period", CONFIG_PERFREC_BOOT_PERIOD));
+
+total: 0 errors, 3 warnings, 0 checks, 558 lines checked
+'''
+
+
+def test_checkpatch_accepted():
+    """Only the accepted type in the accepted file is kept; the others are problems"""
+    left = SC.unaccepted(CHECKPATCH_OUT)
+    assert len(left) == 2
+    assert 'common/bootstage.c' in left[0] and 'LONG_LINE' in left[1]
+    assert SC.unaccepted(CHECKPATCH_OUT.split('\n\n')[0] + '\n') == []
