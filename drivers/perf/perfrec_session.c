@@ -472,19 +472,6 @@ err:
 	return ret;
 }
 
-/*
- * Recording: keep the buffer out of lmb's later allocations and loads (from
- * 2024.10) until the next recording, so that the perf.data survives the boot
- */
-static void perfrec_keep_buffer(struct perfrec_session *s)
-{
-	if (s->cfg.mode != PERFREC_RECORD ||
-	    !perfrec_lmb_keep(s->cfg.buf_addr, s->cfg.buf_size))
-		return;
-	s->kept_addr = s->cfg.buf_addr;
-	s->kept_size = s->cfg.buf_size;
-}
-
 void perfrec_release_buffer(void)
 {
 	struct perfrec_session *s = &perfrec_session;
@@ -495,18 +482,39 @@ void perfrec_release_buffer(void)
 	s->kept_size = 0;
 }
 
+/*
+ * Recording: keep the buffer out of lmb's later allocations and loads (from
+ * 2024.10) until the next recording, so that the perf.data survives the
+ * boot. Done before sampling starts: perfrec's own bookkeeping stays out of
+ * the profile.
+ */
+static bool perfrec_keep_buffer(struct perfrec_session *s, const struct perfrec_cfg *cfg)
+{
+	if (cfg->mode != PERFREC_RECORD)
+		return false;
+	perfrec_release_buffer();	/* the last recording's, if still kept */
+	if (!perfrec_lmb_keep(cfg->buf_addr, cfg->buf_size))
+		return false;
+	s->kept_addr = cfg->buf_addr;
+	s->kept_size = cfg->buf_size;
+
+	return true;
+}
+
 int perfrec_arm(const struct perfrec_cfg *cfg)
 {
 	struct perfrec_session *s = &perfrec_session;
+	bool kept;
 	int ret;
 
 	if (s->state == PERFREC_ARMED)
 		return -EBUSY;
 	s->st = &perfrec_irq;
 	s->boot = false;
+	kept = perfrec_keep_buffer(s, cfg);
 	ret = perfrec_session_arm(s, cfg);
-	if (!ret)
-		perfrec_keep_buffer(s);
+	if (ret && kept)
+		perfrec_release_buffer();
 
 	return ret;
 }
@@ -616,6 +624,7 @@ int perfrec_session_adopt(struct perfrec_session *boot, u64 vbar, void *buf, ulo
 	ring.base = buf + s->layout.ring_offset;
 	ring.size = ALIGN_DOWN(s->layout.ring_bytes, sizeof(u64));
 	done = perfrec_adopt_records(&ring, bst, 0, READ_ONCE(bst->ring.head), &copied, &lost);
+	perfrec_keep_buffer(s, &s->cfg);
 
 	/* The switch: the records taken since, and the handler's state */
 	perfrec_cpu_block();
@@ -637,7 +646,6 @@ int perfrec_session_adopt(struct perfrec_session *boot, u64 vbar, void *buf, ulo
 	s->state = PERFREC_ARMED;
 	perfrec_cpu_switch_vectors(false);
 	perfrec_cpu_unmask(s->gic.group0);
-	perfrec_keep_buffer(s);
 	/* Now that there is driver model: its removal before an OS boots disarms */
 	if (s->cfg.source == PERFREC_SRC_PMU)
 		pmuv3_find_node(&node);

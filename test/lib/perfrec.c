@@ -263,8 +263,12 @@ static int pr_buffer_check(struct unit_test_state *uts)
 	ut_asserteq(-EADDRINUSE, perfrec_buffer_check(ALIGN_DOWN(pr_uboot_start(), SZ_64K) -
 						      SZ_64K, SZ_128K));
 	ut_asserteq(-EADDRINUSE, perfrec_buffer_check(gd->ram_top - SZ_64K, SZ_64K));
-	/* In the middle of DRAM, well below U-Boot */
-	ut_assertok(perfrec_buffer_check(start + bytes / 4, SZ_1M));
+	/*
+	 * Well below U-Boot, clear of the buffers the QEMU tests record into
+	 * (0x50000000 and the top of free DRAM: from 2024.10 lmb keeps the last
+	 * one until the next recording)
+	 */
+	ut_assertok(perfrec_buffer_check(start + bytes / 8, SZ_1M));
 
 	return 0;
 }
