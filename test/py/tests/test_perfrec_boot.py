@@ -19,7 +19,6 @@ import subprocess
 
 import pytest
 
-import perfrec_payload
 import test_perfrec_hotspot as hotspot
 import test_perfrec_session as session
 from perfrec_data import PerfData
@@ -416,12 +415,7 @@ def test_perfrec_early_boot_past_prompt(ubman, tmp_path):
     """Recording on past the prompt (perfrec,until-prompt = <0>): main_loop
     and bootm_start are phases too, at bootstage's marks"""
     cons = ubman
-    mkimage = os.path.join(cons.config.build_dir, 'tools', 'mkimage')
-    payload = perfrec_payload.build(os.path.join(str(tmp_path), 'payload'))
-    uimage = os.path.join(str(tmp_path), 'payload.uimg')
-    subprocess.run([mkimage, '-A', 'arm64', '-O', 'linux', '-T', 'kernel', '-C', 'none',
-                    '-a', '0x40400000', '-e', '0x40400000', '-d', payload, uimage],
-                   check=True, capture_output=True)
+    uimage = session.payload_uimage(cons, tmp_path)
     try:
         boot = boot_with(cons, until_os_dtb(cons, tmp_path))
         assert "perfrec: recording since early boot; 'perfrec stop' ends it" in boot, boot

@@ -178,18 +178,25 @@ def test_perfrec_os_handoff(ubman, tmp_path):
     assert handed == plain
 
 
-@pytest.mark.boardspec('qemu_arm64')
-@pytest.mark.buildconfigspec('cmd_perfrec')
-@pytest.mark.buildconfigspec('perfrec_fdt_reserve')
-def test_perfrec_fdt_reserved_memory(ubman, tmp_path):
-    """Booting while recording reserves the buffer in the OS device tree"""
-    cons = ubman
+def payload_uimage(cons, tmp_path):
+    """The test payload as a legacy uImage for bootm (loaded and run at
+    0x40400000); return its path"""
     mkimage = os.path.join(cons.config.build_dir, 'tools', 'mkimage')
     payload = perfrec_payload.build(os.path.join(str(tmp_path), 'payload'))
     uimage = os.path.join(str(tmp_path), 'payload.uimg')
     subprocess.run([mkimage, '-A', 'arm64', '-O', 'linux', '-T', 'kernel', '-C', 'none',
                     '-a', '0x40400000', '-e', '0x40400000', '-d', payload, uimage],
                    check=True, capture_output=True)
+    return uimage
+
+
+@pytest.mark.boardspec('qemu_arm64')
+@pytest.mark.buildconfigspec('cmd_perfrec')
+@pytest.mark.buildconfigspec('perfrec_fdt_reserve')
+def test_perfrec_fdt_reserved_memory(ubman, tmp_path):
+    """Booting while recording reserves the buffer in the OS device tree"""
+    cons = ubman
+    uimage = payload_uimage(cons, tmp_path)
     cons.run_command(f'load hostfs - 0x48000000 {uimage}')
     cons.run_command(f'perfrec start -c 100000 -o {BUF:#x} -s {BUF_SIZE:#x}')
     try:
