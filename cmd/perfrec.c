@@ -578,11 +578,15 @@ static int perfrec_begin_recording(struct perfrec_opts *o, int argc, char *const
 
 	perfrec_release_buffer();
 	if (!o->have_addr) {
-		if (perfrec_buffer_default(o->size, &o->addr)) {
+		const char *area;
+
+		if (perfrec_buffer_default(o->size, &o->addr, &area)) {
 			printf("No free DRAM for a %#lx-byte buffer: give -o <addr> and -s <size>\n",
 			       o->size);
 			return CMD_RET_FAILURE;
 		}
+		if (area)
+			perfrec_buffer_note_area(o->addr, area);
 	} else if (perfrec_check_buffer(o->addr, o->size)) {
 		return CMD_RET_FAILURE;
 	}

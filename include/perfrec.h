@@ -597,10 +597,20 @@ void perfrec_mmu_sync(const struct perfrec_mmu_borrow *borrow);
  * perfrec_buffer_default() - Find room for a recording's buffer
  * @size: bytes wanted
  * @addrp: returns the address: the top of free DRAM (lmb), 64 KiB aligned,
- *	clear of the areas the usual load address variables point at
- * Return: 0, or -ENOMEM if no such region is free
+ *	clear of the areas the usual load address variables point at; if no
+ *	free region is (a small DRAM), the top of free DRAM all the same
+ * @areap: returns NULL, or in that case the variable whose area the
+ *	buffer lies in ("ramdisk_addr_r")
+ * Return: 0, or -ENOMEM if no region is free
  */
-int perfrec_buffer_default(ulong size, ulong *addrp);
+int perfrec_buffer_default(ulong size, ulong *addrp, const char **areap);
+
+/**
+ * perfrec_buffer_note_area() - Say that a buffer lies in a load area
+ * @addr: the buffer
+ * @area: the variable whose area it lies in (perfrec_buffer_default())
+ */
+void perfrec_buffer_note_area(ulong addr, const char *area);
 
 /**
  * perfrec_buffer_check() - Check a buffer the user gave
@@ -670,12 +680,14 @@ void perfrec_irq_reason(const struct perfrec_irq_report *irq, char *buf, size_t 
  * struct perfrec_boot_result - What became of the boot recording
  * @from: the boot buffer's address
  * @to: the recording's buffer from then on
+ * @area: NULL, or the load area @to lies in (perfrec_buffer_default())
  * @samples: samples in the boot buffer
  * @copied: of these, copied into the recording (the others count as lost)
  */
 struct perfrec_boot_result {
 	ulong from;
 	ulong to;
+	const char *area;
 	u64 samples;
 	u64 copied;
 };

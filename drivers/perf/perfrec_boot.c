@@ -23,8 +23,9 @@
  *   stored as an offset into the image (perfrec_irq_boot_addr()).
  * - crt0_64.S masks IRQs before c_runtime_cpu_setup() points VBAR at
  *   U-Boot's relocated vectors, and calls perfrec_boot_relocated() right
- *   after it: that installs the relocated copy of the boot vectors and lets
- *   the interrupt in again. relocate_code() is sampled; the masked window is
+ *   after it: that installs the relocated copy of the boot vectors, makes
+ *   the new place the one an address is tried against first, and lets the
+ *   interrupt in again. relocate_code() is sampled; the masked window is
  *   a few dozen instructions.
  * - perfrec_boot_mark(), from bootstage_add_record(): at the bootstage marks
  *   that start a boot phase (board_init_f, board_init_r, main_loop,
@@ -75,8 +76,9 @@ DECLARE_GLOBAL_DATA_PTR;
  *
  * @irq: the IRQ handler's state (first: PERFREC_BOOT_IRQ)
  * @magic: PERFREC_BOOT_MAGIC while the recording is live, else 0
- * @size: the buffer's size (perfrec_boot_size() when it started)
+ * @size: the buffer's size (its option's value when it started)
  * @err: why it did not start (0 if it did)
+ * @event_err: the event could not be used: perfrec_event_lookup()'s error
  * @timer: the generic timer is unusable: PERFREC_BOOT_NO_FREQ or _STILL
  * @fell_back: the PMU's interrupt could not be used: cpu-clock instead
  * @why: and why not
@@ -89,6 +91,7 @@ struct perfrec_boot {
 	u64 magic;
 	ulong size;
 	int err;
+	int event_err;
 	int timer;
 	bool fell_back;
 	struct perfrec_irq_report why;
@@ -97,10 +100,52 @@ struct perfrec_boot {
 	u64 ring[] __aligned(64);
 };
 
-/* The buffer's size: CONFIG_PERFREC_BOOT_SIZE, or "perfrec,boot-size" */
-static ulong perfrec_boot_size(void)
+/**
+ * struct perfrec_boot_opts - The boot recording's options
+ *
+ * Kconfig's, or for one boot the control device tree's /options/u-boot
+ * (perfrec,<name>), read once by each hook that needs them
+ *
+ * @on: record at all ("perfrec,early")
+ * @size: the buffer's size ("perfrec,boot-size")
+ * @event: the event ("perfrec,boot-event", a string)
+ * @period: its period ("perfrec,boot-period")
+ * @callchain: with call chains ("perfrec,boot-callchain")
+ * @raw: a test's negative control, no record-time classification of
+ *	addresses ("perfrec,boot-raw-addresses")
+ */
+struct perfrec_boot_opts {
+	bool on;
+	ulong size;
+	const char *event;
+	u32 period;
+	bool callchain;
+	bool raw;
+};
+
+static void perfrec_boot_opts(struct perfrec_boot_opts *opts)
 {
-	return perfrec_early_option("perfrec,boot-size", CONFIG_PERFREC_BOOT_SIZE);
+	const void *blob = gd->fdt_blob;
+	int node = fdt_path_offset(blob, "/options/u-boot");
+	const char *event;
+	int len;
+
+	opts->on = true;
+	opts->size = CONFIG_PERFREC_BOOT_SIZE;
+	opts->event = CONFIG_PERFREC_BOOT_EVENT;
+	opts->period = CONFIG_PERFREC_BOOT_PERIOD;
+	opts->callchain = IS_ENABLED(CONFIG_PERFREC_BOOT_CALLCHAIN);
+	opts->raw = false;
+	if (node < 0)
+		return;
+	opts->on = fdtdec_get_uint(blob, node, "perfrec,early", 1);
+	opts->size = fdtdec_get_uint(blob, node, "perfrec,boot-size", opts->size);
+	opts->period = fdtdec_get_uint(blob, node, "perfrec,boot-period", opts->period);
+	opts->callchain = fdtdec_get_uint(blob, node, "perfrec,boot-callchain", opts->callchain);
+	opts->raw = fdtdec_get_uint(blob, node, "perfrec,boot-raw-addresses", 0);
+	event = fdt_getprop(blob, node, "perfrec,boot-event", &len);
+	if (event && len > 0 && strnlen(event, len) < len)
+		opts->event = event;
 }
 
 static struct perfrec_boot *perfrec_boot_buf(void)
@@ -149,9 +194,9 @@ static bool perfrec_boot_in_memory(ulong start, ulong size)
  * lies in DRAM then): the buffer must be in /memory and miss the device
  * tree, U-Boot's image, the initial stack, gd and the early malloc area.
  */
-static const char *perfrec_boot_bad_buffer(void)
+static const char *perfrec_boot_bad_buffer(ulong size)
 {
-	ulong start = CONFIG_PERFREC_BOOT_ADDR, size = perfrec_boot_size();
+	ulong start = CONFIG_PERFREC_BOOT_ADDR;
 	ulong sp = (ulong)&start, top;
 
 	if (start % SZ_4K)
@@ -206,35 +251,35 @@ int perfrec_boot_start(void)
 {
 	static const char *const argv[] = { "u-boot" };
 	struct perfrec_boot *b = perfrec_boot_buf();
-	u32 period = perfrec_early_option("perfrec,boot-period", CONFIG_PERFREC_BOOT_PERIOD);
-	ulong size = perfrec_boot_size();
+	struct perfrec_boot_opts opts;
 	struct perfrec_cfg cfg = {
 		.mode = PERFREC_RECORD,
 		.nr_events = 1,
-		.callchain = perfrec_early_option("perfrec,boot-callchain",
-						  IS_ENABLED(CONFIG_PERFREC_BOOT_CALLCHAIN)),
 		.source = PERFREC_SRC_PMU,
 		.buf = b->ring,
 		.buf_addr = CONFIG_PERFREC_BOOT_ADDR + offsetof(struct perfrec_boot, ring),
-		.buf_size = size - offsetof(struct perfrec_boot, ring),
 		.argc = ARRAY_SIZE(argv),
 		.argv = argv,
 	};
 	struct perfrec_event_cfg *ev = &cfg.events[0];
 
-	if (!perfrec_early_option("perfrec,early", 1) || perfrec_boot_bad_buffer())
+	perfrec_boot_opts(&opts);
+	if (!opts.on || perfrec_boot_bad_buffer(opts.size))
 		return 0;
+	cfg.callchain = opts.callchain;
+	cfg.buf_size = opts.size - offsetof(struct perfrec_boot, ring);
 	memset(b, 0, sizeof(*b));
-	b->size = size;
+	b->size = opts.size;
 	b->timer = perfrec_boot_check_timer();
 	if (b->timer) {
 		b->err = -ETIME;
 		return 0;
 	}
-	b->err = perfrec_event_lookup(CONFIG_PERFREC_BOOT_EVENT, ev);
+	b->event_err = perfrec_event_lookup(opts.event, ev);
+	b->err = b->event_err;
 	if (b->err)
 		return 0;
-	ev->period = period;
+	ev->period = opts.period;
 	if (ev->timer)
 		cfg.source = PERFREC_SRC_TIMER;
 	b->err = perfrec_boot_arm(b, &cfg);
@@ -243,14 +288,14 @@ int perfrec_boot_start(void)
 		b->why = b->sess.irq;
 		b->fell_back = true;
 		perfrec_event_lookup(PERFREC_CPU_CLOCK, ev);
-		ev->period = period;
+		ev->period = opts.period;
 		cfg.source = PERFREC_SRC_TIMER;
 		b->err = perfrec_boot_arm(b, &cfg);
 	}
 	if (b->err)
 		return 0;
 	b->magic = PERFREC_BOOT_MAGIC;
-	if (perfrec_early_option("perfrec,boot-raw-addresses", 0)) {
+	if (opts.raw) {
 		/* A test's negative control: no record-time classification */
 		perfrec_cpu_block();
 		b->irq.img_bytes = 0;
@@ -297,24 +342,25 @@ static void perfrec_boot_drop(struct perfrec_boot *b, const char *why)
 
 int perfrec_boot_report(void)
 {
-	const char *bad = perfrec_boot_bad_buffer();
 	struct perfrec_boot *b = perfrec_boot_buf();
+	struct perfrec_boot_opts opts;
 	char why[PERFREC_WHY_LEN];
+	const char *bad;
 
-	if (!perfrec_early_option("perfrec,early", 1))
+	perfrec_boot_opts(&opts);
+	if (!opts.on)
 		return 0;
+	bad = perfrec_boot_bad_buffer(opts.size);
 	if (bad) {
 		printf("perfrec: boot buffer %#lx-%#lx %s: the boot is not recorded\n",
 		       (ulong)CONFIG_PERFREC_BOOT_ADDR,
-		       (ulong)CONFIG_PERFREC_BOOT_ADDR + perfrec_boot_size() - 1, bad);
+		       (ulong)CONFIG_PERFREC_BOOT_ADDR + opts.size - 1, bad);
 		return 0;
 	}
 	if (b->fell_back) {
-		u32 ns = perfrec_early_option("perfrec,boot-period", CONFIG_PERFREC_BOOT_PERIOD);
-
 		perfrec_irq_reason(&b->why, why, sizeof(why));
 		printf("perfrec: %s; the boot recording samples cpu-clock every %u ns instead\n",
-		       why, ns);
+		       why, opts.period);
 	}
 	if (!b->err)
 		return 0;
@@ -322,12 +368,17 @@ int perfrec_boot_report(void)
 		printf("perfrec: the generic timer %s: the boot is not recorded\n",
 		       b->timer == PERFREC_BOOT_NO_FREQ ? "has no frequency (CNTFRQ_EL0 is 0)" :
 		       "does not count (CNTPCT_EL0 stands still)");
+	} else if (b->event_err) {
+		printf("perfrec: event '%s' %s: the boot is not recorded\n", opts.event,
+		       b->event_err == -ENOENT ? "is unknown (see 'perfrec list')" :
+		       b->event_err == -EOPNOTSUPP ? "is not implemented by this CPU" :
+		       "cannot be sampled on this PMU");
 	} else if (b->sess.irq.fault != PERFREC_IRQ_OK) {
 		perfrec_irq_reason(&b->sess.irq, why, sizeof(why));
 		printf("perfrec: %s: the boot is not recorded\n", why);
 	} else {
 		printf("perfrec: the boot recording of '%s' did not start (error %d)\n",
-		       CONFIG_PERFREC_BOOT_EVENT, b->err);
+		       opts.event, b->err);
 	}
 
 	return 0;
@@ -366,6 +417,12 @@ void perfrec_boot_relocated(u64 daif)
 	if (daif & CPU_DAIF_I || !perfrec_boot_in_ram(CONFIG_PERFREC_BOOT_ADDR, sizeof(*b)) ||
 	    b->magic != PERFREC_BOOT_MAGIC || b->sess.state != PERFREC_ARMED)
 		return;
+	/*
+	 * The code runs in its new place from now on: that place is tried
+	 * first, as the old one was before (perfrec_irq_boot_addr())
+	 */
+	swap(b->irq.text_start, b->irq.alt_start);
+	swap(b->irq.text_end, b->irq.alt_end);
 	/* VBAR holds U-Boot's relocated vectors: it is what the end gives back */
 	b->uboot_vbar = perfrec_cpu_switch_vectors(true);
 	perfrec_cpu_unmask(b->sess.gic.group0);
@@ -410,7 +467,7 @@ int perfrec_boot_adopt(struct perfrec_boot_result *res)
 	size = b->size;
 	res->from = CONFIG_PERFREC_BOOT_ADDR;
 	perfrec_release_buffer();
-	ret = perfrec_buffer_default(size, &addr);
+	ret = perfrec_buffer_default(size, &addr, &res->area);
 	if (ret) {
 		perfrec_boot_drop(b, NULL);
 		return ret;

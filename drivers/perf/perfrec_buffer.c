@@ -9,9 +9,11 @@
 #include <errno.h>
 #include <perfrec.h>
 #include <perfrec_compat.h>
+#include <stdio.h>
 #include <asm/global_data.h>
 #include <linux/kernel.h>
 #include <linux/sizes.h>
+#include <linux/string.h>
 
 DECLARE_GLOBAL_DATA_PTR;
 
@@ -49,8 +51,11 @@ static bool perfrec_buffer_in_dram(ulong addr, ulong size)
 	return false;
 }
 
-/* The load area [start, start + bytes) that [addr, addr + size) overlaps, if any */
-static bool perfrec_overlaps_load_area(ulong addr, ulong size, ulong *startp)
+/*
+ * The load area [start, start + bytes) that [addr, addr + size) overlaps, if
+ * any: its variable's index, or -1
+ */
+static int perfrec_overlaps_load_area(ulong addr, ulong size, ulong *startp)
 {
 	uint i;
 
@@ -61,34 +66,59 @@ static bool perfrec_overlaps_load_area(ulong addr, ulong size, ulong *startp)
 			continue;
 		if (addr < start + perfrec_load_areas[i].bytes && start < addr + size) {
 			*startp = start;
-			return true;
+			return i;
 		}
 	}
 
-	return false;
+	return -1;
 }
 
-int perfrec_buffer_default(ulong size, ulong *addrp)
+int perfrec_buffer_default(ulong size, ulong *addrp, const char **areap)
 {
-	phys_addr_t max = 0, addr;
-	ulong area;
-	int i;
+	phys_addr_t max = 0, addr, top = 0;
+	ulong start;
+	int i, area, top_area = -1;
 
+	*areap = NULL;
 	for (i = 0; i < PERFREC_ALLOC_TRIES; i++) {
+		/* No room below: lmb would say so with an error line of its own */
+		if (max && max - gd->ram_base < size)
+			break;
 		addr = perfrec_lmb_alloc_below(gd->bd, (void *)gd->fdt_blob, size,
 					       PERFREC_DEFAULT_ALIGN, max);
 		if (!addr)
-			return -ENOMEM;
-		if (!perfrec_overlaps_load_area(addr, size, &area)) {
+			break;
+		area = perfrec_overlaps_load_area(addr, size, &start);
+		if (area < 0) {
 			*addrp = addr;
 			return 0;
 		}
-		max = area;
-		if (!max)
-			return -ENOMEM;
+		if (!top) {
+			top = addr;
+			top_area = area;
+		}
+		max = start;
 	}
+	/* A small DRAM, all of it load areas: the top of free DRAM after all */
+	if (!top)
+		return -ENOMEM;
+	*addrp = top;
+	*areap = perfrec_load_areas[top_area].var;
 
-	return -ENOMEM;
+	return 0;
+}
+
+void perfrec_buffer_note_area(ulong addr, const char *area)
+{
+	ulong bytes = 0;
+	uint i;
+
+	for (i = 0; i < ARRAY_SIZE(perfrec_load_areas); i++) {
+		if (!strcmp(perfrec_load_areas[i].var, area))
+			bytes = perfrec_load_areas[i].bytes;
+	}
+	printf("perfrec: no free DRAM is clear of the load areas: the buffer at %#lx is in the %lu MiB from $%s\n",
+	       addr, bytes / SZ_1M, area);
 }
 
 int perfrec_buffer_check(ulong addr, ulong size)

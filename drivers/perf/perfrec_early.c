@@ -89,10 +89,12 @@ static int perfrec_early_prompt(void *ctx, struct event *event)
 	struct perfrec_result res;
 	int repeatable;
 
-	if (!perfrec_early_boot_ret)
+	if (!perfrec_early_boot_ret) {
 		printf("perfrec: recording since board_init_f(): %llu of %llu samples copied from the boot buffer at %#lx to %#lx\n",
 		       boot->copied, boot->samples, boot->from, boot->to);
-	else if (perfrec_early_boot_ret != -ENOENT)
+		if (boot->area)
+			perfrec_buffer_note_area(boot->to, boot->area);
+	} else if (perfrec_early_boot_ret != -ENOENT)
 		printf("perfrec: the boot recording was dropped: no room for it after relocation (error %d)\n",
 		       perfrec_early_boot_ret);
 	if (perfrec_early_ret) {

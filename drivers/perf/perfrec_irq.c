@@ -129,7 +129,8 @@ static __always_inline notrace bool perfrec_irq_put(struct perfrec_irq *st, cons
 /*
  * A boot recording: @addr as its offset in the image, in whichever place it
  * lies, or tagged raw (PERFREC_BOOT_RAW). Classified now, when it is taken:
- * a chain taken inside relocate_code() holds both places.
+ * a chain taken inside relocate_code() holds both places. The place the
+ * code runs in is tried first (perfrec_boot_relocated() swaps them).
  */
 static __always_inline notrace u64 perfrec_irq_boot_addr(const struct perfrec_irq *st, u64 addr)
 {

@@ -64,14 +64,16 @@ struct perfrec_counter {
  * @timer_ticks: its period in counter ticks
  * @timer_cval: its next deadline
  * @max_depth: most return addresses in a chain
- * @text_start: run-time address of the image's first instruction
+ * @text_start: run-time address of the image's first instruction (a
+ *	boot recording: of the image that runs, before or after relocation)
  * @img_bytes: a boot recording: the bytes from @text_start and from
  *	@alt_start within which an address is stored as an offset (record-time
  *	classification; 0 turns it off). Next to @text_start: one load pair
  * @text_end: the first byte after the image's code
  * @stack_top: the stack's upper end (U-Boot's initial stack pointer)
- * @alt_start: a boot recording: the image's relocated place (from
- *	setup_reloc on; else 0), where its code is also found
+ * @alt_start: a boot recording: the image's other place (from setup_reloc
+ *	on: the relocated one, and from relocation on the old one; else 0),
+ *	where its code is also found
  * @alt_end: and the first byte after its code there
  * @alt_stack_top: a boot recording: the upper end of the stack after
  *	relocation (else 0)

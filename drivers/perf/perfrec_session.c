@@ -581,7 +581,7 @@ int perfrec_session_adopt(struct perfrec_session *boot, u64 vbar, void *buf, ulo
 	struct perfrec_session *s = &perfrec_session;
 	struct perfrec_irq *st = &perfrec_irq;
 	const struct perfrec_irq *bst = boot->st;
-	ulong old = bst->text_start;	/* where the image ran before relocation */
+	ulong old = gd->relocaddr - gd->reloc_off;	/* where the image ran before relocation */
 	struct perfrec_ring ring = { 0 };
 	ofnode node = ofnode_null();
 	u64 copied = 0, lost = 0, done;

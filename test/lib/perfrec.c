@@ -281,14 +281,17 @@ static int pr_buffer_check(struct unit_test_state *uts)
  */
 static int pr_buffer_default(struct unit_test_state *uts)
 {
+	const char *area;
 	ulong addr, below;
 
-	ut_assertok(perfrec_buffer_default(SZ_1M, &addr));
+	ut_assertok(perfrec_buffer_default(SZ_1M, &addr, &area));
+	ut_assertnull(area);
 	ut_asserteq(0, addr % SZ_64K);
 	ut_assertok(perfrec_buffer_check(addr, SZ_1M));
 	ut_assert(addr + SZ_1M <= pr_uboot_start() || addr >= gd->ram_top);
 	ut_assertok(env_set_hex("loadaddr", addr));
-	ut_assertok(perfrec_buffer_default(SZ_1M, &below));
+	ut_assertok(perfrec_buffer_default(SZ_1M, &below, &area));
+	ut_assertnull(area);
 	ut_asserteq(0, below % SZ_64K);
 	ut_assertok(perfrec_buffer_check(below, SZ_1M));
 	ut_assert(below + SZ_1M <= addr);

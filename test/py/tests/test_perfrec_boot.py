@@ -9,8 +9,9 @@ it is recorded (the image before or after relocation) and stored as an image
 offset, so that one MMAP of /u-boot names the functions of the whole boot.
 
 The device tree's /options/u-boot changes the recording without a rebuild
-("perfrec,boot-size", "perfrec,boot-period", and the negative control's
-"perfrec,boot-raw-addresses"); tests give QEMU such a tree with -dtb.
+("perfrec,boot-size", "perfrec,boot-period", "perfrec,boot-event", and the
+negative control's "perfrec,boot-raw-addresses"); tests give QEMU such a
+tree with -dtb.
 """
 
 import os
@@ -56,9 +57,11 @@ def boot_with(cons, dtb=None, mem=None):
 
 
 def options_dtb(cons, tmp_path, **props):
-    """QEMU's device tree with /options/u-boot holding perfrec,<name> = <value> for @props"""
+    """QEMU's device tree with /options/u-boot holding perfrec,<name> = <value>
+    for @props (a number, or a string)"""
     edits = [['-p', '-c', OPTIONS]]
-    edits += [['-t', 'u', OPTIONS, 'perfrec,' + name.replace('_', '-'), str(val)]
+    edits += [['-t', 's' if isinstance(val, str) else 'u', OPTIONS,
+               'perfrec,' + name.replace('_', '-'), str(val)]
               for name, val in props.items()]
     return qemu_dtb(cons, tmp_path, 'options.dtb', edits)
 
@@ -264,16 +267,30 @@ def test_perfrec_early_boot_cpu_clock(ubman, tmp_path):
 
 @pytest.mark.boardspec('qemu_arm64')
 @pytest.mark.buildconfigspec('perfrec_boot')
-def test_perfrec_early_boot_buffer_reused(ubman, tmp_path):
+@pytest.mark.parametrize('mem', [None, '128M'])
+def test_perfrec_early_boot_buffer_reused(ubman, tmp_path, mem):
     """After the copy the boot buffer is free: a load over it (at
-    kernel_addr_r, 32 MiB) leaves the recording as it was, byte for byte"""
+    kernel_addr_r, 32 MiB) leaves the recording as it was, byte for byte;
+    with QEMU's memory (1 GiB) and with 128 MiB, where the load areas of
+    QEMU's environment leave no room clear of them: one line says so"""
     cons = ubman
-    boot = boot_with(cons)
-    assert BOOT_LINE.search(boot), boot
-    _, before = fetch(cons, tmp_path, 'before.data')
-    cons.run_command('mw.b $kernel_addr_r 0xaa 0x2000000')
-    _, after = fetch(cons, tmp_path, 'after.data')
-    assert before == after
+    try:
+        boot = boot_with(cons, mem=mem)
+        match = BOOT_LINE.search(boot)
+        assert match and int(match.group(1)) == int(match.group(2)) > 0, boot
+        note = re.search(r'perfrec: no free DRAM is clear of the load areas: the buffer at '
+                         r'(0x[0-9a-f]+) is in the 64 MiB from \$ramdisk_addr_r', boot)
+        assert bool(note) == bool(mem) and 'ERROR' not in boot, boot
+        if note:
+            assert note.group(1) == match.group(4)
+        _, before = fetch(cons, tmp_path, 'before.data')
+        cons.run_command('mw.b $kernel_addr_r 0xaa 0x2000000')
+        _, after = fetch(cons, tmp_path, 'after.data')
+        assert before == after
+        assert PerfData(before).samples
+    finally:
+        if mem:
+            cons.restart_uboot()
 
 
 def phases_of(pdata):
@@ -362,16 +379,22 @@ def test_perfrec_early_boot_phases(ubman, tmp_path):
     counts = samples_by_tid(pdata)
     if icount_shift(cons) == 0:
         check_spans(pdata, phases, counts)
+        # The cycle counter counts instructions here: from the start hook
+        # to setup_reloc(), the samples are the span's instructions divided
+        # by the period, within one
+        taken = counts.get(phases[0][0], 0) + counts.get(phases[1][0], 0)
+        span = phases[2][2] - phases[0][2]
+        assert abs(taken - span / pdata.samples[0].period) <= 1, (taken, span)
 
     report = perf(tmp_path, ['report', '-i', path, '--symfs=' + cons.config.build_dir,
                              '--stdio', '--sort', 'comm', '-g', 'none', '-F', 'comm,sample'])
     rows = dict((m.group(1), int(m.group(2)))
                 for m in re.finditer(r'^\s+(\S+)\s+(\d+)\s*$', report, re.M))
-    assert rows == {name: counts[tid] for tid, name, _ in phases if counts[tid]}, report
+    assert rows == {name: counts[tid] for tid, name, _ in phases if counts.get(tid)}, report
     board = cons.run_command('perfrec report -n 1')
     listed = re.findall(r'^(\S+)\s+(\d+)\s+[\d.]+%\s+([\d.]+)\s*$', board, re.M)
     assert [(name, int(n), round(float(ms) * 1000)) for name, n, ms in listed] == \
-        [(name, counts[tid], start // 1000) for tid, name, start in phases], board
+        [(name, counts.get(tid, 0), start // 1000) for tid, name, start in phases], board
 
 
 @pytest.mark.boardspec('qemu_arm64')
@@ -399,6 +422,43 @@ def test_perfrec_early_boot_readers(ubman, tmp_path):
         [dict((c.tid, c.comm) for c in pdata.comms)[s.tid] for s in by_time]
 
     check_flame_graph(path, pdata, cons.config.build_dir, tmp_path)
+
+
+@pytest.mark.boardspec('qemu_arm64')
+@pytest.mark.buildconfigspec('perfrec_boot')
+def test_perfrec_early_boot_event(ubman, tmp_path):
+    """perfrec,boot-event picks the boot recording's event for one boot:
+    cpu-clock (QEMU 7.2's event counters raise no overflow interrupt, so
+    "instructions" would take no sample; under icount the cycle counter
+    counts instructions: test_perfrec_early_boot_phases)"""
+    cons = ubman
+    try:
+        boot = boot_with(cons, options_dtb(cons, tmp_path, boot_event='cpu-clock'))
+        match = BOOT_LINE.search(boot)
+        assert match and int(match.group(1)) > LEAST_BEFORE_RELOC, boot
+        assert set(events(cons)) == {'cpu-clock'}
+        _, data = fetch(cons, tmp_path)
+        assert [name for _, name, _ in phases_of(PerfData(data))][:3] == PHASES[:3]
+    finally:
+        cons.restart_uboot()
+
+
+@pytest.mark.boardspec('qemu_arm64')
+@pytest.mark.buildconfigspec('perfrec_boot')
+def test_perfrec_early_boot_bad_event(ubman, tmp_path):
+    """An event this CPU does not know (perfrec,boot-event): one line, an
+    unrecorded boot, and the early recording starts after relocation"""
+    cons = ubman
+    try:
+        boot = boot_with(cons, options_dtb(cons, tmp_path, boot_event='no_such_event'))
+        line = ("perfrec: event 'no_such_event' is unknown (see 'perfrec list'): the boot is "
+                'not recorded')
+        assert line in boot and not BOOT_LINE.search(boot), boot
+        assert len(re.findall(r'perfrec: .*\S', boot.split(line)[1])) == 2, boot
+        assert status(cons)[0] == 'finalised'
+        assert 'ok' in cons.run_command('echo ok')
+    finally:
+        cons.restart_uboot()
 
 
 def until_os_dtb(cons, tmp_path):
