@@ -11,6 +11,8 @@
 #   make diff-demo  a flow recorded twice, the second time slower, compared
 #                   by perfrec_diff.py with a CI gate (build/diff-demo/)
 #   make soak       the slow reliability tier (1000 sessions, 50000 fuzz cases)
+#   make build-spl  the SPL test vehicle: SPL in QEMU's flash loads U-Boot proper
+#                   (build/qemu_arm64_perfrec_spl/perfrec-flash.bin, for -bios)
 #   make            just build (build/qemu_arm64_perfrec/u-boot.bin)
 #
 # The flow, as prerequisites: U-Boot source ($(SRC_STAMP)) -> overlay
@@ -67,7 +69,9 @@ UBOOT_FLAGS	?=
 # map both directories, so that their command lines match and U-Boot's make
 # rebuilds only what the early options change.
 EARLY_CONFIG	:= $(TEST_CONFIG)_early
-SHARED_O	:= $(BUILD)/$(TEST_CONFIG)$(TAG) $(BUILD)/$(EARLY_CONFIG)$(TAG)
+SPL_CONFIG	:= $(TEST_CONFIG)_spl
+SHARED_O	:= $(BUILD)/$(TEST_CONFIG)$(TAG) $(BUILD)/$(EARLY_CONFIG)$(TAG) \
+		   $(BUILD)/$(SPL_CONFIG)$(TAG)
 PREFIX_MAP	= -ffile-prefix-map=$(SRC)=. $(foreach d,$(sort $(1) \
 		  $(if $(filter $(1),$(SHARED_O)),$(SHARED_O))),-ffile-prefix-map=$(d)=.)
 # U-Boot's newer kbuild (Linux 6.1's: 2026.07, master) runs bash and nm on
@@ -87,7 +91,7 @@ UBOOT_VERSION	= $$($(UBOOT_MAKE) -s --no-print-directory ubootversion)
 	check-qemu check-releases check-repro \
 	check-qemu-fast check-sandbox checkpatch check-defconfig defconfig bench bench-size clean \
 	patches check-series series-write series-check check-boards board-build \
-	distclean demo-picture boot-demo boot-demo-picture bench-boot hotspot-picture soak check-diff-builds diff-demo diff-picture \
+	distclean demo-picture boot-demo boot-demo-picture bench-boot build-spl hotspot-picture soak check-diff-builds diff-demo diff-picture \
 	bench-diff run-args
 
 all: build
@@ -269,9 +273,9 @@ ifeq ($(UBOOT_SRC)$(filter-out bookworm,$(UBOOT_SUITE)),)
 			CELLS="$(MASTER_CELLS)" EARLY_CELLS= run-args)" || exit 1; \
 		tested="$$tested; $(notdir $(MASTER_SRC)), lean: $(MASTER_CELLS)"; \
 	fi && \
-	$(MAKE) $$newest build check-qemu ALSO="$$also" && \
+	$(MAKE) $$newest SPL_CELLS= build check-qemu ALSO="$$also" && \
 	echo "perfrec: releases tested ('ut lib' in each one's el2-gicv3):" \
-		"bookworm: $(DEFAULT_CELLS) + early $(EARLY_CELLS); $$tested" \
+		"bookworm: $(DEFAULT_CELLS) + early $(EARLY_CELLS) + SPL $(SPL_CELLS); $$tested" \
 		> $(BUILD)/releases-tested.txt
 else
 	@echo "perfrec: check-releases runs only for the default source" | \
@@ -361,21 +365,52 @@ build-early: build
 		rm -rf $(EARLY_O).tmp/.config $(EARLY_O).tmp/symfs && mv $(EARLY_O).tmp $(EARLY_O); }
 	$(MAKE) CONFIG=$(EARLY_CONFIG) FRAGMENTS="$(EARLY_FRAGMENTS)" build
 
+# SPL on QEMU virt, a test vehicle (configs/perfrec-spl.config): the early
+# build's options, with SPL running from the flash and loading U-Boot proper
+# into DRAM. perfrec-flash.bin is the flash QEMU's -bios takes (the test
+# hook prefers it): SPL padded to CONFIG_SPL_PAD_TO, then u-boot.img.
+# perfrec is not in SPL: 'make build-spl' says so, with SPL's size.
+SPL_O		:= $(BUILD)/$(SPL_CONFIG)$(TAG)
+SPL_FRAGMENTS	= $(EARLY_FRAGMENTS) $(CURDIR)/configs/perfrec-spl.config
+
+build-spl: build-early
+	@test -d $(SPL_O) || { rm -rf $(SPL_O).tmp && cp -a $(EARLY_O) $(SPL_O).tmp && \
+		rm -rf $(SPL_O).tmp/.config $(SPL_O).tmp/symfs && mv $(SPL_O).tmp $(SPL_O); }
+	$(MAKE) CONFIG=$(SPL_CONFIG) FRAGMENTS="$(SPL_FRAGMENTS)" build
+	pad=$$(sed -n 's/^CONFIG_SPL_PAD_TO=//p' $(SPL_O)/.config) && \
+		cp $(SPL_O)/spl/u-boot-spl.bin $(SPL_O)/perfrec-flash.bin.tmp && \
+		truncate -s $$(($$pad)) $(SPL_O)/perfrec-flash.bin.tmp && \
+		cat $(SPL_O)/u-boot.img >> $(SPL_O)/perfrec-flash.bin.tmp && \
+		mv $(SPL_O)/perfrec-flash.bin.tmp $(SPL_O)/perfrec-flash.bin
+	@! $(CROSS_COMPILE)nm $(SPL_O)/spl/u-boot-spl | grep -qi perfrec
+	@echo "perfrec: built $(SPL_O)/perfrec-flash.bin (SPL $$(stat -c %s \
+		$(SPL_O)/spl/u-boot-spl.bin) bytes, without perfrec, then u-boot.img)"
+
 # CELLS: the QEMU configurations to run (default: all, scripts/perfrec_run_tests.py)
 CELLS		?=
 EARLY_CELLS	?= el1-gicv2 el2-gicv3
 
+# The SPL test vehicle's cells (build-spl; tests -k perfrec_spl): the
+# default release's make check runs one, the newest's none (its build
+# would take CI's budget; make UBOOT_SRC=... check-qemu SPL_CELLS=el2-gicv3
+# runs it)
+SPL_CELLS	?= el2-gicv3
+# The test build's tests: not the early build's or the SPL vehicle's
+MAIN_K		:= not perfrec_early and not perfrec_spl
 # EARLY_CELLS= (empty): no early-boot build and cells
 # (the early-boot cells in the same pool of cells at once)
 # ALSO: other builds' cells for the same pool (run-args)
 ALSO		?=
-check-qemu: deps build $(if $(EARLY_CELLS),build-early)
+check-qemu: deps build $(if $(EARLY_CELLS),build-early) $(if $(SPL_CELLS),build-spl)
 	$(PYTHON) scripts/perfrec_run_tests.py --src $(SRC) --build-dir $(O) \
-		--result-dir $(BUILD)/test-results$(TAG) -k 'not perfrec_early' \
+		--result-dir $(BUILD)/test-results$(TAG) -k '$(MAIN_K)' \
 		$(foreach c,$(CELLS),--cell $(c)) \
 		$(if $(EARLY_CELLS),--early-build-dir $(EARLY_O) \
 		--early-result-dir $(BUILD)/test-results-early$(TAG) \
-		$(foreach c,$(EARLY_CELLS),--early-cell $(c))) $(ALSO)
+		$(foreach c,$(EARLY_CELLS),--early-cell $(c))) \
+		$(if $(SPL_CELLS),--also-spl $(RELEASE_NAME) $(SRC) $(SPL_O) \
+		$(BUILD)/test-results-spl$(TAG) $(subst $(space),$(comma),$(strip $(SPL_CELLS)))) \
+		$(ALSO)
 
 # The slow tier: 1000 back-to-back sessions and 50000 fuzz cases per parser
 # (make check runs 48 and 2000)
@@ -390,7 +425,7 @@ soak: deps build
 check-qemu-fast: deps build
 	$(PYTHON) scripts/perfrec_run_tests.py --src $(SRC) --build-dir $(O) \
 		--result-dir $(BUILD)/test-results$(TAG) --cell $(or $(CELL),el1-gicv2) \
-		-k "$(or $(K),not perfrec_early)"
+		-k "$(or $(K),$(MAIN_K))"
 
 # U-Boot's .checkpatch.conf applies (--strict --u-boot --no-tree), plus:
 #  CAMELCASE: GICD_ISENABLERn & co. are <asm/gic.h>'s names, unseen with --no-tree

@@ -143,6 +143,46 @@ CRT0_VECTORS = ('#if CONFIG_IS_ENABLED(PERFREC_BOOT)\n'
                 '\tmov\tx0, x19\n'
                 '\tbl\tperfrec_boot_relocated\t\t/* perfrec: its vectors, IRQs on */\n'
                 '#endif\n')
+# SPL on QEMU virt, a test vehicle (configs/perfrec-spl.config): SPL runs in
+# place from the flash at 0 and copies U-Boot proper (u-boot.img, at
+# CONFIG_SPL_PAD_TO in the flash) into DRAM. The board lets SPL be enabled,
+# boots from NOR, starts SPL's console, and keeps start.S's
+# save_boot_params() from storing x0-x3 into .data, which is in the flash
+# (2024.01 on, with BLOBLIST). Before either shape of board_fdt_blob_setup()
+# (2025.04 changed it); QEMU_SPL_HOOKS checks that one went in.
+QEMU_SPL = """#if defined(CONFIG_SPL_BUILD) || defined(CONFIG_XPL_BUILD)
+/* SPL, a test vehicle: it runs from the flash at 0 and loads U-Boot from it */
+u32 spl_boot_device(void)
+{
+\treturn BOOT_DEVICE_NOR;
+}
+
+void board_init_f(ulong dummy)
+{
+\tif (spl_early_init())
+\t\thang();
+\tpreloader_console_init();
+}
+
+/* .data is in the flash: save_boot_params() must not store x0-x3 there */
+asm(".pushsection .text.save_boot_params, \\"ax\\"\\n"
+\t".global save_boot_params\\n"
+\t"save_boot_params:\\n"
+\t"\\tb\\tsave_boot_params_ret\\n"
+\t".popsection\\n");
+#endif
+
+"""
+# u-boot.img's place in the flash, as CONFIG_SYS_UBOOT_BASE (up to 2023.01)
+# or CFG_SYS_UBOOT_BASE (2023.04 on)
+QEMU_SPL_BASE = """
+/* SPL (a test vehicle): u-boot.img follows SPL, padded, in the flash */
+#ifdef CONFIG_SPL
+#define %s\t\tCONFIG_SPL_PAD_TO
+#endif
+"""
+QEMU_SPL_HOOKS = [('board/emulation/qemu-arm/qemu-arm.c', 'u32 spl_boot_device(void)\n'),
+                  ('include/configs/qemu-arm.h', 'SYS_UBOOT_BASE\t\tCONFIG_SPL_PAD_TO\n')]
 BOOTSTAGE_ANCHOR = '\tstruct bootstage_record *rec;\n'
 BOOTSTAGE_HOOK = ('\n\tif (CONFIG_IS_ENABLED(PERFREC_BOOT))\n'
                   '\t\tperfrec_boot_mark(name);\n')
@@ -257,6 +297,23 @@ EDITS = [
      '#include <perfrec.h>\n', 'sorted'),
     ('common/bootstage.c', 'start a boot phase of the boot recording at a bootstage mark',
      BOOTSTAGE_ANCHOR, BOOTSTAGE_ANCHOR + BOOTSTAGE_HOOK, 'replace-in:bootstage_add_record'),
+    # SPL on QEMU virt, a test vehicle (configs/perfrec-spl.config)
+    ('board/emulation/qemu-arm/Kconfig', 'let qemu_arm64 build SPL (a test vehicle)',
+     'config BOARD_SPECIFIC_OPTIONS\n', '\tselect SUPPORT_SPL\n', 'after'),
+    ('board/emulation/qemu-arm/qemu-arm.c', 'declare SPL\'s hang() (qemu-arm)', '#include <',
+     '#include <hang.h>\n', 'sorted'),
+    ('board/emulation/qemu-arm/qemu-arm.c', 'declare SPL\'s boot devices (qemu-arm)',
+     '#include <', '#include <spl.h>\n', 'sorted'),
+    ('board/emulation/qemu-arm/qemu-arm.c', 'boot SPL from the flash (up to 2025.01)',
+     'void *board_fdt_blob_setup(int *err)\n', QEMU_SPL, 'before?'),
+    ('board/emulation/qemu-arm/qemu-arm.c', 'boot SPL from the flash (2025.04 on)',
+     'int board_fdt_blob_setup(void **fdtp)\n', QEMU_SPL, 'before?'),
+    ('include/configs/qemu-arm.h', 'find u-boot.img after SPL in the flash',
+     '#define CONFIG_SYS_SDRAM_BASE\t\t0x40000000\n', QEMU_SPL_BASE % 'CONFIG_SYS_UBOOT_BASE',
+     'after?'),
+    ('include/configs/qemu-arm.h', 'find u-boot.img after SPL in the flash (CFG_)',
+     '#define CFG_SYS_SDRAM_BASE\t\t0x40000000\n', QEMU_SPL_BASE % 'CFG_SYS_UBOOT_BASE',
+     'after?'),
     ('fs/semihostingfs.c', '"save hostfs" creates and truncates the host file',
      SMH_OPEN_OLD, SMH_OPEN_NEW, 'replace-in:smh_fs_write_at'),
 ]
@@ -375,6 +432,9 @@ def plan_edits(tree):
     for path, func in BOOT_HOOKS:
         if func + ',' not in texts[path] and 'INITCALL(%s);' % func not in texts[path]:
             raise HookMissing('%s: no hook line for %s() in either shape' % (path, func))
+    for path, line in QEMU_SPL_HOOKS:
+        if line not in texts[path]:
+            raise HookMissing('%s: %r went in in neither shape' % (path, line.strip()))
     return texts
 
 

@@ -26,7 +26,8 @@ longest cell (the one with the one-cell tests) starts first and the short
 early-boot cells come last, so that both cores stay busy to the end.
 --also-build and --also-early add the cells of other releases' builds to the
 same pool (make check-releases: one pool for every release's cells); each
-build runs its own one-cell tests.
+build runs its own one-cell tests. --also-spl adds the SPL test vehicle's
+cells (make build-spl: its tests and the whole-boot recording's, SPL_K).
 """
 
 import argparse
@@ -53,8 +54,11 @@ CELLS = {
 }
 
 
-# The early-boot build's tests (-k)
+# The early-boot build's tests (-k), and the SPL test vehicle's: its own and
+# the whole-boot recording's names and readers, with U-Boot proper linked
+# and loaded at CONFIG_TEXT_BASE in DRAM
 EARLY_K = 'perfrec_early'
+SPL_K = 'perfrec_spl or perfrec_early_boot_whole or perfrec_early_boot_readers'
 
 
 def all_tests_cell(cells):
@@ -93,6 +97,9 @@ def run_cell(job):
                PERFREC_QEMU_ICOUNT=icount, PERFREC_QEMU_SMP=str(smp),
                PERFREC_QEMU_CPU=cpu,
                PERFREC_ALL_TESTS='1' if job.all_tests else '0',
+               # The SPL test vehicle's flash: test/py waits for SPL's banner
+               PERFREC_SPL='1' if os.path.exists(os.path.join(job.build_dir,
+                                                              'perfrec-flash.bin')) else '0',
                PERFREC_NPM_DIR=os.path.join(TOP, 'tools/perfrec/flamegraph'))
     cmd = ['/usr/bin/python3', os.path.join(job.src, 'test/py/test.py'),
            '--bd', 'qemu_arm64', '--build-dir', os.path.abspath(job.build_dir),
@@ -139,7 +146,10 @@ def make_jobs(args, cells):
     for name, src, build_dir, result_dir, also in args.also_early:
         jobs += [Job(c, src, build_dir, result_dir, EARLY_K, False,
                      f'{c} ({name}, early)') for c in also.split(',')]
-    jobs.sort(key=lambda j: 0 if j.all_tests else 2 if j.k == EARLY_K else 1)
+    for name, src, build_dir, result_dir, also in args.also_spl:
+        jobs += [Job(c, src, build_dir, result_dir, SPL_K, False,
+                     f'{c} ({name}, SPL)') for c in also.split(',')]
+    jobs.sort(key=lambda j: 0 if j.all_tests else 2 if j.k in (EARLY_K, SPL_K) else 1)
     return jobs
 
 
@@ -162,7 +172,8 @@ def main(argv=None):
     parser.add_argument('--early-cell', action='append', choices=sorted(CELLS),
                         help='a cell for the early-boot build (repeatable)')
     for opt, what in (('--also-build', "another release's test build"),
-                      ('--also-early', "another release's early-boot build")):
+                      ('--also-early', "another release's early-boot build"),
+                      ('--also-spl', "an SPL test vehicle's build")):
         parser.add_argument(opt, action='append', nargs=5, default=[],
                             metavar=('NAME', 'SRC', 'BUILD_DIR', 'RESULT_DIR', 'CELLS'),
                             help='cells (comma-separated) of %s, in the same pool '
@@ -171,7 +182,7 @@ def main(argv=None):
     if bool(args.early_build_dir) != bool(args.early_cell) or \
             bool(args.early_build_dir) != bool(args.early_result_dir):
         parser.error('--early-build-dir, --early-result-dir and --early-cell go together')
-    for name, _, _, _, cells in args.also_build + args.also_early:
+    for name, _, _, _, cells in args.also_build + args.also_early + args.also_spl:
         for cell in cells.split(','):
             if cell not in CELLS:
                 parser.error('%s: cell %r: not one of %s' % (name, cell, ', '.join(sorted(CELLS))))

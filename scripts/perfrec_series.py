@@ -189,6 +189,16 @@ included, and no call becomes a jump, so a chain skips no caller. It
 costs about 1% of u-boot.bin on QEMU virt.''',
          edits=['frame records in every function'],
          symbols=['PERFREC_FRAME_POINTERS']),
+    Part('qemu-arm: SPL from the flash, as a test vehicle',
+         '''No arm64 configuration runs SPL on QEMU. Let qemu_arm64 build one, as a
+test vehicle for what runs before U-Boot proper: SPL runs in place from
+the flash at 0 (QEMU's -bios), with its BSS, stack and early malloc in
+DRAM, starts its console, and copies u-boot.img, which follows it in the
+flash at CONFIG_SPL_PAD_TO, to CONFIG_TEXT_BASE in DRAM. save_boot_params()
+must not store x0-x3 into .data, which is in the flash. perfrec's tests
+boot U-Boot proper this way and record its whole boot.''',
+         edits=['let qemu_arm64 build SPL', 'declare SPL\'s hang', 'declare SPL\'s boot devices',
+                'boot SPL from the flash', 'find u-boot.img after SPL']),
     Part('test: py: add perfrec tests',
          '''Tests of perfrec on QEMU virt at EL1, EL2 and EL3 with GICv2 and GICv3:
 what perf report, perf script and hotspot's parser read from the

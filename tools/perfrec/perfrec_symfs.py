@@ -35,6 +35,11 @@ its build-id matching or u-boot.bin depend on:
   its load address. With U-Boot's one segment at file offset 0x10000 and
   p_vaddr 0 the two differ by 0x10000; the empty segment makes elfutils'
   base equal to perf's.
+- An ELF type of ET_DYN where GNU ld wrote ET_EXEC: with a CONFIG_TEXT_BASE
+  other than 0, ld -pie marks U-Boot an executable, although it relocates
+  itself (.rela.dyn) and runs at gd->relocaddr. elfutils never moves an
+  ET_EXEC from its link address, so hotspot would name no sample; perf
+  maps it through the MMAP's pgoff either way.
 
 The build-id note is copied unchanged; an ELF without one (a build with
 CONFIG_PERFREC_BUILD_ID off) gets OUT_DIR/u-boot only. Nothing is rewritten when the copy is
@@ -55,6 +60,10 @@ from perfrec_report import elf_build_id
 
 PT_LOAD = 1
 PF_R = 4
+ET_EXEC = 2
+ET_DYN = 3
+SHT_RELA = 4
+SHF_ALLOC = 2
 PHDR = struct.Struct('<IIQQQQQQ')
 SHT_SYMTAB = 2
 STB_LOCAL = 0
@@ -159,6 +168,18 @@ def lead_with_base_segment(data):
     return True
 
 
+def relocatable(data):
+    """Mark @data ET_DYN, in place, if it is an ET_EXEC that relocates
+    itself (an allocated SHT_RELA section: U-Boot's .rela.dyn); True if so"""
+    if struct.unpack_from('<H', data, 0x10)[0] != ET_EXEC:
+        return False
+    if not any(sh_type == SHT_RELA and flags & SHF_ALLOC and size
+               for sh_type, flags, _, _, size in sections(data)):
+        return False
+    struct.pack_into('<H', data, 0x10, ET_DYN)
+    return True
+
+
 def write_if_changed(path, data):
     """Write @data to @path unless it holds exactly that; True if written"""
     try:
@@ -195,6 +216,7 @@ def make_copy(elf, objcopy):
     if copied != bid:
         raise SymfsError(f'{objcopy} changed the build-id note')
     lead_with_base_segment(data)
+    relocatable(data)
     return bytes(data), bid
 
 

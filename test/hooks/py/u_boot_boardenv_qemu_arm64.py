@@ -4,7 +4,8 @@
 
 import os
 
-env__spl_skipped = True
+# SPL's banner comes first only in the SPL test vehicle (make build-spl)
+env__spl_skipped = os.environ.get('PERFREC_SPL', '0') != '1'
 
 # The matrix cell (set by scripts/perfrec_run_tests.py for the console hook)
 env__perfrec_cell = os.environ.get('PERFREC_CELL', 'el1-gicv2')

@@ -67,18 +67,21 @@ def options_dtb(cons, tmp_path, **props):
 
 
 def text_of(cons):
-    """[(start, end, name)] of the ELF's functions, sorted, for classifying
+    """[(start, end, name)] of the ELF's functions as offsets into the image
+    (from its link address, CONFIG_TEXT_BASE), sorted, for classifying
     offsets (a list: two static functions may share a name)"""
     elf = os.path.join(cons.config.build_dir, 'u-boot')
     out = subprocess.run(['aarch64-linux-gnu-nm', '-S', '--defined-only', elf],
                          capture_output=True, text=True, check=True).stdout
-    return sorted((int(parts[0], 16), int(parts[0], 16) + int(parts[1], 16), parts[3])
-                  for parts in (line.split() for line in out.splitlines())
+    syms = [line.split() for line in out.splitlines()]
+    base = next(int(parts[0], 16) for parts in syms if parts[-1] == '__image_copy_start')
+    return sorted((int(parts[0], 16) - base, int(parts[0], 16) - base + int(parts[1], 16),
+                   parts[3]) for parts in syms
                   if len(parts) == 4 and parts[2] in 'tTwW' and int(parts[1], 16))
 
 
 def name_at(text, addr):
-    """The function of @text holding link address @addr, or None"""
+    """The function of @text holding image offset @addr, or None"""
     for start, end, name in text:
         if start <= addr < end:
             return name
