@@ -390,10 +390,10 @@ build-spl: build-early
 CELLS		?=
 EARLY_CELLS	?= el1-gicv2 el2-gicv3
 
-# The SPL test vehicle's cells (build-spl; tests -k perfrec_spl): the
-# default release's make check runs one, the newest's none (its build
-# would take CI's budget; make UBOOT_SRC=... check-qemu SPL_CELLS=el2-gicv3
-# runs it)
+# The SPL test vehicle's cells (build-spl; perfrec_run_tests.py's SPL_K):
+# make check runs one on the default release and none on the newest (a
+# third build there would take CI's budget); check-qemu alone runs it on
+# any release
 SPL_CELLS	?= el2-gicv3
 # The test build's tests: not the early build's or the SPL vehicle's
 MAIN_K		:= not perfrec_early and not perfrec_spl
