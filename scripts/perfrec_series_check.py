@@ -94,6 +94,10 @@ ACCEPTED = [
     ('PREFER_IF', 'common/board_f.c',
      "board_f.c's list of steps wraps every optional one in #if (TRACE_EARLY's "
      "too): an array entry cannot be an if (), and initcall_run_f() asks for none"),
+    ('PREFER_IF', 'board/emulation/qemu-arm/qemu-arm.c',
+     "the SPL test vehicle's functions exist in SPL only (spl_boot_device(), "
+     "board_init_f(), save_boot_params()): a definition cannot be an if (); "
+     "qemu-riscv.c guards its spl_boot_device() the same way"),
 ]
 
 

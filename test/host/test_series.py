@@ -317,3 +317,6 @@ def test_checkpatch_accepted():
     assert len(left) == 2
     assert 'common/bootstage.c' in left[0] and 'LONG_LINE' in left[1]
     assert SC.unaccepted(CHECKPATCH_OUT.split('\n\n')[0] + '\n') == []
+    spl = CHECKPATCH_OUT.split('\n\n')[0].replace(
+        'common/board_f.c:928', 'board/emulation/qemu-arm/qemu-arm.c:149')
+    assert SC.unaccepted(spl + '\n') == []
