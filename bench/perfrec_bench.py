@@ -385,6 +385,14 @@ def fit(runs, base):
     return slope, my - slope * mx
 
 
+def one_insn_per_tb(qemu):
+    """@qemu's option for one instruction per TB: -singlestep until QEMU 8.0"""
+    helptext = subprocess.run([qemu, '-help'], stdout=subprocess.PIPE,
+                              universal_newlines=True, check=True).stdout
+    return ['-singlestep'] if re.search(r'^-singlestep', helptext, re.M) else \
+        ['-accel', 'tcg,one-insn-per-tb=on']
+
+
 def parse_trace(path):
     """Executed PCs of a -d exec -singlestep log; return (pcs, dropped)
 
@@ -1037,11 +1045,7 @@ def main(argv=None):
         qemu_ver = subprocess.run([args.qemu, '--version'], stdout=subprocess.PIPE,
                                   universal_newlines=True).stdout.split('\n')[0]
         m = re.search(r'version (\S+)', qemu_ver)
-        # One instruction per TB: -singlestep until QEMU 8.0, then this
-        helptext = subprocess.run([args.qemu, '-help'], stdout=subprocess.PIPE,
-                                  universal_newlines=True).stdout
-        args.one_insn_per_tb = (['-singlestep'] if re.search(r'^-singlestep', helptext, re.M)
-                                else ['-accel', 'tcg,one-insn-per-tb=on'])
+        args.one_insn_per_tb = one_insn_per_tb(args.qemu)
         image = Image(args)
         result = {
             'qemu': m.group(1) if m else qemu_ver,

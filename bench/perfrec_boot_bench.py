@@ -38,7 +38,7 @@ TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(TOP, 'scripts'))
 sys.path.insert(0, os.path.join(TOP, 'bench'))
 # pylint: disable=wrong-import-position
-from perfrec_bench import IRQ_ENTRIES, parse_trace, update_readme
+from perfrec_bench import IRQ_ENTRIES, one_insn_per_tb, parse_trace, update_readme
 from perfrec_qemu import Board
 
 MACHINE = 'virt,virtualization=on,gic-version=3'
@@ -68,14 +68,6 @@ def dtb_with(tmp, props):
         subprocess.run(['fdtput', '-t', 'u', dtb, '/options/u-boot', name, str(val)],
                        check=True)
     return dtb
-
-
-def one_insn_per_tb():
-    """QEMU's option for one instruction per TB: -singlestep until QEMU 8.0"""
-    helptext = subprocess.run(['qemu-system-aarch64', '-help'], capture_output=True,
-                              text=True, check=True).stdout
-    return ['-singlestep'] if re.search(r'^-singlestep', helptext, re.M) else \
-        ['-accel', 'tcg,one-insn-per-tb=on']
 
 
 def irq_code(build):
@@ -108,7 +100,7 @@ def trace_costs(build, tmp):
                     for off in (0, reloc))
     with Board(build, machine=MACHINE, icount='shift=0',
                extra=['-dtb', dtb, '-d', 'exec,nochain', '-D', log, '-dfilter', filt] +
-               one_insn_per_tb()) as board:
+               one_insn_per_tb('qemu-system-aarch64')) as board:
         board.run(TRACE_RECORD)
     pcs, _ = parse_trace(log)
     entries = {tables['boot'] + e: 'boot, before relocation' for e in IRQ_ENTRIES}

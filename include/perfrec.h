@@ -693,16 +693,15 @@ struct perfrec_boot_result {
 };
 
 /**
- * perfrec_early_option() - A number from the control device tree's /options/u-boot
- * @name: the property: "perfrec,early" (0: no early or boot recording),
- *	"perfrec,until-prompt", "perfrec,boot-size", "perfrec,boot-period",
- *	"perfrec,boot-callchain", "perfrec,boot-raw-addresses"
- * @def: its value if the tree does not say
+ * perfrec_early_options() - The control device tree's /options/u-boot node
  *
- * Changes the early and boot recording for one boot, without a rebuild.
- * Return: the property's value, or @def
+ * Its perfrec,<name> properties change the early and boot recording for
+ * one boot, without a rebuild: "perfrec,early" (0: no early or boot
+ * recording) and "perfrec,until-prompt" (perfrec_early.c), the boot
+ * recording's "perfrec,boot-*" (perfrec_boot.c).
+ * Return: the node's offset in gd->fdt_blob, or a negative libfdt error
  */
-u32 perfrec_early_option(const char *name, u32 def);
+int perfrec_early_options(void);
 
 /**
  * perfrec_boot_start() - Start the boot recording (CONFIG_PERFREC_BOOT)

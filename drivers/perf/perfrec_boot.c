@@ -126,7 +126,7 @@ struct perfrec_boot_opts {
 static void perfrec_boot_opts(struct perfrec_boot_opts *opts)
 {
 	const void *blob = gd->fdt_blob;
-	int node = fdt_path_offset(blob, "/options/u-boot");
+	int node = perfrec_early_options();
 	const char *event;
 	int len;
 

@@ -38,6 +38,19 @@ static bool perfrec_early_tried;
 static struct perfrec_boot_result perfrec_early_boot;
 static int perfrec_early_boot_ret = -ENOENT;
 
+int perfrec_early_options(void)
+{
+	return fdt_path_offset(gd->fdt_blob, "/options/u-boot");
+}
+
+/* A number from /options/u-boot, or @def */
+static u32 perfrec_early_option(const char *name, u32 def)
+{
+	int node = perfrec_early_options();
+
+	return node < 0 ? def : fdtdec_get_uint(gd->fdt_blob, node, name, def);
+}
+
 static int perfrec_early_start(void *ctx, struct event *event)
 {
 	static char options[] = CONFIG_PERFREC_EARLY_OPTIONS;
@@ -74,13 +87,6 @@ static int perfrec_early_start(void *ctx, struct event *event)
 
 PERFREC_EVENT_SPY(PERFREC_EVT_DM_POST_INIT_R, perfrec_early_start);
 PERFREC_EVENT_SPY(EVT_DM_POST_PROBE, perfrec_early_start);
-
-u32 perfrec_early_option(const char *name, u32 def)
-{
-	int node = fdt_path_offset(gd->fdt_blob, "/options/u-boot");
-
-	return node < 0 ? def : fdtdec_get_uint(gd->fdt_blob, node, name, def);
-}
 
 static int perfrec_early_prompt(void *ctx, struct event *event)
 {
