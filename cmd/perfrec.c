@@ -930,8 +930,9 @@ static int do_perfrec_status(struct cmd_tbl *cmdtp, int flag, int argc, char *co
 		if (res.source == PERFREC_SRC_NONE)
 			printf("interrupt: none\n");
 		else
-			printf("interrupt: %s, INTID %u from %s\n",
-			       res.source == PERFREC_SRC_TIMER ? "timer" : "PMU", res.irq.intid,
+			printf("interrupt: %s, %s %u from %s\n",
+			       res.source == PERFREC_SRC_TIMER ? "timer" : "PMU",
+			       res.irq.local ? "local source" : "INTID", res.irq.intid,
 			       res.irq.node);
 		/* Counter 31 is the cycle counter, 32 the generic timer (cpu-clock) */
 		for (i = 0; i < res.nr_events; i++)

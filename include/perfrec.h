@@ -123,7 +123,9 @@ enum perfrec_irq_fault {
  * @fault: whether and why it cannot be used
  * @source: the source it was about
  * @node: the device-tree node it came from (path), or ""
- * @intid: the INTID the node names (0 if none)
+ * @intid: the INTID the node names (0 if none); the source number, for the
+ *	BCM2836 local controller
+ * @local: the interrupt parent is the BCM2836 local controller, not a GIC
  * @parent: the path of its interrupt parent, or ""
  * @compat: the parent's first compatible string, or ""
  * @block: the GIC register block at fault ("distributor", ...), or NULL
@@ -138,6 +140,7 @@ struct perfrec_irq_report {
 	enum perfrec_source source;
 	char node[64];
 	uint intid;
+	bool local;
 	char parent[64];
 	char compat[32];
 	const char *block;
@@ -593,6 +596,81 @@ int perfrec_mmu_get(struct perfrec_mmu *mmu);
  */
 void perfrec_mmu_sync(const struct perfrec_mmu_borrow *borrow);
 
+/* The BCM2836 local controller: four cores; its sources perfrec can route */
+#define PERFREC_BCM2836_CORES		4
+#define PERFREC_BCM2836_LAST_TIMER	3	/* sources 0-3: CNTPS, CNTPNS, CNTHP, CNTV */
+#define PERFREC_BCM2836_PMU		9
+
+/**
+ * struct perfrec_bcm2836 - One source of the BCM2836 local controller, borrowed
+ * @base: the controller's registers (brcm,bcm2836-l1-intc)
+ * @core: this CPU's core number (MPIDR_EL1.Aff0)
+ * @hwirq: the source: its bit in the core's IRQ source register, as the
+ *	device tree numbers it
+ * @saved: the core's timer and mailbox interrupt control, and its PMU
+ *	routing bits (IRQ and FIQ), before perfrec_bcm2836_setup()
+ */
+struct perfrec_bcm2836 {
+	void __iomem *base;
+	uint core;
+	uint hwirq;
+	struct {
+		u32 timer_ctl;
+		u32 mbox_ctl;
+		u32 pmu;
+	} saved;
+};
+
+/**
+ * perfrec_bcm2836_check() - Can perfrec route this source to this core?
+ * @core: core number
+ * @hwirq: source number from the device tree
+ * Return: 0 if so, -ENODEV if there is no such core, -EPROTONOSUPPORT for
+ * a source other than a timer or the PMU
+ */
+int perfrec_bcm2836_check(uint core, uint hwirq);
+
+/**
+ * perfrec_bcm2836_source() - A core's IRQ source register
+ * @base: the controller's registers
+ * @core: core number
+ * Return: its address: what the IRQ handler reads to learn what is pending
+ */
+void __iomem *perfrec_bcm2836_source(void __iomem *base, uint core);
+
+/**
+ * perfrec_bcm2836_setup() - Route @l1->hwirq, and nothing else, to the core's IRQ
+ * @l1: the source; @l1->saved is filled in
+ *
+ * The core's other timer interrupts, its mailboxes and its FIQs are turned
+ * off; the PMU is routed to the core's IRQ if it is the source, else away
+ * from the core.
+ */
+void perfrec_bcm2836_setup(struct perfrec_bcm2836 *l1);
+
+/**
+ * perfrec_bcm2836_restore() - Undo perfrec_bcm2836_setup()
+ * @l1: the source given to perfrec_bcm2836_setup()
+ */
+void perfrec_bcm2836_restore(const struct perfrec_bcm2836 *l1);
+
+/**
+ * perfrec_bcm2836_pending() - Is @l1->hwirq pending at the core?
+ * @l1: the source
+ * Return: its bit in the core's IRQ source register
+ */
+bool perfrec_bcm2836_pending(const struct perfrec_bcm2836 *l1);
+
+/**
+ * perfrec_bcm2836_regs() - The registers perfrec_bcm2836_setup() changes, as they are
+ * @l1: the source
+ * @timer_ctl: returns the core's timer interrupt control
+ * @mbox_ctl: returns the core's mailbox interrupt control
+ * @pmu: returns the core's PMU routing bits, as the set register reads
+ */
+void perfrec_bcm2836_regs(const struct perfrec_bcm2836 *l1, u32 *timer_ctl, u32 *mbox_ctl,
+			  u32 *pmu);
+
 /**
  * perfrec_buffer_default() - Find room for a recording's buffer
  * @size: bytes wanted
@@ -666,7 +744,7 @@ int perfrec_arm_fallback(struct perfrec_cfg *cfg, perfrec_fallback_fn next, void
 void perfrec_release_buffer(void);
 
 /* Longest phrase perfrec_irq_reason() writes, NUL included */
-#define PERFREC_WHY_LEN		224
+#define PERFREC_WHY_LEN		320
 
 /**
  * perfrec_irq_reason() - Why a session's interrupt cannot be used

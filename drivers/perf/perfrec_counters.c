@@ -112,6 +112,7 @@ int perfrec_counters_init(struct perfrec_session *s)
 	st->text_end = st->text_start + perfrec_info_text_bytes();
 	st->jitter_pct = s->cfg.jitter_pct;
 	st->general = s->cfg.callchain || s->gic.group0 || st->timer || st->stat ||
+		      s->gic.version == PERFREC_GIC_BCM2836 ||
 		      st->jitter_pct || s->cfg.nr_events != 1;
 	st->rng = read_cntpct_el0() | 1;
 	ret = perfrec_assign_counters(s);

@@ -6,7 +6,8 @@
  * U-Boot on arm64 does not initialise the GIC for most boards (qemu_arm64
  * selects neither GICV2 nor GICV3), so perfrec brings up just what it needs
  * for one interrupt and restores every register afterwards. Register names
- * and offsets are those of <asm/gic.h>.
+ * and offsets are those of <asm/gic.h>. Where the BCM2836 local controller
+ * takes the GIC's place, each function here hands over to perfrec_bcm2836.c.
  */
 
 #define LOG_CATEGORY	LOGC_ARCH
@@ -71,13 +72,15 @@ static const char *const perfrec_gicv2_compat[] = {
 	"qcom,msm-qgic2",
 };
 
-/* GICv2 or v3 by compatible, else 0 */
+/* GICv2 or v3 (or the BCM2836 local controller) by compatible, else 0 */
 static uint perfrec_gic_version(ofnode gic_node)
 {
 	uint i;
 
 	if (ofnode_device_is_compatible(gic_node, "arm,gic-v3"))
 		return 3;
+	if (ofnode_device_is_compatible(gic_node, "brcm,bcm2836-l1-intc"))
+		return PERFREC_GIC_BCM2836;
 	for (i = 0; i < ARRAY_SIZE(perfrec_gicv2_compat); i++) {
 		if (ofnode_device_is_compatible(gic_node, perfrec_gicv2_compat[i]))
 			return 2;
@@ -202,10 +205,37 @@ static int perfrec_gicv3_find_rdist(ofnode gic_node, struct perfrec_gic *gic)
 #define PERFREC_GIC_NR_PPI		16
 #define PERFREC_GIC_NR_SPI		988
 
+/* Sources of the BCM2836 local controller: 0-11 (the local timer is 11) */
+#define PERFREC_BCM2836_NR_SOURCES	12
+
+uint perfrec_gic_dt_cells(ofnode node)
+{
+	ofnode parent;
+
+	perfrec_gic_find_parent(node, &parent);
+
+	return ofnode_valid(parent) && perfrec_gic_version(parent) == PERFREC_GIC_BCM2836 ?
+	       PERFREC_DT_IRQ_CELLS_BCM2836 : PERFREC_DT_IRQ_CELLS;
+}
+
+/* <source flags>: each source is a core's own, as a GIC's PPI */
+static int perfrec_bcm2836_dt_irq(ofnode node, uint idx, struct perfrec_dt_irq *irq)
+{
+	idx *= PERFREC_DT_IRQ_CELLS_BCM2836;
+	irq->type = PERFREC_DT_IRQ_TYPE_PPI;
+	if (ofnode_read_u32_index(node, "interrupts", idx, &irq->intid) ||
+	    ofnode_read_u32_index(node, "interrupts", idx + 1, &irq->flags))
+		return -ENXIO;
+
+	return irq->intid < PERFREC_BCM2836_NR_SOURCES ? 0 : -EPROTONOSUPPORT;
+}
+
 int perfrec_gic_dt_irq(ofnode node, uint idx, struct perfrec_dt_irq *irq)
 {
 	u32 num;
 
+	if (perfrec_gic_dt_cells(node) == PERFREC_DT_IRQ_CELLS_BCM2836)
+		return perfrec_bcm2836_dt_irq(node, idx, irq);
 	idx *= PERFREC_DT_IRQ_CELLS;
 	irq->type = U32_MAX;
 	if (ofnode_read_u32_index(node, "interrupts", idx, &irq->type) ||
@@ -224,6 +254,9 @@ int perfrec_gic_dt_irq(ofnode node, uint idx, struct perfrec_dt_irq *irq)
 
 int perfrec_gic_check_intid(const struct perfrec_gic *gic, uint intid)
 {
+	if (gic->version == PERFREC_GIC_BCM2836)
+		return perfrec_bcm2836_check(gic->l1.core, intid) ? -EPROTONOSUPPORT : 0;
+
 	return intid < 32 * gic->nr_enable_regs && intid < PERFREC_GIC_INTID_SPECIAL ? 0 :
 	       -EPROTONOSUPPORT;
 }
@@ -243,6 +276,18 @@ static int perfrec_gic_find(ofnode node, struct perfrec_gic *gic)
 	dist = ofnode_get_addr_size_index(gic_node, 0, &size);
 	if (dist == FDT_ADDR_T_NONE)
 		return log_msg_ret("dist", -EINVAL);
+	if (gic->version == PERFREC_GIC_BCM2836) {
+		gic->l1.core = FIELD_GET(CPU_MPIDR_AFF0, perfrec_cpu_affinity());
+		if (gic->l1.core >= PERFREC_BCM2836_CORES)
+			return log_msg_ret("core", -ENODEV);
+		ret = perfrec_gic_reach(gic, "registers", dist, size ?: SZ_256, 0,
+					&gic->dist);
+		if (ret)
+			return ret;
+		gic->l1.base = gic->dist;
+		gic->cpu = perfrec_bcm2836_source(gic->dist, gic->l1.core);
+		return 0;
+	}
 	ret = perfrec_gic_reach(gic, "distributor", dist,
 				size ?: gic->version == 3 ? SZ_64K : SZ_4K, GICD_TYPER, &gic->dist);
 	if (ret)
@@ -455,6 +500,11 @@ int perfrec_gic_setup(struct perfrec_gic *gic)
 	uint i;
 	int ret;
 
+	if (gic->version == PERFREC_GIC_BCM2836) {
+		gic->l1.hwirq = gic->intid;
+		perfrec_bcm2836_setup(&gic->l1);
+		return 0;
+	}
 	if (gic->version == 3) {
 		ret = perfrec_gicv3_wake(gic);
 		if (ret)
@@ -521,6 +571,10 @@ void perfrec_gic_restore(struct perfrec_gic *gic)
 	u32 bit = BIT(gic->intid % 32);
 	uint i;
 
+	if (gic->version == PERFREC_GIC_BCM2836) {
+		perfrec_bcm2836_restore(&gic->l1);
+		return;
+	}
 	writel(bit, perfrec_gic_enable_reg(gic, GICD_ICENABLERn, reg));
 	perfrec_gic_sync(gic);
 	if (gic->version == 2) {
@@ -549,12 +603,18 @@ void perfrec_gic_restore(struct perfrec_gic *gic)
 
 bool perfrec_gic_pending(const struct perfrec_gic *gic)
 {
+	if (gic->version == PERFREC_GIC_BCM2836)
+		return perfrec_bcm2836_pending(&gic->l1);
+
 	return readl(perfrec_gic_enable_reg(gic, GICD_ISPENDRn, gic->intid / 32)) &
 	       BIT(gic->intid % 32);
 }
 
 void perfrec_gic_clear_pending(const struct perfrec_gic *gic)
 {
+	/* The BCM2836 has no pending state of its own: its sources are levels */
+	if (gic->version == PERFREC_GIC_BCM2836)
+		return;
 	writel(BIT(gic->intid % 32), perfrec_gic_enable_reg(gic, GICD_ICPENDRn, gic->intid / 32));
 	perfrec_gic_sync(gic);
 }
@@ -562,8 +622,17 @@ void perfrec_gic_clear_pending(const struct perfrec_gic *gic)
 void perfrec_gic_snapshot(const struct perfrec_gic *gic, struct perfrec_snapshot *snap)
 {
 	void __iomem *frame = perfrec_gic_irq_frame(gic);
+	u32 timer_ctl, mbox_ctl, pmu;
 	uint i;
 
+	if (gic->version == PERFREC_GIC_BCM2836) {
+		perfrec_bcm2836_regs(&gic->l1, &timer_ctl, &mbox_ctl, &pmu);
+		/* Linux's irq-bcm2836.h names, without LOCAL_, with the core */
+		perfrec_snap_add(snap, "TIMER_INT_CONTROL%d", gic->l1.core, timer_ctl);
+		perfrec_snap_add(snap, "MAILBOX_INT_CONTROL%d", gic->l1.core, mbox_ctl);
+		perfrec_snap_add(snap, "PM_ROUTING%d", gic->l1.core, pmu);
+		return;
+	}
 	perfrec_snap_add(snap, "GICD_CTLR", -1, readl(gic->dist + GICD_CTLR));
 	for (i = 0; i < gic->nr_enable_regs; i++)
 		perfrec_snap_add(snap, "GICD_ISENABLER%d", i,

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0+ */
 /*
  * Copyright (c) 2026 The perfrec authors
- * perfrec's use of the GIC (v2 and v3): one interrupt, borrowed for a session
+ * perfrec's use of the GIC (v2 and v3): one interrupt, borrowed for a session;
+ * and of the controller that takes a GIC's place on the BCM2836 and BCM2837
  */
 
 #ifndef __PERFREC_GIC_H
@@ -10,6 +11,7 @@
 #include <perfrec.h>
 #include <asm/io.h>
 #include <dm/ofnode.h>
+#include <linux/bitops.h>
 #include <linux/types.h>
 #include "pmuv3_regs.h"
 
@@ -18,6 +20,12 @@ struct perfrec_snapshot;
 /* Largest number of 32-line enable registers a GIC has (1020 lines) */
 #define PERFREC_GIC_MAX_ENABLE_REGS	32
 
+/*
+ * @version of the BCM2836 local controller (brcm,bcm2836-l1-intc), which
+ * takes a GIC's place on the Raspberry Pi 2 and 3 (perfrec_bcm2836.c)
+ */
+#define PERFREC_GIC_BCM2836		1
+
 /* GICC_IAR / ICC_IAR1_EL1: INTIDs 1020-1023 are special (no interrupt) */
 #define PERFREC_GIC_INTID_SPECIAL	1020
 #define PERFREC_GICV2_IAR_INTID		GENMASK(9, 0)
@@ -25,10 +33,12 @@ struct perfrec_snapshot;
 /**
  * struct perfrec_gic - The GIC as perfrec uses it during one session
  *
- * @version: 2 or 3
- * @intid: the interrupt perfrec takes (the PMU's)
- * @dist: distributor (GICD) base
- * @cpu: GICv2 CPU interface (GICC) base
+ * @version: 2 or 3, or PERFREC_GIC_BCM2836
+ * @intid: the interrupt perfrec takes (the PMU's); for the BCM2836 local
+ *	controller its source number
+ * @dist: distributor (GICD) base; the BCM2836 local controller's registers
+ * @cpu: GICv2 CPU interface (GICC) base; the BCM2836 core's IRQ source
+ *	register
  * @rdist: GICv3 redistributor (RD_base) of this CPU
  * @sgi: GICv3 redistributor SGI_base of this CPU (@rdist + 64 KiB)
  * @nr_enable_regs: 32-line enable registers the distributor implements
@@ -45,6 +55,7 @@ struct perfrec_snapshot;
  *	could not be mapped (see perfrec_mmu_map())
  * @borrow: page-table descriptors written so that the GIC's blocks are
  *	mapped; given back by perfrec_gic_put()
+ * @l1: the BCM2836 local controller's source and saved registers
  * @saved: register values before the session, restored by
  *	perfrec_gic_restore()
  */
@@ -67,6 +78,7 @@ struct perfrec_gic {
 		int err;
 	} fault;
 	struct perfrec_mmu_borrow borrow;
+	struct perfrec_bcm2836 l1;
 	struct {
 		u32 enable[PERFREC_GIC_MAX_ENABLE_REGS];
 		u32 dist_ctlr;
@@ -86,15 +98,20 @@ struct perfrec_gic {
 	} saved;
 };
 
-/* The GIC binding's interrupt specifier: <type number flags> */
+/*
+ * The GIC binding's interrupt specifier: <type number flags>; the BCM2836
+ * local controller's: <source flags>, each source a core's own, as a PPI is
+ */
 #define PERFREC_DT_IRQ_CELLS		3
+#define PERFREC_DT_IRQ_CELLS_BCM2836	2
 #define PERFREC_DT_IRQ_TYPE_SPI		0
 #define PERFREC_DT_IRQ_TYPE_PPI		1
 
 /**
  * struct perfrec_dt_irq - One entry of a device node's "interrupts"
  * @type: PERFREC_DT_IRQ_TYPE_SPI or _PPI (or what else the entry said)
- * @intid: the INTID: PPI n is 16 + n, SPI n is 32 + n
+ * @intid: the INTID: PPI n is 16 + n, SPI n is 32 + n; the BCM2836 local
+ *	controller's source number
  * @flags: trigger type: 1 and 2 are edges, 4 and 8 levels
  */
 struct perfrec_dt_irq {
@@ -104,12 +121,24 @@ struct perfrec_dt_irq {
 };
 
 /**
+ * perfrec_gic_dt_cells() - Cells in each entry of a device node's "interrupts"
+ * @node: device node (the PMU's)
+ * Return: PERFREC_DT_IRQ_CELLS_BCM2836 if its interrupt parent is the BCM2836
+ * local controller, else PERFREC_DT_IRQ_CELLS
+ */
+uint perfrec_gic_dt_cells(ofnode node);
+
+/**
  * perfrec_gic_dt_irq() - Decode one entry of a device node's "interrupts"
  * @node: device node (the PMU's, the timer's)
  * @idx: which entry, from 0
  * @irq: returns the entry; @irq->type even when the rest is unusable
+ *
+ * The entry's form is that of @node's interrupt parent: a GIC's, or the
+ * BCM2836 local controller's (whose sources are decoded as PPIs).
  * Return: 0 on success, -ENXIO if the node has no such entry,
- * -EPROTONOSUPPORT if it is neither a PPI (0-15) nor an SPI (0-987)
+ * -EPROTONOSUPPORT if it is neither a PPI (0-15) nor an SPI (0-987), nor a
+ * source of the BCM2836 local controller (0-11)
  */
 int perfrec_gic_dt_irq(ofnode node, uint idx, struct perfrec_dt_irq *irq);
 
@@ -117,8 +146,8 @@ int perfrec_gic_dt_irq(ofnode node, uint idx, struct perfrec_dt_irq *irq);
  * perfrec_gic_find_parent() - Find the interrupt parent of a device node
  * @node: the node (the PMU's, the timer's)
  * @parentp: returns the parent, or ofnode_null() if there is none
- * Return: 0 if it is a GICv2/v3, -ENOENT if @node has no interrupt parent,
- * -EPROTONOSUPPORT if it is another controller
+ * Return: 0 if it is a GICv2/v3 or the BCM2836 local controller, -ENOENT if
+ * @node has no interrupt parent, -EPROTONOSUPPORT if it is another controller
  */
 int perfrec_gic_find_parent(ofnode node, ofnode *parentp);
 
@@ -207,8 +236,9 @@ void perfrec_gic_snapshot_tables(const struct perfrec_gic *gic, struct perfrec_s
 
 /**
  * struct perfrec_gic_cpuif - What the IRQ handler needs of the GIC
- * @version: 2 or 3
- * @cpu: GICv2 CPU interface (GICC) base; unused on v3 (system registers)
+ * @version: 2 or 3, or PERFREC_GIC_BCM2836
+ * @cpu: GICv2 CPU interface (GICC) base; unused on v3 (system registers);
+ *	the BCM2836 core's IRQ source register
  * @group0: v3: acknowledge and end through the group 0 registers (EL3)
  */
 struct perfrec_gic_cpuif {
@@ -219,29 +249,44 @@ struct perfrec_gic_cpuif {
 
 /*
  * IRQ context: acknowledge the highest-priority pending interrupt. @general
- * (a constant) says whether @cpuif may use group 0: the fast path does not.
+ * (a constant) says whether @cpuif may use group 0 or be the BCM2836 local
+ * controller: the fast path does not. The BCM2836's "acknowledge" is its
+ * core's IRQ source register: what is pending, acknowledged by nothing.
  */
 static inline u32 perfrec_gic_ack(const struct perfrec_gic_cpuif *cpuif, bool general)
 {
 	if (cpuif->version == 3)
 		return general && cpuif->group0 ? read_icc_iar0_el1() : read_icc_iar1_el1();
+	if (general && cpuif->version == PERFREC_GIC_BCM2836)
+		return readl(cpuif->cpu);
 
 	return readl(cpuif->cpu + GICC_IAR);
 }
 
-/* IRQ context: the INTID of an acknowledge value */
-static inline uint perfrec_gic_intid(const struct perfrec_gic_cpuif *cpuif, u32 iar)
+/*
+ * IRQ context: the INTID of an acknowledge value; on the BCM2836 the
+ * lowest pending source (perfrec routes one)
+ */
+static inline uint perfrec_gic_intid(const struct perfrec_gic_cpuif *cpuif, u32 iar,
+				     bool general)
 {
 	if (cpuif->version == 3)
 		return iar & GIC_ICC_IAR_INTID;
+	if (general && cpuif->version == PERFREC_GIC_BCM2836)
+		return iar ? __ffs(iar) : PERFREC_GIC_INTID_SPECIAL;
 
 	return iar & PERFREC_GICV2_IAR_INTID;
 }
 
-/* IRQ context: end the interrupt @iar from perfrec_gic_ack() */
+/*
+ * IRQ context: end the interrupt @iar from perfrec_gic_ack() (nothing to do
+ * on the BCM2836: its source drops when the timer or the PMU's flag does)
+ */
 static inline void perfrec_gic_eoi(const struct perfrec_gic_cpuif *cpuif, u32 iar,
 				   bool general)
 {
+	if (general && cpuif->version == PERFREC_GIC_BCM2836)
+		return;
 	dsb();	/* the sample and the PMU's flag clear complete before the EOI */
 	if (cpuif->version == 3) {
 		if (general && cpuif->group0)

@@ -275,7 +275,8 @@ static notrace u64 perfrec_irq_jitter(struct perfrec_irq *st, u64 period)
  * The handler's body, inlined twice: the fast path (one event sampled on a
  * PMU counter, flat samples, GICv2 or GICv3 group 1) keeps the code and
  * stack frame it has without the rest; @general (a constant) adds several
- * events, counting, jitter, call chains, the timer and GICv3 group 0 (EL3).
+ * events, counting, jitter, call chains, the timer, GICv3 group 0 (EL3) and
+ * the BCM2836 local controller.
  * @st and @boot (constants too) are a boot recording's, for its own entry.
  */
 static __always_inline void perfrec_irq_handle(struct perfrec_irq *st, u64 pc, u64 *regs,
@@ -283,7 +284,7 @@ static __always_inline void perfrec_irq_handle(struct perfrec_irq *st, u64 pc, u
 {
 	const struct perfrec_gic_cpuif gic = st->gic;	/* a copy: stores cannot alias it */
 	u32 iar = perfrec_gic_ack(&gic, general);
-	uint intid = perfrec_gic_intid(&gic, iar);
+	uint intid = perfrec_gic_intid(&gic, iar, general);
 	u64 ovs, now;
 	uint i;
 

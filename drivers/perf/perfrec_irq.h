@@ -57,7 +57,7 @@ struct perfrec_counter {
  * @ns_mult: generic-timer ticks to ns: ns = ticks * @ns_mult >> 32
  * @callchain: samples carry a call chain (perf's -g)
  * @general: take the general handler (several events, counting, jitter,
- *	call chains, the timer, GICv3 group 0), not the fast one
+ *	call chains, the timer, GICv3 group 0, the BCM2836), not the fast one
  * @timer: the interrupt is the generic timer's: cpu-clock samples (counter
  *	0), or counting, a periodic check of the PMU's overflow flags
  * @timer_el: the EL whose timer it is

@@ -24,6 +24,7 @@
 void perfrec_irq_reason(const struct perfrec_irq_report *irq, char *buf, size_t size)
 {
 	bool timer = irq->source == PERFREC_SRC_TIMER;
+	const char *gic = irq->local ? "local interrupt controller" : "GIC";
 
 	switch (irq->fault) {
 	case PERFREC_IRQ_NO_NODE:
@@ -41,8 +42,9 @@ void perfrec_irq_reason(const struct perfrec_irq_report *irq, char *buf, size_t 
 			 irq->node);
 		break;
 	case PERFREC_IRQ_BAD_SPEC:
-		snprintf(buf, size, "%s: its \"interrupts\" entry is not a PPI or SPI of this GIC",
-			 irq->node);
+		snprintf(buf, size, irq->local ?
+			 "%s: its \"interrupts\" entry is not a timer's or the PMU's source of the local interrupt controller" :
+			 "%s: its \"interrupts\" entry is not a PPI or SPI of this GIC", irq->node);
 		break;
 	case PERFREC_IRQ_NO_GIC:
 		if (!*irq->parent)
@@ -50,31 +52,36 @@ void perfrec_irq_reason(const struct perfrec_irq_report *irq, char *buf, size_t 
 				 irq->node);
 		else
 			snprintf(buf, size,
-				 "%s: its interrupt parent %s (compatible \"%s\") is not a GICv2/v3, the only controllers perfrec supports",
+				 "%s: its interrupt parent %s (compatible \"%s\") is not a GICv2/v3 or a BCM2836 local controller, the only controllers perfrec supports",
 				 irq->node, irq->parent, irq->compat);
 		break;
 	case PERFREC_IRQ_BAD_GIC:
-		snprintf(buf, size,
-			 "%s: its GIC's \"reg\" is incomplete, or has no redistributor for this CPU",
-			 irq->node);
+		if (irq->local)
+			snprintf(buf, size,
+				 "%s: its local interrupt controller's \"reg\" is missing, or this CPU is not one of its four cores",
+				 irq->node);
+		else
+			snprintf(buf, size,
+				 "%s: its GIC's \"reg\" is incomplete, or has no redistributor for this CPU",
+				 irq->node);
 		break;
 	case PERFREC_IRQ_UNMAPPED:
 		snprintf(buf, size,
-			 "%s: its GIC %s %#llx-%#llx is not in U-Boot's MMU map and cannot be mapped (%s)",
-			 irq->node, irq->block, irq->start, irq->end,
+			 "%s: its %s %s %#llx-%#llx is not in U-Boot's MMU map and cannot be mapped (%s)",
+			 irq->node, gic, irq->block, irq->start, irq->end,
 			 irq->err == -ERANGE ? "beyond the translated address range" :
 			 irq->err == -ENOSPC ? "too many holes" :
 			 "a level-0 hole, a granule other than 4 KiB, or no device attribute in MAIR");
 		break;
 	case PERFREC_IRQ_NO_ANSWER:
 		snprintf(buf, size,
-			 "%s: nothing answers at its GIC %s %#llx-%#llx (a read there aborts)",
-			 irq->node, irq->block, irq->start, irq->end);
+			 "%s: nothing answers at its %s %s %#llx-%#llx (a read there aborts)",
+			 irq->node, gic, irq->block, irq->start, irq->end);
 		break;
 	case PERFREC_IRQ_SILENT:
 		snprintf(buf, size,
-			 "%s: interrupt %u (its \"interrupts\") never reached the GIC when raised",
-			 irq->node, irq->intid);
+			 "%s: interrupt %u (its \"interrupts\") never reached the %s when raised",
+			 irq->node, irq->intid, gic);
 		break;
 	default:
 		snprintf(buf, size, "its interrupt cannot be used");

@@ -63,8 +63,8 @@ static void perfrec_node_path(ofnode node, char *buf, size_t size)
 }
 
 /*
- * Is @node's interrupt parent a GIC? If not, say which controller it is (or
- * that there is none) in @irq
+ * Is @node's interrupt parent a GIC (or the BCM2836 local controller)? If
+ * not, say which controller it is (or that there is none) in @irq
  */
 static int perfrec_check_parent(ofnode node, struct perfrec_irq_report *irq)
 {
@@ -73,6 +73,7 @@ static int perfrec_check_parent(ofnode node, struct perfrec_irq_report *irq)
 	int ret;
 
 	ret = perfrec_gic_find_parent(node, &parent);
+	irq->local = perfrec_gic_dt_cells(node) == PERFREC_DT_IRQ_CELLS_BCM2836;
 	if (!ret)
 		return 0;
 	irq->fault = PERFREC_IRQ_NO_GIC;

@@ -144,14 +144,15 @@ static int pmuv3_my_irq_index(ofnode node, uint nr)
 
 int pmuv3_read_irq(ofnode node, uint *intidp, uint *flagsp)
 {
+	int entry = perfrec_gic_dt_cells(node) * sizeof(u32);
 	int size = ofnode_read_size(node, "interrupts");
 	struct perfrec_dt_irq irq;
 	int idx, ret;
 
-	if (size < (int)(PERFREC_DT_IRQ_CELLS * sizeof(u32)))
+	if (size < entry)
 		return -ENXIO;
 	/* A PPI is every CPU's own; SPIs come one per CPU */
-	idx = pmuv3_my_irq_index(node, size / (PERFREC_DT_IRQ_CELLS * sizeof(u32)));
+	idx = pmuv3_my_irq_index(node, size / entry);
 	if (perfrec_gic_dt_irq(node, 0, &irq) == -ENXIO)
 		return -ENXIO;
 	if (irq.type == PERFREC_DT_IRQ_TYPE_PPI)

@@ -2,7 +2,8 @@
 /*
  * Copyright (c) 2026 The perfrec authors
  * Unit tests for what perfrec does without a PMU: the report engine, buffer
- * placement, the streaming rate limiter and the page-table walk
+ * placement, the streaming rate limiter, the page-table walk and the
+ * BCM2836 local controller's routing
  *
  * The report engine (drivers/perf/perfrec_profile.c) gets synthetic samples
  * and a synthetic symbol table laid out as U-Boot's system_map, and the
@@ -20,6 +21,9 @@
 #include <linux/libfdt.h>
 #include <linux/sizes.h>
 #include <linux/string.h>
+#ifdef CONFIG_SANDBOX
+#include <asm/test.h>
+#endif
 #include <test/lib.h>
 #include <test/test.h>
 #include <test/ut.h>
@@ -535,3 +539,113 @@ static int lib_test_perfrec_mmu_refused(struct unit_test_state *uts)
 }
 
 LIB_TEST(lib_test_perfrec_mmu_refused, 0);
+
+/*
+ * The BCM2836 local controller's registers, as Broadcom's QA7 rev 3.4 lays
+ * them out (Linux's irq-bcm2836.h has the same): written here, not taken
+ * from perfrec's own definitions, so that a wrong offset or bit there fails
+ */
+#define QA7_PM_ROUTING_SET		0x10
+#define QA7_PM_ROUTING_CLR		0x14
+#define QA7_TIMER_INT_CONTROL(core)	((0x40 + 4 * (core)) / 4)
+#define QA7_MAILBOX_INT_CONTROL(core)	((0x50 + 4 * (core)) / 4)
+#define QA7_IRQ_PENDING(core)		((0x60 + 4 * (core)) / 4)
+#define QA7_CNTHPIRQ			2	/* the EL2 timer's source */
+#define QA7_PMU_FAST			9
+#define QA7_REGS			(0x100 / 4)
+
+/* The registers as plain memory: a write-set or write-clear register keeps what was written */
+static u32 pr_qa7[QA7_REGS];
+
+static void pr_qa7_memio(bool on)
+{
+#ifdef CONFIG_SANDBOX
+	sandbox_set_enable_memio(on);
+#endif
+}
+
+/* The PMU on core 2: routed to the core's IRQ alone, and back; pending read from its source */
+static int pr_bcm2836_pmu(struct unit_test_state *uts)
+{
+	struct perfrec_bcm2836 l1 = { .base = pr_qa7, .core = 2, .hwirq = QA7_PMU_FAST };
+
+	memset(pr_qa7, 0, sizeof(pr_qa7));
+	pr_qa7[QA7_TIMER_INT_CONTROL(2)] = 0x5a;	/* timers to IRQ and FIQ */
+	pr_qa7[QA7_MAILBOX_INT_CONTROL(2)] = 0x0f;
+	pr_qa7[QA7_TIMER_INT_CONTROL(0)] = 0x04;	/* another core's: never touched */
+	perfrec_bcm2836_setup(&l1);
+	ut_asserteq(0, pr_qa7[QA7_TIMER_INT_CONTROL(2)]);
+	ut_asserteq(0, pr_qa7[QA7_MAILBOX_INT_CONTROL(2)]);
+	ut_asserteq(BIT(2), pr_qa7[QA7_PM_ROUTING_SET / 4]);	/* core 2's IRQ */
+	ut_asserteq(BIT(6), pr_qa7[QA7_PM_ROUTING_CLR / 4]);	/* not its FIQ */
+	ut_asserteq(0x04, pr_qa7[QA7_TIMER_INT_CONTROL(0)]);
+
+	pr_qa7[QA7_IRQ_PENDING(2)] = BIT(QA7_PMU_FAST);
+	ut_assert(perfrec_bcm2836_pending(&l1));
+	pr_qa7[QA7_IRQ_PENDING(2)] = BIT(QA7_CNTHPIRQ);
+	pr_qa7[QA7_IRQ_PENDING(1)] = BIT(QA7_PMU_FAST);
+	ut_assert(!perfrec_bcm2836_pending(&l1));
+	ut_asserteq_ptr(&pr_qa7[QA7_IRQ_PENDING(2)], perfrec_bcm2836_source(pr_qa7, 2));
+
+	perfrec_bcm2836_restore(&l1);
+	ut_asserteq(0x5a, pr_qa7[QA7_TIMER_INT_CONTROL(2)]);
+	ut_asserteq(0x0f, pr_qa7[QA7_MAILBOX_INT_CONTROL(2)]);
+	/* It was routed nowhere (the set register read 0): cleared from both */
+	ut_asserteq(BIT(2) | BIT(6), pr_qa7[QA7_PM_ROUTING_CLR / 4]);
+	ut_asserteq(0x04, pr_qa7[QA7_TIMER_INT_CONTROL(0)]);
+
+	return 0;
+}
+
+/*
+ * The EL2 timer on core 1, where the PMU was routed to the core's IRQ: the
+ * PMU is routed away for the session, and back after
+ */
+static int pr_bcm2836_timer(struct unit_test_state *uts)
+{
+	struct perfrec_bcm2836 l1 = { .base = pr_qa7, .core = 1, .hwirq = QA7_CNTHPIRQ };
+	u32 timer_ctl, mbox_ctl, pmu;
+
+	memset(pr_qa7, 0, sizeof(pr_qa7));
+	pr_qa7[QA7_PM_ROUTING_SET / 4] = BIT(1);
+	pr_qa7[QA7_TIMER_INT_CONTROL(1)] = BIT(QA7_CNTHPIRQ + 4) | BIT(3);
+	perfrec_bcm2836_regs(&l1, &timer_ctl, &mbox_ctl, &pmu);
+	ut_asserteq(BIT(QA7_CNTHPIRQ + 4) | BIT(3), timer_ctl);
+	ut_asserteq(BIT(1), pmu);
+
+	perfrec_bcm2836_setup(&l1);
+	ut_asserteq(BIT(QA7_CNTHPIRQ), pr_qa7[QA7_TIMER_INT_CONTROL(1)]);
+	ut_asserteq(BIT(1) | BIT(5), pr_qa7[QA7_PM_ROUTING_CLR / 4]);
+	pr_qa7[QA7_IRQ_PENDING(1)] = BIT(QA7_CNTHPIRQ) | BIT(8);
+	ut_assert(perfrec_bcm2836_pending(&l1));
+
+	perfrec_bcm2836_restore(&l1);
+	ut_asserteq(BIT(QA7_CNTHPIRQ + 4) | BIT(3), pr_qa7[QA7_TIMER_INT_CONTROL(1)]);
+	ut_asserteq(BIT(5), pr_qa7[QA7_PM_ROUTING_CLR / 4]);
+	ut_asserteq(BIT(1), pr_qa7[QA7_PM_ROUTING_SET / 4]);
+
+	return 0;
+}
+
+/* Routing the BCM2836's sources: the timers and the PMU only, on cores 0-3 */
+static int lib_test_perfrec_bcm2836(struct unit_test_state *uts)
+{
+	int ret;
+
+	ut_assertok(perfrec_bcm2836_check(0, 0));
+	ut_assertok(perfrec_bcm2836_check(3, QA7_CNTHPIRQ + 1));
+	ut_assertok(perfrec_bcm2836_check(1, QA7_PMU_FAST));
+	ut_asserteq(-EPROTONOSUPPORT, perfrec_bcm2836_check(0, 4));	/* mailbox 0 */
+	ut_asserteq(-EPROTONOSUPPORT, perfrec_bcm2836_check(0, 8));	/* GPU */
+	ut_asserteq(-ENODEV, perfrec_bcm2836_check(4, QA7_PMU_FAST));
+
+	pr_qa7_memio(true);
+	ret = pr_bcm2836_pmu(uts);
+	if (!ret)
+		ret = pr_bcm2836_timer(uts);
+	pr_qa7_memio(false);
+
+	return ret;
+}
+
+LIB_TEST(lib_test_perfrec_bcm2836, 0);

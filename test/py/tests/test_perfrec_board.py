@@ -277,3 +277,67 @@ def test_perfrec_dt_spi_per_cpu(ubman):
         assert 'none for this CPU (see "interrupt-affinity")' in out, out
     cons.run_command('setenv perfrec_ph')
     assert 'ok' in cons.run_command('echo ok')
+
+
+# A stand-in BCM2836 local controller in RAM, and its registers (Broadcom's QA7 rev 3.4)
+L1_AT = 0x4ff00000
+L1_PM_ROUTING_SET, L1_PM_ROUTING_CLR = 0x10, 0x14
+L1_TIMER_INT_CONTROL0, L1_MAILBOX_INT_CONTROL0 = 0x40, 0x50
+
+
+@pytest.mark.boardspec('qemu_arm64')
+@pytest.mark.buildconfigspec('cmd_perfrec')
+def test_perfrec_local_controller_silent(ubman):
+    """A PMU behind a BCM2836 local controller (the Raspberry Pi 3's) whose
+    source never shows: here a stand-in in RAM, so that its registers can be
+    read back. The 2-cell specifier is decoded (source 9), the default event
+    falls back to cpu-clock naming it, an asked-for event is refused, and the
+    controller's registers are as they were but for the PMU routing writes"""
+    cons = ubman
+    before = registers(cons)
+    why = (r'/pmu: interrupt 9 \(its "interrupts"\) never reached the local interrupt '
+           r'controller when raised')
+    with edited_pmu(cons):
+        cons.run_command(f'mw.l {L1_AT:#x} 0 0x40')
+        cons.run_command(f'mw.l {L1_AT + L1_TIMER_INT_CONTROL0:#x} 0x5a')
+        cons.run_command(f'mw.l {L1_AT + L1_MAILBOX_INT_CONTROL0:#x} 0x0f')
+        for cmd in ('fdt mknode / perfrec-l1',
+                    'fdt set /perfrec-l1 compatible "brcm,bcm2836-l1-intc"',
+                    f'fdt set /perfrec-l1 reg <0 {L1_AT:#x} 0 0x100>',
+                    'fdt set /perfrec-l1 interrupt-controller',
+                    'fdt set /perfrec-l1 #interrupt-cells <2>',
+                    'fdt set /perfrec-l1 phandle <0x7771>',
+                    'fdt set /pmu interrupt-parent <0x7771>',
+                    'fdt set /pmu interrupts <9 4>'):
+            cons.run_command(cmd)
+        try:
+            res = record(cons, f'-F 10000 -o {BUF:#x} -s {BUF_SIZE:#x}', SHORT_CRC)
+            match = FALLBACK.search(res['out'])
+            assert match and re.fullmatch(why, match.group(1)), res['out']
+            assert interrupt(cons)[0] == 'timer'
+            check_clock_exact(cons, res)
+
+            # Core 0's: PMU to its IRQ and not its FIQ; given back: cleared from
+            # both (RAM keeps what a write-set register was given: one session only)
+            mem = {}
+            for line in cons.run_command(f'md.l {L1_AT:#x} 0x18').splitlines():
+                match = re.match(r'([0-9a-f]{8}):((?: [0-9a-f]{8}){1,4})', line)
+                if match:
+                    for i, word in enumerate(match.group(2).split()):
+                        mem[int(match.group(1), 16) - L1_AT + 4 * i] = int(word, 16)
+            regs = {off: mem[off] for off in (L1_PM_ROUTING_SET, L1_PM_ROUTING_CLR,
+                                              L1_TIMER_INT_CONTROL0, L1_MAILBOX_INT_CONTROL0)}
+            assert regs == {L1_PM_ROUTING_SET: 0x1, L1_PM_ROUTING_CLR: 0x11,
+                            L1_TIMER_INT_CONTROL0: 0x5a, L1_MAILBOX_INT_CONTROL0: 0x0f}, regs
+
+            out, ret = run_rc(cons, f'perfrec record -e cycles -o {BUF:#x} -s {BUF_SIZE:#x} '
+                                    f'-- {SHORT_CRC}')
+            match = REFUSED.search(out)
+            assert ret == 1 and match and re.fullmatch(why, match.group(1)), out
+            assert 'crc32 for' not in out
+        finally:
+            cons.run_command('fdt addr $fdtcontroladdr')
+            cons.run_command('fdt rm /pmu interrupt-parent')
+            cons.run_command('fdt rm /perfrec-l1')
+    assert registers(cons) == before
+    assert 'ok' in cons.run_command('echo ok')

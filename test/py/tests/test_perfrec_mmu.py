@@ -183,9 +183,9 @@ def test_perfrec_gic_hole_mapped(ubman):
 @pytest.mark.boardspec('qemu_arm64')
 @pytest.mark.buildconfigspec('cmd_perfrec')
 def test_perfrec_parent_not_gic(ubman):
-    """A PMU (and a timer) whose interrupt parent is another controller, with
-    that controller's 2-cell specifiers: the message names the parent and its
-    compatible, not a missing property"""
+    """A PMU (and a timer) whose interrupt parent is another controller (the
+    Raspberry Pi's BCM2835 one), with that controller's 2-cell specifiers:
+    the message names the parent and its compatible, not a missing property"""
     cons = ubman
     before = registers(cons)
     cons.run_command('fdt addr $fdtcontroladdr')
@@ -193,10 +193,11 @@ def test_perfrec_parent_not_gic(ubman):
     timer = cons.run_command('fdt print /timer')
     pmu_irqs = re.search(r'interrupts = (<[^>]*>)', pmu).group(1)
     why = (r'{node}: its interrupt parent /perfrec-intc \(compatible '
-           r'"brcm,bcm2836-l1-intc"\) is not a GICv2/v3, the only controllers perfrec supports')
+           r'"brcm,bcm2835-armctrl-ic"\) is not a GICv2/v3 or a BCM2836 local controller, '
+           r'the only controllers perfrec supports')
     try:
         for cmd in ('fdt mknode / perfrec-intc',
-                    'fdt set /perfrec-intc compatible "brcm,bcm2836-l1-intc"',
+                    'fdt set /perfrec-intc compatible "brcm,bcm2835-armctrl-ic"',
                     'fdt set /perfrec-intc interrupt-controller',
                     'fdt set /perfrec-intc #interrupt-cells <2>',
                     'fdt set /perfrec-intc phandle <0x7770>',
