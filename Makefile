@@ -91,6 +91,7 @@ UBOOT_VERSION	= $$($(UBOOT_MAKE) -s --no-print-directory ubootversion)
 	check-qemu check-releases check-repro \
 	check-qemu-fast check-sandbox checkpatch check-defconfig defconfig bench bench-size clean \
 	patches check-series series-write series-check check-boards board-build \
+	check-real-boards real-args \
 	distclean demo-picture boot-demo boot-demo-picture bench-boot build-spl hotspot-picture soak check-diff-builds diff-demo diff-picture \
 	bench-diff run-args
 
@@ -532,6 +533,34 @@ board-build: $(O)/.config $(OVERLAY_STAMP)
 		{ echo "perfrec: $(O)/spl/u-boot-spl has perfrec's code"; exit 1; }
 	@echo "perfrec: $(BASE_DEFCONFIG) with perfrec on U-Boot $(UBOOT_VERSION):" \
 		"$$(stat -c %s $(O)/u-boot.bin) bytes"
+
+# make check-real-boards: real boards' defconfigs (with configs/perfrec.config)
+# booted on QEMU's models of their SoCs with the boards' own device trees, on
+# the default release and the newest, their -k perfrec_real tests in one pool
+# (scripts/perfrec_run_tests.py's board cells). A board's build is
+# check-boards' own (the same CONFIG and FRAGMENTS): made once, reused.
+# REAL_BOARDS: <defconfig without _defconfig>=<cell>
+REAL_BOARDS	?= rpi_arm64=raspi3b xilinx_versal_virt=versal
+
+check-real-boards: deps
+	newest=$(NEWEST) && also= && \
+	for args in UBOOT_SUITE=bookworm $$newest; do \
+		for bc in $(REAL_BOARDS); do \
+			b=$${bc%%=*}; \
+			$(MAKE) $$args BASE_DEFCONFIG=$${b}_defconfig CONFIG=board_$$b \
+				FRAGMENTS=$(PERFREC_FRAGMENT) UBOOT_FLAGS=BINMAN_ALLOW_MISSING=1 \
+				board-build || exit 1; \
+			also="$$also $$($(MAKE) -s --no-print-directory $$args CONFIG=board_$$b \
+				REAL_CELL=$${bc#*=} real-args)" || exit 1; \
+		done; \
+	done && \
+	$(PYTHON) scripts/perfrec_run_tests.py --real-only $$also
+	@echo "perfrec: real boards booted and recorded: $(REAL_BOARDS)"
+
+# One board build's cell as perfrec_run_tests.py arguments
+real-args:
+	@echo --also-build $(RELEASE_NAME) $(SRC) $(O) $(BUILD)/test-results-real$(TAG) \
+		$(REAL_CELL)
 
 # --- Benchmarks ---------------------------------------------------------------
 

@@ -33,6 +33,7 @@ cells (make build-spl: its tests and the whole-boot recording's, SPL_K).
 import argparse
 import concurrent.futures
 import os
+import re
 import subprocess
 import sys
 import time
@@ -52,6 +53,27 @@ CELLS = {
     # PMUv3p5 (64-bit event counters); event counters interrupt on time with shift=1
     'el1-gicv3-max': ('virt,gic-version=3', 'shift=1', 1, 'max'),
 }
+
+# Real boards' defconfigs on QEMU's models of their SoCs, with the board's own
+# device tree: board type, -M machine, -icount, -m, console UART, and
+# - dtb: booted as a kernel, with this device tree from the build's
+#   arch/arm/dts (the Raspberry Pi's firmware passes it in x0);
+# - appended: QEMU's own device tree for the machine appended to
+#   u-boot-nodtb.bin, as CONFIG_OF_BOARD's board_fdt_blob_setup() finds it
+#   at _end, loaded at CONFIG_TEXT_BASE and entered there at the CPU's
+#   highest EL (Versal virt: U-Boot's xilinx-versal-virt.dts is empty; QEMU
+#   puts its own at 0, where U-Boot does not look)
+BOARD_CELLS = {
+    'raspi3b': {'board': 'rpi_arm64', 'machine': 'raspi3b', 'icount': 'shift=0',
+                'mem': '1G', 'serial': 1, 'dtb': 'bcm2837-rpi-3-b.dtb'},
+    'versal': {'board': 'xilinx_versal_virt', 'machine': 'xlnx-versal-virt',
+               'icount': 'shift=0', 'mem': '2G', 'serial': 0, 'appended': True},
+}
+
+
+def board_k(cell):
+    """The tests a real board's cell runs: test_perfrec_real_<cell>*"""
+    return 'perfrec_real_' + cell
 
 
 # The early-boot build's tests (-k), and the SPL test vehicle's: its own and
@@ -79,10 +101,58 @@ class Job:
         self.label = label
 
 
+def text_base(build):
+    """CONFIG_TEXT_BASE (CONFIG_SYS_TEXT_BASE before 2022.10) of a build"""
+    with open(os.path.join(build, '.config'), encoding='utf-8') as inf:
+        match = re.search(r'^CONFIG_(?:SYS_)?TEXT_BASE=(0x[0-9a-fA-F]+)$', inf.read(), re.M)
+    if not match:
+        raise ValueError('%s/.config: no CONFIG_TEXT_BASE' % build)
+    return int(match.group(1), 16)
+
+
+def appended_image(build, cell):
+    """u-boot-nodtb.bin with QEMU's device tree for @cell's machine at its
+    end, written into @build; return 'FILE@ADDR' for the console hook"""
+    dtb = os.path.join(build, 'perfrec-qemu.dtb')
+    image = os.path.join(build, 'perfrec-qemu.bin')
+    subprocess.run(['qemu-system-aarch64', '-M', cell['machine'], '-m', cell['mem'],
+                    '-machine', 'dumpdtb=' + dtb, '-display', 'none'],
+                   capture_output=True, check=True)
+    with open(image, 'wb') as outf:
+        for part in (os.path.join(build, 'u-boot-nodtb.bin'), dtb):
+            with open(part, 'rb') as inf:
+                outf.write(inf.read())
+    return '%s@%#x' % (image, text_base(build))
+
+
+def cell_env(job):
+    """The console hook's environment for @job's cell, and the board type"""
+    name = job.name
+    if name in BOARD_CELLS:
+        cell = BOARD_CELLS[name]
+        build = os.path.abspath(job.build_dir)
+        env = {'PERFREC_QEMU_MACHINE': cell['machine'], 'PERFREC_QEMU_ICOUNT': cell['icount'],
+               'PERFREC_QEMU_MEM': cell['mem'], 'PERFREC_QEMU_SERIAL': str(cell['serial']),
+               'PERFREC_SPL': '0'}
+        if cell.get('appended'):
+            env['PERFREC_QEMU_LOADER'] = appended_image(build, cell)
+        else:
+            env['PERFREC_QEMU_KERNEL'] = os.path.join(build, 'u-boot.bin')
+            env['PERFREC_QEMU_DTB'] = os.path.join(build, 'arch/arm/dts', cell['dtb'])
+        return cell['board'], env
+    machine, icount, smp, cpu = CELLS[name]
+    return 'qemu_arm64', {
+        'PERFREC_QEMU_MACHINE': machine, 'PERFREC_QEMU_ICOUNT': icount,
+        'PERFREC_QEMU_SMP': str(smp), 'PERFREC_QEMU_CPU': cpu,
+        # The SPL test vehicle's flash: test/py waits for SPL's banner
+        'PERFREC_SPL': '1' if os.path.exists(os.path.join(job.build_dir,
+                                                          'perfrec-flash.bin')) else '0'}
+
+
 def run_cell(job):
     """Run the tests in one cell; return (label, ok, summary, seconds)"""
     name = job.name
-    machine, icount, smp, cpu = CELLS[name]
+    board, hook_env = cell_env(job)
     result_dir = os.path.join(os.path.abspath(job.result_dir), name)
     os.makedirs(result_dir, exist_ok=True)
     junit = os.path.join(result_dir, 'junit.xml')
@@ -93,16 +163,11 @@ def run_cell(job):
                os.environ.get('PATH', ''),
                PYTHONPATH=os.path.join(TOP, 'test/hooks/py'),
                PYTHONDONTWRITEBYTECODE='1',
-               PERFREC_CELL=name, PERFREC_QEMU_MACHINE=machine,
-               PERFREC_QEMU_ICOUNT=icount, PERFREC_QEMU_SMP=str(smp),
-               PERFREC_QEMU_CPU=cpu,
+               PERFREC_CELL=name,
                PERFREC_ALL_TESTS='1' if job.all_tests else '0',
-               # The SPL test vehicle's flash: test/py waits for SPL's banner
-               PERFREC_SPL='1' if os.path.exists(os.path.join(job.build_dir,
-                                                              'perfrec-flash.bin')) else '0',
-               PERFREC_NPM_DIR=os.path.join(TOP, 'tools/perfrec/flamegraph'))
+               PERFREC_NPM_DIR=os.path.join(TOP, 'tools/perfrec/flamegraph'), **hook_env)
     cmd = ['/usr/bin/python3', os.path.join(job.src, 'test/py/test.py'),
-           '--bd', 'qemu_arm64', '--build-dir', os.path.abspath(job.build_dir),
+           '--bd', board, '--build-dir', os.path.abspath(job.build_dir),
            '--result-dir', result_dir,
            '--persistent-data-dir', os.path.join(result_dir, 'persistent'),
            '-p', 'no:cacheprovider', '-p', 'perfrec_fixtures', '-q', '--junitxml', junit,
@@ -134,15 +199,16 @@ def make_jobs(args, cells):
     """The pool's jobs, in the order they start: the cells with the one-cell
     tests (the longest) first, so that the others fill the pool beside them,
     and the short early-boot cells last"""
-    jobs = [Job(c, args.src, args.build_dir, args.result_dir, args.k, c == args.all_tests_in,
-                c) for c in cells]
+    jobs = [Job(c, args.src, args.build_dir, args.result_dir,
+                board_k(c) if c in BOARD_CELLS else args.k, c == args.all_tests_in, c)
+            for c in cells]
     jobs += [Job(c, args.src, args.early_build_dir, args.early_result_dir, EARLY_K, False,
                  c + ' (early)') for c in args.early_cell or []]
     for name, src, build_dir, result_dir, also in args.also_build:
         also = also.split(',')
         one = all_tests_cell(also)
-        jobs += [Job(c, src, build_dir, result_dir, args.k, c == one, f'{c} ({name})')
-                 for c in also]
+        jobs += [Job(c, src, build_dir, result_dir, board_k(c) if c in BOARD_CELLS else args.k,
+                     c == one and c not in BOARD_CELLS, f'{c} ({name})') for c in also]
     for name, src, build_dir, result_dir, also in args.also_early:
         jobs += [Job(c, src, build_dir, result_dir, EARLY_K, False,
                      f'{c} ({name}, early)') for c in also.split(',')]
@@ -156,11 +222,17 @@ def make_jobs(args, cells):
 def main(argv=None):
     """Run the matrix; return the exit code"""
     parser = argparse.ArgumentParser(description=__doc__.split('\n', 1)[0])
-    parser.add_argument('--src', required=True, help='overlaid U-Boot source tree')
-    parser.add_argument('--build-dir', required=True, help='U-Boot build directory')
-    parser.add_argument('--result-dir', required=True, help='where logs go')
-    parser.add_argument('--cell', action='append', choices=sorted(CELLS),
-                        help='run only this cell (repeatable); default: all')
+    parser.add_argument('--src', help='overlaid U-Boot source tree')
+    parser.add_argument('--build-dir', help='U-Boot build directory')
+    parser.add_argument('--result-dir', help='where logs go')
+    parser.add_argument('--real-only', action='store_true',
+                        help='run only the --also-build cells (make check-real-boards: '
+                        'each real board\'s build has its own), no --src, --build-dir '
+                        'or --result-dir')
+    parser.add_argument('--cell', action='append', choices=sorted(CELLS) + sorted(BOARD_CELLS),
+                        help='run only this cell (repeatable); default: all of the '
+                        'QEMU virt matrix. A real board\'s cell (%s) runs its build\'s '
+                        'test_perfrec_real_<cell> tests' % ', '.join(sorted(BOARD_CELLS)))
     parser.add_argument('-k', help='extra pytest -k expression')
     parser.add_argument('--all-tests-in', metavar='CELL', choices=sorted(CELLS),
                         help='the cell that also runs the one-cell tests '
@@ -179,17 +251,26 @@ def main(argv=None):
                             help='cells (comma-separated) of %s, in the same pool '
                             '(repeatable)' % what)
     args = parser.parse_args(argv)
+    if args.real_only != (not (args.src and args.build_dir and args.result_dir)):
+        parser.error('--src, --build-dir and --result-dir are needed, without --real-only')
+    if args.real_only and (args.cell or args.early_build_dir or not args.also_build):
+        parser.error('--real-only runs --also-build cells only')
     if bool(args.early_build_dir) != bool(args.early_cell) or \
             bool(args.early_build_dir) != bool(args.early_result_dir):
         parser.error('--early-build-dir, --early-result-dir and --early-cell go together')
     for name, _, _, _, cells in args.also_build + args.also_early + args.also_spl:
         for cell in cells.split(','):
-            if cell not in CELLS:
-                parser.error('%s: cell %r: not one of %s' % (name, cell, ', '.join(sorted(CELLS))))
+            if cell not in CELLS and cell not in BOARD_CELLS:
+                parser.error('%s: cell %r: not one of %s' %
+                             (name, cell, ', '.join(sorted(CELLS) + sorted(BOARD_CELLS))))
 
-    cells = args.cell or list(CELLS)
-    if not args.all_tests_in:
+    cells = [] if args.real_only else args.cell or list(CELLS)
+    if args.real_only:
+        args.all_tests_in = None
+    elif not args.all_tests_in:
         args.all_tests_in = all_tests_cell(cells)
+        if args.all_tests_in in BOARD_CELLS:
+            args.all_tests_in = None
     elif args.all_tests_in not in cells:
         parser.error('--all-tests-in %s: not one of the cells run' % args.all_tests_in)
     jobs = make_jobs(args, cells)

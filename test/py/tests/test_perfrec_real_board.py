@@ -1,0 +1,133 @@
+# SPDX-License-Identifier: GPL-2.0+
+# Copyright (c) 2026 The perfrec authors
+# perfrec on real boards' own defconfigs and device trees, on QEMU's models of their SoCs
+
+"""A real board's U-Boot (its defconfig with configs/perfrec.config) booted
+on QEMU's model of its SoC with the board's own device tree, as
+scripts/perfrec_run_tests.py's board cells do. Nothing here is QEMU virt's:
+the interrupt controller, the timer's interrupt and the console are the
+board's, found in its device tree. The perf.data leaves over the console
+only ('perfrec dump', tools/perfrec/perfrec_extract.py), as on a board on a
+desk, and host perf names, for every sample, the function of the ELF that
+holds its address.
+"""
+
+import os
+import re
+import subprocess
+
+import pytest
+
+from perfrec_data import PerfData
+from perfrec_helpers import bdinfo, events, icount, perf, record, registers, symbols
+
+TOOLS = os.path.join(os.path.dirname(os.path.abspath(__file__)), '../../../tools/perfrec')
+FALLBACK = re.compile(r'^perfrec: (.*); sampling cpu-clock at (\d+) Hz instead\s*$', re.M)
+INTERRUPT = re.compile(r'^interrupt: (\w+), (INTID|local source) (\d+) from (\S+)\s*$', re.M)
+
+
+def serial_only(cons):
+    """The console on the UART alone: a board whose environment also has a
+    video console would draw every dumped line there too"""
+    for var in ('stdout', 'stderr'):
+        if 'vidconsole' in cons.run_command(f'printenv {var}'):
+            cons.run_command(f'setenv {var} serial')
+
+
+def uart_data(cons, tmp_path, name='perf.data'):
+    """Bring the last recording to the host through 'perfrec dump' and the extractor"""
+    log = cons.run_command('perfrec dump -z')
+    assert log.count('perfrec-begin') == 1 and 'perfrec-end' in log, log[-500:]
+    path = os.path.join(str(tmp_path), name)
+    proc = subprocess.run(['/usr/bin/python3', os.path.join(TOOLS, 'perfrec_extract.py'),
+                           '-o', path, '-'], input=log, capture_output=True, text=True,
+                          check=False)
+    assert proc.returncode == 0, proc.stderr
+    with open(path, 'rb') as inf:
+        return path, inf.read()
+
+
+def check_every_sample(cons, tmp_path, path, pdata):
+    """perf names, for every sample, the ELF function that holds its address
+    (any of the names at that function's start)"""
+    reloc = bdinfo(cons, 'reloc off')
+    syms = symbols(cons)
+    starts = sorted({start for start, end in syms.values() if end > start})
+    names = {}
+    for name, (start, end) in syms.items():
+        if end > start:
+            names.setdefault(start, set()).add(name)
+
+    def truth(addr):
+        for start in reversed(starts):
+            if start <= addr:
+                return {n for n in names[start] if addr < syms[n][1]}
+        return set()
+
+    script = perf(tmp_path, ['script', '-i', path, '--symfs=' + cons.config.build_dir,
+                             '-F', 'ip,sym'])
+    lines = [line.split() for line in script.splitlines() if line.strip()]
+    assert len(lines) == len(pdata.samples)
+    for (ip, sym), sample in zip(lines, pdata.samples):
+        assert int(ip, 16) == sample.ip
+        assert sym in truth(sample.ip - reloc), (ip, sym, truth(sample.ip - reloc))
+    return [sym for _, sym in lines]
+
+
+def default_record(cons, tmp_path, why, source, workload):
+    """The user story on a board whose PMU interrupt cannot be used: the
+    default event falls back to cpu-clock in one line (@why), the timer's
+    interrupt is @source ('timer', 'INTID' or 'local source', its number,
+    its node), exact under icount; every register is given back, and perf
+    names the true function of every sample, the loop of @workload on top"""
+    serial_only(cons)
+    before = registers(cons)
+    res = record(cons, '', workload)
+    match = FALLBACK.search(res['out'])
+    assert match and match.group(1) == why, res['out']
+    assert match.group(2) == '4000'
+    assert registers(cons) == before
+    match = INTERRUPT.search(cons.run_command('perfrec status'))
+    assert match and match.groups() == source
+    count, period, late, counter = events(cons)['cpu-clock']
+    assert counter == 32 and period == 250000
+    if icount(cons):
+        assert res['samples'] + late == count // period and late == 0
+    assert res['samples'] > 20
+
+    path, data = uart_data(cons, tmp_path)
+    pdata = PerfData(data)
+    assert len(pdata.samples) == res['samples'] and len(data) == res['size']
+    named = check_every_sample(cons, tmp_path, path, pdata)
+    assert named.count('crc32_no_comp') > 0.9 * len(named), named
+    report = perf(tmp_path, ['report', '-i', path, '--symfs=' + cons.config.build_dir,
+                             '--stdio', '--sort', 'sym'])
+    assert re.search(r"# Samples: \S+\s+of event 'cpu-clock'", report), report
+    assert 'ok' in cons.run_command('echo ok')
+
+
+@pytest.mark.boardspec('rpi_arm64')
+@pytest.mark.buildconfigspec('cmd_perfrec')
+@pytest.mark.requiredtool('perf')
+def test_perfrec_real_raspi3b(ubman, tmp_path):
+    """Raspberry Pi 3 B at EL2: its PMU and timer interrupts go through the
+    BCM2836 local controller. QEMU does not route the PMU's: the default
+    event falls back to cpu-clock naming source 9, and the EL2 timer
+    (source 2) samples"""
+    default_record(ubman, tmp_path,
+                   '/arm-pmu: interrupt 9 (its "interrupts") never reached the local '
+                   'interrupt controller when raised',
+                   ('timer', 'local source', '2', '/timer'), 'crc32 0 0x1000000')
+
+
+@pytest.mark.boardspec('xilinx_versal_virt')
+@pytest.mark.buildconfigspec('cmd_perfrec')
+@pytest.mark.requiredtool('perf')
+def test_perfrec_real_versal(ubman, tmp_path):
+    """Versal virt at EL3 with a GICv3: its device tree has no PMU node, so
+    the default event falls back to cpu-clock, on the Secure physical timer
+    (PPI 13, INTID 29), taken as an FIQ in group 0"""
+    default_record(ubman, tmp_path,
+                   'no PMU node (compatible "arm,armv8-pmuv3" or a Cortex PMU\'s) in the '
+                   'device tree',
+                   ('timer', 'INTID', '29', '/timer'), 'crc32 0 0x1000000')
