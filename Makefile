@@ -91,7 +91,7 @@ UBOOT_VERSION	= $$($(UBOOT_MAKE) -s --no-print-directory ubootversion)
 	check-qemu check-releases check-repro \
 	check-qemu-fast check-sandbox checkpatch check-defconfig defconfig bench bench-size clean \
 	patches check-series series-write series-check check-boards board-build \
-	check-real-boards real-args \
+	check-real-boards real-args lab-host \
 	distclean demo-picture boot-demo boot-demo-picture bench-boot build-spl hotspot-picture soak check-diff-builds diff-demo diff-picture \
 	bench-diff run-args
 
@@ -534,15 +534,27 @@ board-build: $(O)/.config $(OVERLAY_STAMP)
 	@echo "perfrec: $(BASE_DEFCONFIG) with perfrec on U-Boot $(UBOOT_VERSION):" \
 		"$$(stat -c %s $(O)/u-boot.bin) bytes"
 
+# make lab-host: a Debian trixie chroot with trixie-backports' QEMU 11, perf
+# 7.3 and labgrid 26, made once (scripts/perfrec_lab_host.py). A test tool:
+# bookworm stays the host everything else runs on
+LAB_HOST	:= $(BUILD)/lab-host
+
+lab-host: deps
+	$(PYTHON) scripts/perfrec_lab_host.py --dest $(LAB_HOST) make
+
 # make check-real-boards: real boards' defconfigs (with configs/perfrec.config)
 # booted on QEMU's models of their SoCs with the boards' own device trees, on
-# the default release and the newest, their -k perfrec_real tests in one pool
-# (scripts/perfrec_run_tests.py's board cells). A board's build is
-# check-boards' own (the same CONFIG and FRAGMENTS): made once, reused.
-# REAL_BOARDS: <defconfig without _defconfig>=<cell>
-REAL_BOARDS	?= rpi_arm64=raspi3b xilinx_versal_virt=versal
+# the default release and the newest, their test_perfrec_real_* tests in one
+# pool (scripts/perfrec_run_tests.py's board cells), on bookworm's QEMU 7.2
+# and the chroot's QEMU 11 (-qemu11 cells, raspi4b), perf 6.1 and 7.3
+# judging each recording. A board's build is check-boards' own (the same
+# CONFIG and FRAGMENTS): made once, reused. test/real: a board that does not
+# boot says why in one line (no device tree, a QEMU without the machine),
+# and the chroot has its tools and leaves no mount behind after a SIGINT.
+# REAL_BOARDS: <defconfig without _defconfig>=<cell>,<cell>...
+REAL_BOARDS	?= rpi_arm64=raspi3b,raspi3b-qemu11,raspi4b xilinx_versal_virt=versal,versal-qemu11
 
-check-real-boards: deps
+check-real-boards: deps lab-host
 	newest=$(NEWEST) && also= && \
 	for args in UBOOT_SUITE=bookworm $$newest; do \
 		for bc in $(REAL_BOARDS); do \
@@ -554,7 +566,10 @@ check-real-boards: deps
 				REAL_CELL=$${bc#*=} real-args)" || exit 1; \
 		done; \
 	done && \
-	$(PYTHON) scripts/perfrec_run_tests.py --real-only $$also
+	PERFREC_REAL_RPI_BUILD=$(BUILD)/board_rpi_arm64 PERFREC_LAB_HOST=$(LAB_HOST) \
+		PATH=/usr/bin:$$PATH $(PYTHON) -m pytest -p no:cacheprovider -q test/real && \
+	$(PYTHON) scripts/perfrec_lab_host.py --dest $(LAB_HOST) run --bind $(BUILD) -- \
+		$(PYTHON) scripts/perfrec_run_tests.py --real-only $$also
 	@echo "perfrec: real boards booted and recorded: $(REAL_BOARDS)"
 
 # One board build's cell as perfrec_run_tests.py arguments

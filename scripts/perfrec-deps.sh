@@ -53,6 +53,7 @@ python3-sphinx		make check-series: perfrec's pages in U-Boot's documentation bui
 python3-sphinx-rtd-theme	U-Boot's documentation theme
 python3-sphinx-prompt	an extension U-Boot's doc/conf.py loads (2025.01 on)
 graphviz		dot, which U-Boot's documentation build looks for
+debootstrap		make lab-host: the trixie chroot with QEMU 11 and perf 7.3
 "
 
 TOP="$(cd "$(dirname "$0")/.." && pwd)"

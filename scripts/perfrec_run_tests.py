@@ -34,6 +34,7 @@ import argparse
 import concurrent.futures
 import os
 import re
+import selectors
 import subprocess
 import sys
 import time
@@ -63,17 +64,37 @@ CELLS = {
 #   at _end, loaded at CONFIG_TEXT_BASE and entered there at the CPU's
 #   highest EL (Versal virt: U-Boot's xilinx-versal-virt.dts is empty; QEMU
 #   puts its own at 0, where U-Boot does not look)
+# - lab: QEMU from the trixie chroot (make lab-host; QEMU 11), reached
+#   through PERFREC_LAB_ROOT (perfrec_lab_host.py run), not bookworm's 7.2;
+# - tests: the test_perfrec_real_<tests>* functions the cell runs.
+RASPI3B = {'board': 'rpi_arm64', 'machine': 'raspi3b', 'icount': 'shift=0', 'mem': '1G',
+           'serial': 1, 'dtb': 'bcm2837-rpi-3-b.dtb', 'tests': 'raspi3b'}
+VERSAL = {'board': 'xilinx_versal_virt', 'machine': 'xlnx-versal-virt', 'icount': 'shift=0',
+          'mem': '2G', 'serial': 0, 'appended': True, 'tests': 'versal'}
 BOARD_CELLS = {
-    'raspi3b': {'board': 'rpi_arm64', 'machine': 'raspi3b', 'icount': 'shift=0',
-                'mem': '1G', 'serial': 1, 'dtb': 'bcm2837-rpi-3-b.dtb'},
-    'versal': {'board': 'xilinx_versal_virt', 'machine': 'xlnx-versal-virt',
-               'icount': 'shift=0', 'mem': '2G', 'serial': 0, 'appended': True},
+    'raspi3b': RASPI3B,
+    'versal': VERSAL,
+    'raspi3b-qemu11': dict(RASPI3B, lab=True),
+    'versal-qemu11': dict(VERSAL, lab=True),
+    'raspi4b': {'board': 'rpi_arm64', 'machine': 'raspi4b', 'icount': 'shift=0', 'mem': '2G',
+                'serial': 1, 'dtb': 'bcm2711-rpi-4-b.dtb', 'tests': 'raspi4b', 'lab': True},
 }
 
 
 def board_k(cell):
-    """The tests a real board's cell runs: test_perfrec_real_<cell>*"""
-    return 'perfrec_real_' + cell
+    """The tests a real board's cell runs: test_perfrec_real_<tests>*"""
+    return 'perfrec_real_' + BOARD_CELLS[cell]['tests']
+
+
+def qemu(cell):
+    """The QEMU command of a board cell: bookworm's, or the chroot's"""
+    if not cell.get('lab'):
+        return ['qemu-system-aarch64']
+    root = os.environ.get('PERFREC_LAB_ROOT')
+    if not root:
+        raise SystemExit('perfrec_run_tests: a QEMU 11 cell needs the trixie chroot: run it '
+                         'under scripts/perfrec_lab_host.py run (make check-real-boards)')
+    return ['chroot', root, 'qemu-system-aarch64']
 
 
 # The early-boot build's tests (-k), and the SPL test vehicle's: its own and
@@ -115,8 +136,8 @@ def appended_image(build, cell):
     end, written into @build; return 'FILE@ADDR' for the console hook"""
     dtb = os.path.join(build, 'perfrec-qemu.dtb')
     image = os.path.join(build, 'perfrec-qemu.bin')
-    subprocess.run(['qemu-system-aarch64', '-M', cell['machine'], '-m', cell['mem'],
-                    '-machine', 'dumpdtb=' + dtb, '-display', 'none'],
+    subprocess.run(qemu(cell) + ['-M', cell['machine'], '-m', cell['mem'],
+                                 '-machine', 'dumpdtb=' + dtb, '-display', 'none'],
                    capture_output=True, check=True)
     with open(image, 'wb') as outf:
         for part in (os.path.join(build, 'u-boot-nodtb.bin'), dtb):
@@ -133,7 +154,7 @@ def cell_env(job):
         build = os.path.abspath(job.build_dir)
         env = {'PERFREC_QEMU_MACHINE': cell['machine'], 'PERFREC_QEMU_ICOUNT': cell['icount'],
                'PERFREC_QEMU_MEM': cell['mem'], 'PERFREC_QEMU_SERIAL': str(cell['serial']),
-               'PERFREC_SPL': '0'}
+               'PERFREC_SPL': '0', 'PERFREC_QEMU_LAB': '1' if cell.get('lab') else ''}
         if cell.get('appended'):
             env['PERFREC_QEMU_LOADER'] = appended_image(build, cell)
         else:
@@ -149,23 +170,83 @@ def cell_env(job):
                                                           'perfrec-flash.bin')) else '0'}
 
 
+# How long a real board may take to print U-Boot's banner (seconds of host
+# time: QEMU 7.2's raspi3b under icount takes about 2)
+BOOT_CHECK_SECS = 60
+# The QEMU release that brought a machine, for the line that says it is missing
+MACHINE_SINCE = {'raspi4b': '9.0', 'raspi3b': '5.2'}
+
+
+def hook_env(job, extra):
+    """The environment of the console hook and test/py for @job"""
+    return dict(os.environ,
+                PATH=os.path.join(TOP, 'test/hooks/bin') + ':/usr/bin:/bin:' +
+                os.environ.get('PATH', ''),
+                PYTHONPATH=os.path.join(TOP, 'test/hooks/py'),
+                PYTHONDONTWRITEBYTECODE='1',
+                PERFREC_CELL=job.name,
+                PERFREC_ALL_TESTS='1' if job.all_tests else '0',
+                PERFREC_NPM_DIR=os.path.join(TOP, 'tools/perfrec/flamegraph'), **extra)
+
+
+def boot_check(job, env, secs=BOOT_CHECK_SECS):
+    """Boot a real board's cell once through the console hook; return None if
+    U-Boot's banner comes, else one line naming the likely cause (test/py
+    would only time out)"""
+    cell = BOARD_CELLS[job.name]
+    dtb = env.get('PERFREC_QEMU_DTB')
+    if dtb and not os.path.exists(dtb):
+        return ('%s: no such device tree: %s takes its device tree from x0, which QEMU '
+                'sets only with -dtb' % (dtb, cell['board']))
+    proc = subprocess.run(qemu(cell) + ['-machine', 'help'], capture_output=True, text=True,
+                          check=False)
+    if not re.search(r'^%s\s' % re.escape(cell['machine']), proc.stdout, re.M):
+        version = subprocess.run(qemu(cell) + ['--version'], capture_output=True, text=True,
+                                 check=False).stdout.split('\n', 1)[0]
+        return ('%s has no machine %r%s: the -qemu11 cells and raspi4b run the trixie '
+                'chroot\'s QEMU 11 (make lab-host)' %
+                (version or 'this QEMU', cell['machine'],
+                 ' (QEMU %s brought it)' % MACHINE_SINCE[cell['machine']]
+                 if cell['machine'] in MACHINE_SINCE else ''))
+    with subprocess.Popen(['u-boot-test-console'], env=env, stdin=subprocess.PIPE,
+                          stdout=subprocess.PIPE, stderr=subprocess.PIPE) as hook:
+        out = b''
+        sel = selectors.DefaultSelector()
+        sel.register(hook.stdout, selectors.EVENT_READ)
+        deadline = time.monotonic() + secs
+        while b'U-Boot 20' not in out and time.monotonic() < deadline:
+            if sel.select(timeout=deadline - time.monotonic()):
+                chunk = os.read(hook.stdout.fileno(), 4096)
+                if not chunk:
+                    break
+                out += chunk
+        hook.kill()
+        err = hook.stderr.read().decode(errors='replace').strip()
+    if b'U-Boot 20' in out:
+        return None
+    if err:
+        return 'QEMU stopped before U-Boot\'s banner: %s' % err.splitlines()[0]
+    if not out:
+        return ('no output in %d s: %s takes its device tree from x0 (QEMU sets it with '
+                '-dtb) and its console is UART %d' % (secs, cell['board'], cell['serial']))
+    return 'no U-Boot banner in %d s; the console printed: %r' % (secs, out[-200:])
+
+
 def run_cell(job):
     """Run the tests in one cell; return (label, ok, summary, seconds)"""
     name = job.name
-    board, hook_env = cell_env(job)
+    board, hook_vars = cell_env(job)
     result_dir = os.path.join(os.path.abspath(job.result_dir), name)
     os.makedirs(result_dir, exist_ok=True)
     junit = os.path.join(result_dir, 'junit.xml')
     if os.path.exists(junit):
         os.remove(junit)
-    env = dict(os.environ,
-               PATH=os.path.join(TOP, 'test/hooks/bin') + ':/usr/bin:/bin:' +
-               os.environ.get('PATH', ''),
-               PYTHONPATH=os.path.join(TOP, 'test/hooks/py'),
-               PYTHONDONTWRITEBYTECODE='1',
-               PERFREC_CELL=name,
-               PERFREC_ALL_TESTS='1' if job.all_tests else '0',
-               PERFREC_NPM_DIR=os.path.join(TOP, 'tools/perfrec/flamegraph'), **hook_env)
+    env = hook_env(job, hook_vars)
+    start = time.time()
+    if name in BOARD_CELLS:
+        why = boot_check(job, env)
+        if why:
+            return job.label, False, 'does not boot: ' + why, time.time() - start
     cmd = ['/usr/bin/python3', os.path.join(job.src, 'test/py/test.py'),
            '--bd', board, '--build-dir', os.path.abspath(job.build_dir),
            '--result-dir', result_dir,
@@ -174,7 +255,6 @@ def run_cell(job):
            # perfrec's tests; not U-Boot's test_ut.py, which runs each 'ut'
            # test on its own, and so perfrec's (test_perfrec_ut.py runs them)
            '-k', 'perfrec and not test_ut' + (' and (%s)' % job.k if job.k else '')]
-    start = time.time()
     with open(os.path.join(result_dir, 'pytest.out'), 'w', encoding='utf-8') as out:
         ret = subprocess.run(cmd, env=env, stdout=out, stderr=subprocess.STDOUT,
                              check=False).returncode
