@@ -98,6 +98,9 @@ ACCEPTED = [
      "the SPL test vehicle's functions exist in SPL only (spl_boot_device(), "
      "board_init_f(), save_boot_params()): a definition cannot be an if (); "
      "qemu-riscv.c guards its spl_boot_device() the same way"),
+    ('PREFER_IF', 'test/lib/perfrec.c',
+     "sandbox's readl()/writel() reach the BCM2836 test's registers in memory only "
+     "with sandbox_set_enable_memio(), declared in sandbox's <asm/test.h> alone"),
 ]
 
 

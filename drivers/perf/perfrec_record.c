@@ -42,9 +42,14 @@ void perfrec_irq_reason(const struct perfrec_irq_report *irq, char *buf, size_t 
 			 irq->node);
 		break;
 	case PERFREC_IRQ_BAD_SPEC:
-		snprintf(buf, size, irq->local ?
-			 "%s: its \"interrupts\" entry is not a timer's or the PMU's source of the local interrupt controller" :
-			 "%s: its \"interrupts\" entry is not a PPI or SPI of this GIC", irq->node);
+		if (irq->local)
+			snprintf(buf, size,
+				 "%s: its \"interrupts\" entry is not a timer's or the PMU's source of the local interrupt controller",
+				 irq->node);
+		else
+			snprintf(buf, size,
+				 "%s: its \"interrupts\" entry is not a PPI or SPI of this GIC",
+				 irq->node);
 		break;
 	case PERFREC_IRQ_NO_GIC:
 		if (!*irq->parent)
