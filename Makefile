@@ -559,6 +559,9 @@ lab-host: deps
 # CONFIG and FRAGMENTS): made once, reused. test/real: a board that does not
 # boot says why in one line (no device tree, a QEMU without the machine),
 # and the chroot has its tools and leaves no mount behind after a SIGINT.
+# Last, perf 7.3 reads again every recording the tests saved, make check's
+# on QEMU virt included (perfrec_perf_versions.py: none made again), and
+# must name what perf 6.1 names for every sample and chain entry.
 # REAL_BOARDS: <defconfig without _defconfig>=<cell>,<cell>...
 REAL_BOARDS	?= rpi_arm64=raspi3b,raspi3b-qemu11,raspi4b xilinx_versal_virt=versal,versal-qemu11
 
@@ -579,6 +582,8 @@ check-real-boards: deps lab-host
 	$(PYTHON) scripts/perfrec_lab_host.py --dest $(LAB_HOST) run --bind $(BUILD) -- \
 		$(PYTHON) scripts/perfrec_run_tests.py --real-only $$also
 	@echo "perfrec: real boards booted and recorded: $(REAL_BOARDS)"
+	$(PYTHON) scripts/perfrec_lab_host.py --dest $(LAB_HOST) run --bind $(BUILD) -- \
+		$(PYTHON) scripts/perfrec_perf_versions.py --results $(BUILD) -j $(JOBS)
 
 # One board build's cell as perfrec_run_tests.py arguments
 real-args:

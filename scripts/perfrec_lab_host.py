@@ -74,28 +74,28 @@ def mirrors():
             stanzas += list(read_one_line(path))
     if os.path.exists('/etc/apt/sources.list'):
         stanzas += list(read_one_line('/etc/apt/sources.list'))
-    main = security = None
+    mirror = security = None
     for stanza in stanzas:
         if 'deb' not in stanza.get('Types', '').split() or \
                 stanza.get('Enabled', 'yes').lower() == 'no':
             continue
         suites = stanza.get('Suites', '').split()
         uri = stanza['URIs'].split()[0]
-        if codename in suites and not main:
-            main = uri
+        if codename in suites and not mirror:
+            mirror = uri
         if codename + '-security' in suites and not security:
             security = uri
-    if not main:
+    if not mirror:
         raise SystemExit('perfrec_lab_host: no Debian "deb" entry for %s in /etc/apt' %
                          codename)
-    return main, security
+    return mirror, security
 
 
-def sources(main, security):
+def sources(mirror, security):
     """The chroot's deb822 apt sources"""
     key = 'Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg'
     text = ('Types: deb\nURIs: %s\nSuites: %s %s-updates %s-backports\nComponents: main\n%s\n'
-            % (main, SUITE, SUITE, SUITE, key))
+            % (mirror, SUITE, SUITE, SUITE, key))
     if security:
         text += '\nTypes: deb\nURIs: %s\nSuites: %s-security\nComponents: main\n%s\n' % (
             security, SUITE, key)
@@ -225,13 +225,13 @@ def make(root, log):
             say('%s still has mounts: %s' % (root, ' '.join(mounted_under(root))))
             return 2
         shutil.rmtree(root)
-    main, security = mirrors()
+    mirror, security = mirrors()
     os.makedirs(os.path.dirname(os.path.abspath(root)), exist_ok=True)
     say('debootstrap %s (minbase) into %s (log: %s)' % (SUITE, root, log))
-    guarded(root, lambda: run(['debootstrap', '--variant=minbase', SUITE, root, main], log))
+    guarded(root, lambda: run(['debootstrap', '--variant=minbase', SUITE, root, mirror], log))
     with open(os.path.join(root, 'etc/apt/sources.list.d/perfrec.sources'), 'w',
               encoding='utf-8') as outf:
-        outf.write(sources(main, security))
+        outf.write(sources(mirror, security))
     if os.path.exists(os.path.join(root, 'etc/apt/sources.list')):
         os.remove(os.path.join(root, 'etc/apt/sources.list'))
     shutil.copy('/etc/resolv.conf', os.path.join(root, 'etc/resolv.conf'))
