@@ -85,3 +85,19 @@ def test_lab_host_bootstrap_interrupted(lab, tmp_path):
     finally:
         assert not mounts_under(root)
         subprocess.run(['rm', '-rf', root], check=True)
+
+
+def test_lab_host_not_permitted(tmp_path):
+    """Where chroot and mount are not permitted (here: not root), one line, exit 2,
+    nothing made"""
+    root = tmp_path / 'lab'
+    os.chmod(tmp_path, 0o777)
+    proc = subprocess.run(['runuser', '-u', 'nobody', '--', '/usr/bin/python3', SCRIPT,
+                           '--dest', str(root), 'make'], cwd='/', capture_output=True,
+                          text=True, check=False)
+    assert proc.returncode == 2, proc
+    assert proc.stderr.splitlines() == [
+        'perfrec_lab_host: chroot and mount need root (this is uid %d)' %
+        int(subprocess.run(['id', '-u', 'nobody'], capture_output=True, text=True,
+                           check=True).stdout)], proc.stderr
+    assert not root.exists()
