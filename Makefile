@@ -583,7 +583,8 @@ check-real-boards: deps lab-host
 		$(PYTHON) scripts/perfrec_run_tests.py --real-only $$also
 	@echo "perfrec: real boards booted and recorded: $(REAL_BOARDS)"
 	$(PYTHON) scripts/perfrec_lab_host.py --dest $(LAB_HOST) run --bind $(BUILD) -- \
-		$(PYTHON) scripts/perfrec_perf_versions.py --results $(BUILD) -j $(JOBS)
+		$(PYTHON) scripts/perfrec_perf_versions.py --results $(BUILD)/test-results* \
+		--builds $(BUILD) -j $(JOBS)
 
 # One board build's cell as perfrec_run_tests.py arguments
 real-args:

@@ -4,7 +4,7 @@
 """Judge saved recordings again with a newer perf: perf 7.3 must agree with 6.1.
 
 Usage (under perfrec_lab_host.py run, which sets PERFREC_LAB_ROOT):
-    perfrec_perf_versions.py --results build [--builds build] [-j 2]
+    perfrec_perf_versions.py --results build/test-results... --builds build [-j 2]
 
 Every *.data file a test saved under a cell's tmp/ directory (perfrec_run_tests.py
 gives each cell --basetemp there) is read by bookworm's perf and by the trixie
@@ -45,10 +45,15 @@ def build_ids(builds):
 
 def recordings(results):
     """The *.data files the tests saved under @results' cells' tmp/ trees (not
-    through pytest's '-current' links, which repeat the last test's)"""
+    through pytest's '-current' links, which repeat the last test's, nor into
+    the chroot)"""
     found = []
+    lab = os.environ.get('PERFREC_LAB_ROOT', '')
     for top, dirs, files in os.walk(os.path.abspath(results)):
-        dirs[:] = [d for d in dirs if not os.path.islink(os.path.join(top, d))]
+        # Not into the chroot (its /proc, /sys and /dev are mounted during a run)
+        dirs[:] = [d for d in dirs if not os.path.islink(os.path.join(top, d)) and
+                   not os.path.ismount(os.path.join(top, d)) and
+                   os.path.join(top, d) != lab]
         if os.sep + 'tmp' + os.sep in top + os.sep:
             found += [os.path.join(top, f) for f in files if f.endswith('.data') and
                       not os.path.islink(os.path.join(top, f))]
@@ -121,9 +126,9 @@ def differ(old, new):
 def main(argv=None):
     """Judge every saved recording with both perfs; return the exit code"""
     parser = argparse.ArgumentParser(description=__doc__.split('\n', 1)[0])
-    parser.add_argument('--results', required=True,
-                        help='the directory whose cells\' tmp/ trees hold the recordings')
-    parser.add_argument('--builds', help='where the builds are (default: --results)')
+    parser.add_argument('--results', required=True, nargs='+',
+                        help='result directories whose cells\' tmp/ trees hold the recordings')
+    parser.add_argument('--builds', required=True, help='where the builds are')
     parser.add_argument('-j', type=int, default=os.cpu_count())
     args = parser.parse_args(argv)
     lab = os.environ.get('PERFREC_LAB_ROOT')
@@ -131,11 +136,11 @@ def main(argv=None):
         print('perfrec_perf_versions: no PERFREC_LAB_ROOT: run under perfrec_lab_host.py run',
               file=sys.stderr)
         return 1
-    ids = build_ids(args.builds or args.results)
-    files = recordings(args.results)
+    ids = build_ids(args.builds)
+    files = [f for results in args.results for f in recordings(results)]
     if not files:
         print('perfrec_perf_versions: no saved recordings under %s: run make check first' %
-              args.results, file=sys.stderr)
+              ' '.join(args.results), file=sys.stderr)
         return 1
     version = subprocess.run(['chroot', lab, 'perf', '--version'], capture_output=True,
                              text=True, check=False).stdout.strip()
