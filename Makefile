@@ -13,6 +13,9 @@
 #   make soak       the slow reliability tier (1000 sessions, 50000 fuzz cases)
 #   make build-spl  the SPL test vehicle: SPL in QEMU's flash loads U-Boot proper
 #                   (build/qemu_arm64_perfrec_spl/perfrec-flash.bin, for -bios)
+#   make check-real-boards  real boards' defconfigs booted on QEMU's models of
+#                   their SoCs (QEMU 7.2 and, from make lab-host's trixie
+#                   chroot, 11.1) and recorded; perf 7.3 judges with 6.1
 #   make            just build (build/qemu_arm64_perfrec/u-boot.bin)
 #
 # The flow, as prerequisites: U-Boot source ($(SRC_STAMP)) -> overlay
