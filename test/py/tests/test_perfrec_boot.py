@@ -386,12 +386,11 @@ def test_perfrec_early_boot_phases(ubman, tmp_path):
         # (a period before the first sample; the start hook's arming comes
         # between the leader's timestamp and it) to setup_reloc(), the
         # samples are the span's instructions divided by the period, within one
-        period = pdata.samples[0].period
         taken = counts.get(phases[0][0], 0) + counts.get(phases[1][0], 0)
-        started = min(s.time for s in pdata.samples) - period
+        started = min(s.time for s in pdata.samples) - pdata.samples[0].period
         assert phases[0][2] <= started
-        span = phases[2][2] - started
-        assert abs(taken - span / period) <= 1, (taken, span, started - phases[0][2])
+        assert abs(taken - (phases[2][2] - started) / pdata.samples[0].period) <= 1, \
+            (taken, phases[2][2] - started, started - phases[0][2])
 
     report = perf(tmp_path, ['report', '-i', path, '--symfs=' + cons.config.build_dir,
                              '--stdio', '--sort', 'comm', '-g', 'none', '-F', 'comm,sample'])
