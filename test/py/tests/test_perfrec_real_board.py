@@ -51,11 +51,12 @@ def uart_data(cons, tmp_path, name='perf.data'):
 def perf_lab(cons, path, args):
     """The trixie chroot's perf (7.3) on @path, when the run has the chroot
     (scripts/perfrec_lab_host.py run: PERFREC_LAB_ROOT), else None. The file
-    is copied under the build directory, which the run bind-mounts"""
+    is copied under the cell's result directory, which the run bind-mounts"""
     root = os.environ.get('PERFREC_LAB_ROOT')
     if not root:
         return None
-    inside = os.path.join(cons.config.build_dir, 'perfrec-lab', os.path.basename(path))
+    # The cell's own results (cells of one build run side by side), bind-mounted
+    inside = os.path.join(cons.config.result_dir, 'perfrec-lab', os.path.basename(path))
     os.makedirs(os.path.dirname(inside), exist_ok=True)
     shutil.copy(path, inside)
     proc = subprocess.run(['chroot', root, 'env', 'HOME=/tmp', 'PAGER=cat', 'perf'] + args +
