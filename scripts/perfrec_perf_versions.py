@@ -99,7 +99,7 @@ def differ(old, new):
     the same; a chain entry's may differ by one constant per map: perf 6.1
     prints a chain entry's address relative to its map, perf 7 the address
     itself (host perf's own recordings show the same: README, Real boards in
-    emulation)."""
+    emulation). An address in no map ([unknown]) is the same in both."""
     if len(old) != len(new):
         return '%d lines from perf 6.1, %d from perf 7' % (len(old), len(new))
     shift = None
@@ -114,7 +114,13 @@ def differ(old, new):
                 return 'line %d: sample address perf 6.1 %s, perf 7 %s' % (i + 1, was[0],
                                                                             now[0])
             continue
-        # perfrec's recordings have one map: one shift for every chain entry
+        # An address in no map is printed as it is by both; perfrec's
+        # recordings have one map: one shift for every chain entry in it
+        if was[1] == '[unknown]':
+            if was[0] != now[0]:
+                return 'line %d: unmapped chain address perf 6.1 %s, perf 7 %s' % (
+                    i + 1, was[0], now[0])
+            continue
         if shift is None:
             shift = int(now[0], 16) - int(was[0], 16)
         elif int(now[0], 16) - int(was[0], 16) != shift:

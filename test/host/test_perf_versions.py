@@ -19,9 +19,12 @@ NEW = ['    7fe84bf0 crc32_no_comp', '\t        7fe84bec crc32_no_comp',
 
 
 def test_perf_versions_agree():
-    """Names and sample addresses equal, chain addresses one map start apart"""
+    """Names and sample addresses equal, chain addresses one map start apart,
+    an address in no map the same in both"""
     assert differ(OLD, NEW) is None
     assert differ(OLD, OLD) is None
+    unmapped = '\t    8000000000001234 [unknown]'
+    assert differ(OLD[:1] + [unmapped] + OLD[1:], NEW[:1] + [unmapped] + NEW[1:]) is None
 
 
 def test_perf_versions_differ():
@@ -34,3 +37,6 @@ def test_perf_versions_differ():
     shift = NEW[:2] + ['\t        7fe77f04 do_mem_crc', '']
     assert differ(OLD, shift) == ('line 3: chain address perf 6.1 3f00, perf 7 7fe77f04: '
                                   'not 0x7fe74000 apart')
+    moved = NEW[:3] + ['\t        1235 [unknown]']
+    assert differ(OLD[:3] + ['\t        1234 [unknown]'], moved) == \
+        'line 4: unmapped chain address perf 6.1 1234, perf 7 1235'
