@@ -78,7 +78,11 @@ def judge(path, ids, lab):
     symfs = ids.get(match.group(1)) if match else None
     ret, old, err = perf([], path, symfs)
     try:
-        check_perf_stderr(err, allow_lost=True)
+        # Bookworm's perf on x86 has no DWARF unwinder for arm64, and says so
+        # for recordings whose samples carry registers: their chains are
+        # frame records, which it reads
+        check_perf_stderr(err, allow_lost=True,
+                          allow=[r'unwind: target platform=arm64 is not supported'])
     except AssertionError:
         ret = ret or 1
     if ret or not old.strip():
