@@ -13,8 +13,9 @@ entry, where it has one), the ELF found by build-id among the builds' u-boot
 files. The recordings are not made again. A file bookworm's perf cannot read
 cleanly (the tests' damaged transfers, synthetic negative controls) is counted
 and left out. Exit 0 when both name the same function for every sample and
-every chain entry of every file, 1 when one differs (its first lines are
-shown) or when there is nothing to judge.
+every chain entry of every file (a file with no sample: neither prints
+one), 1 when one differs (its first lines are shown) or when there is
+nothing to judge.
 """
 
 import argparse
@@ -85,11 +86,17 @@ def judge(path, ids, lab):
                           allow=[r'unwind: target platform=arm64 is not supported'])
     except AssertionError:
         ret = ret or 1
-    if ret or not old.strip():
+    if ret:
         return 'unread', path
     ret, new, err = perf(['chroot', lab], path, symfs)
     if ret:
         return 'differ', '%s: perf 7 failed (exit %d): %s' % (path, ret, err.strip()[:300])
+    if not old.strip():
+        # No sample (a period longer than the workload, an event counter
+        # whose overflow never came): perf 7 must print none either
+        return ('empty', path) if not new.strip() else \
+            ('differ', '%s: no sample for perf 6.1, %d lines from perf 7' %
+             (path, len(new.splitlines())))
     why = differ(old.splitlines(), new.splitlines())
     if why:
         return 'differ', '%s: %s' % (path, why)
@@ -154,7 +161,7 @@ def main(argv=None):
         return 1
     version = subprocess.run(['chroot', lab, 'perf', '--version'], capture_output=True,
                              text=True, check=False).stdout.strip()
-    counts = {'agree': 0, 'unread': 0, 'differ': 0}
+    counts = {'agree': 0, 'empty': 0, 'unread': 0, 'differ': 0}
     lines = 0
     with concurrent.futures.ThreadPoolExecutor(max_workers=args.j) as pool:
         for verdict, detail in pool.map(lambda f: judge(f, ids, lab), files):
@@ -164,9 +171,10 @@ def main(argv=None):
             elif verdict == 'agree':
                 lines += int(detail.rsplit(': ', 1)[1].split()[0])
     print('perfrec_perf_versions: %s and bookworm\'s perf on %d recordings: %d agree line by '
-          'line (%d lines of samples and chain entries), %d differ, %d not read cleanly by '
-          'perf 6.1 (left out)' % (version, len(files), counts['agree'], lines,
-                                   counts['differ'], counts['unread']))
+          'line (%d lines of samples and chain entries), %d have no sample for either, %d '
+          'differ, %d not read cleanly by perf 6.1 (left out)' %
+          (version, len(files), counts['agree'], lines, counts['empty'], counts['differ'],
+           counts['unread']))
     return 1 if counts['differ'] or not counts['agree'] else 0
 
 
