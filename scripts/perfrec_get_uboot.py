@@ -77,6 +77,21 @@ def read_one_line(path):
             yield stanza
 
 
+def enabled_deb_stanzas():
+    """The machine's enabled 'deb' entries, as deb822 dicts: the .sources files
+    of /etc/apt/sources.list.d, then sources.list and the .list files"""
+    stanzas = []
+    paths = sorted(glob.glob('/etc/apt/sources.list.d/*.sources'))
+    lists = ['/etc/apt/sources.list'] + sorted(glob.glob('/etc/apt/sources.list.d/*.list'))
+    for path in paths:
+        stanzas += list(read_deb822(path))
+    for path in lists:
+        if os.path.exists(path):
+            stanzas += list(read_one_line(path))
+    return [s for s in stanzas if 'deb' in s.get('Types', '').split() and
+            s.get('Enabled', 'yes').lower() != 'no']
+
+
 def derive_sources(codename, suite):
     """Return deb822 text with a deb-src stanza per Debian 'deb' entry
 
@@ -87,21 +102,8 @@ def derive_sources(codename, suite):
     plain suite of each entry is kept.
     """
     rolling = suite in ('sid', 'unstable', 'experimental')
-    stanzas = []
-    paths = sorted(glob.glob('/etc/apt/sources.list.d/*.sources'))
-    lists = ['/etc/apt/sources.list'] + sorted(glob.glob('/etc/apt/sources.list.d/*.list'))
-    for path in paths:
-        stanzas += list(read_deb822(path))
-    for path in lists:
-        if os.path.exists(path):
-            stanzas += list(read_one_line(path))
-
     out = []
-    for stanza in stanzas:
-        if 'deb' not in stanza.get('Types', '').split():
-            continue
-        if stanza.get('Enabled', 'yes').lower() == 'no':
-            continue
+    for stanza in enabled_deb_stanzas():
         suites = [s for s in stanza.get('Suites', '').split()
                   if s == codename or s.startswith(codename + '-')]
         if not suites:

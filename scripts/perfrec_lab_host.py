@@ -34,7 +34,7 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 # pylint: disable-next=wrong-import-position
-from perfrec_get_uboot import os_codename, read_deb822, read_one_line  # noqa: E402
+from perfrec_get_uboot import enabled_deb_stanzas, os_codename  # noqa: E402
 
 SUITE = 'trixie'
 STAMP = '.perfrec-lab-host'
@@ -65,20 +65,8 @@ def say(msg):
 def mirrors():
     """(Debian mirror URI, security URI or None) from the machine's apt sources"""
     codename = os_codename()
-    stanzas = []
-    for name in sorted(os.listdir('/etc/apt/sources.list.d')):
-        path = os.path.join('/etc/apt/sources.list.d', name)
-        if name.endswith('.sources'):
-            stanzas += list(read_deb822(path))
-        elif name.endswith('.list'):
-            stanzas += list(read_one_line(path))
-    if os.path.exists('/etc/apt/sources.list'):
-        stanzas += list(read_one_line('/etc/apt/sources.list'))
     mirror = security = None
-    for stanza in stanzas:
-        if 'deb' not in stanza.get('Types', '').split() or \
-                stanza.get('Enabled', 'yes').lower() == 'no':
-            continue
+    for stanza in enabled_deb_stanzas():
         suites = stanza.get('Suites', '').split()
         uri = stanza['URIs'].split()[0]
         if codename in suites and not mirror:
