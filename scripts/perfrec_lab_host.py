@@ -51,6 +51,8 @@ PACKAGES = (
     ('ser2net', "the lab's serial ports over TCP"),
     ('pdudaemon', "the lab's power switching"),
     ('iproute2', 'a network namespace of its own for the lab'),
+    ('telnet', "labgrid-client console's terminal"),
+    ('binutils-aarch64-linux-gnu', "perfrec_lab.py's symfs copies (objcopy)"),
 )
 # What a run mounts inside the chroot: source, where, how
 SYSTEM_MOUNTS = (('proc', 'proc', ['-t', 'proc']), ('sys', 'sys', ['-t', 'sysfs']),
@@ -90,16 +92,31 @@ def sources(mirror, security):
     return text
 
 
+# How long a stopped command's group has to end after SIGTERM (the loopback
+# lab tears itself down: releases, powers off, stops its servers)
+TERM_SECS = 60
+
+
 def call(cmd, **kwargs):
     """Run @cmd in a process group of its own; return its exit code. Stopped
-    (KeyboardInterrupt from SIGINT or SIGTERM), the whole group is killed and
-    waited for before the exception goes on: nothing it started (dpkg under
-    debootstrap, QEMU under a test) writes into the chroot or holds a mount"""
+    (KeyboardInterrupt from SIGINT or SIGTERM), the whole group gets SIGTERM,
+    then SIGKILL after TERM_SECS, and is waited for before the exception goes
+    on: nothing it started (dpkg under debootstrap, QEMU under a test) writes
+    into the chroot or holds a mount"""
     with subprocess.Popen(cmd, start_new_session=True, **kwargs) as proc:
         try:
             return proc.wait()
         except KeyboardInterrupt:
-            os.killpg(proc.pid, signal.SIGKILL)
+            signal.signal(signal.SIGINT, signal.SIG_IGN)
+            os.killpg(proc.pid, signal.SIGTERM)
+            try:
+                proc.wait(TERM_SECS)
+            except subprocess.TimeoutExpired:
+                pass
+            try:
+                os.killpg(proc.pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
             proc.wait()
             raise
 
@@ -197,6 +214,27 @@ def stamp_ok(root):
     return set(wanted()) <= listed
 
 
+def install(root, log, names):
+    """apt-get install @names into the chroot (trixie-backports first); return
+    the stamp's text: every wanted package and its version"""
+    env = ['env', 'DEBIAN_FRONTEND=noninteractive', 'LC_ALL=C']
+    run(['chroot', root] + env + ['apt-get', '-q', 'update'], log)
+    say('apt-get install (%s-backports first): %s' % (SUITE, ' '.join(names)))
+    run(['chroot', root] + env + ['apt-get', '-q', '-y', '--no-install-recommends',
+                                  'install', '-t', SUITE + '-backports'] + names, log)
+    run(['chroot', root, 'apt-get', 'clean'], log)
+    return subprocess.run(['chroot', root, 'dpkg-query', '-W'] + wanted(),
+                          capture_output=True, text=True, check=True).stdout
+
+
+def write_stamp(root, versions):
+    """The stamp, written last"""
+    with open(os.path.join(root, STAMP), 'w', encoding='utf-8') as outf:
+        outf.write(versions)
+    say('made %s: %s' % (root, ', '.join(line.replace('\t', ' ')
+                                        for line in versions.splitlines())))
+
+
 def make(root, log):
     """Build the chroot unless its stamp says it is complete"""
     if stamp_ok(root):
@@ -205,6 +243,14 @@ def make(root, log):
     if why:
         say(why)
         return 2
+    if os.path.exists(os.path.join(root, STAMP)):
+        # Complete once: only what was added to the lists since
+        with open(os.path.join(root, STAMP), encoding='utf-8') as inf:
+            listed = {line.split()[0] for line in inf if line.strip()}
+        missing = [name for name in wanted() if name not in listed]
+        os.remove(os.path.join(root, STAMP))
+        write_stamp(root, with_mounts(root, [], lambda: install(root, log, missing)))
+        return 0
     if os.path.exists(root):
         say('%s has no complete stamp: made again from nothing' % root)
         # A run killed outright may have left mounts: never delete through them
@@ -224,23 +270,7 @@ def make(root, log):
         os.remove(os.path.join(root, 'etc/apt/sources.list'))
     shutil.copy('/etc/resolv.conf', os.path.join(root, 'etc/resolv.conf'))
 
-    def install():
-        env = ['env', 'DEBIAN_FRONTEND=noninteractive', 'LC_ALL=C']
-        run(['chroot', root] + env + ['apt-get', '-q', 'update'], log)
-        say('apt-get install from %s-backports: %s' % (SUITE, ' '.join(
-            name for name, _ in BACKPORTS)))
-        run(['chroot', root] + env + ['apt-get', '-q', '-y', '--no-install-recommends',
-                                      'install', '-t', SUITE + '-backports'] +
-            [name for name, _ in BACKPORTS] + [name for name, _ in PACKAGES], log)
-        run(['chroot', root, 'apt-get', 'clean'], log)
-        return subprocess.run(['chroot', root, 'dpkg-query', '-W'] + wanted(),
-                              capture_output=True, text=True, check=True).stdout
-
-    versions = with_mounts(root, [], install)
-    with open(os.path.join(root, STAMP), 'w', encoding='utf-8') as outf:
-        outf.write(versions)
-    say('made %s: %s' % (root, ', '.join(line.replace('\t', ' ')
-                                        for line in versions.splitlines())))
+    write_stamp(root, with_mounts(root, [], lambda: install(root, log, wanted())))
     return 0
 
 
