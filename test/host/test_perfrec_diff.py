@@ -218,6 +218,23 @@ def test_identical_pass(builds, tmp_path):
     assert all(row[2] == 0 for row in rows(proc.stdout).values()), proc.stdout
 
 
+def test_normalize(builds, tmp_path):
+    """A recording twice as long, function for function: every function grew
+    by its own size, and by nothing in shares (--normalize)"""
+    base, _ = builds
+    one = make(base, BASE_PLAN, tmp_path / 'one.data')
+    two = make(base, [(path, 2 * count) for path, count in BASE_PLAN], tmp_path / 'two.data')
+    proc = run_tool(tmp_path, one, base.elf.symfs, two, base.elf.symfs, '--fail-above', '0')
+    assert proc.returncode == 1
+    assert all(row[2] == row[0] > 0 for row in rows(proc.stdout).values()), proc.stdout
+    proc = run_tool(tmp_path, one, base.elf.symfs, two, base.elf.symfs, '--fail-above', '0',
+                    '--normalize')
+    assert proc.returncode == 0, proc.stderr
+    assert 'NEW scaled to the base total by' in proc.stdout
+    assert all(row[2] == 0 and row[0] == row[1] for row in rows(proc.stdout).values()), \
+        proc.stdout
+
+
 def test_report_front_door(pair, tmp_path):
     """perfrec_report.py --diff is the same code: the same output, the same gate"""
     base, base_dir, new, new_dir = pair

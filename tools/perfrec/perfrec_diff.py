@@ -8,6 +8,7 @@
 Usage:
     perfrec_diff.py BASE.data BASE_DIR NEW.data NEW_DIR [-e EVENT] [-g] [-n ROWS]
                     [--paths N] [--fail-above PCT] [--fail-function NAME:PCT]...
+                    [--normalize]
                     [--flame OUT.html [--browser] [--png OUT.png] [--hover NAME]]
 
 Each recording is read with its own U-Boot build (BASE_DIR/u-boot and
@@ -30,7 +31,10 @@ whose events changed most follow (their innermost 8 frames).
 
 Gates, for CI: --fail-above PCT fails when any function grew by more than PCT
 percent of BASE's total; --fail-function NAME:PCT when NAME did (shrinking
-never fails). Each failing function is named in one line.
+never fails). Each failing function is named in one line. --normalize scales
+NEW's functions to BASE's total first, so that the tables and gates compare
+shares: for recordings whose totals follow the host's speed (QEMU without
+-icount, a timer event), where a slower run would grow every function.
 
 --flame writes a differential flame graph of the first event compared (-e
 chooses another): the union of both recordings'
@@ -292,6 +296,12 @@ def totals(stacks, key):
     return counts, total, samples
 
 
+def scale(counts, total_b, total_n):
+    """@counts (of a recording of @total_n events) as shares of @total_b"""
+    return collections.Counter({name: round(events * total_b / total_n)
+                                for name, events in counts.items()})
+
+
 def compare(base, new):
     """Return [(name, base events, new events, delta)] sorted by |delta|, then by name"""
     rows = [(name, base.get(name, 0), new.get(name, 0), new.get(name, 0) - base.get(name, 0))
@@ -521,6 +531,8 @@ def parse_args(argv):
     parser.add_argument('--fail-function', type=parse_gate, action='append', default=[],
                         metavar='NAME:PCT', help='exit 1 when NAME grew by more than PCT%% '
                         'of the base total (repeatable)')
+    parser.add_argument('--normalize', action='store_true',
+                        help="compare shares: NEW's functions scaled to the base total")
     parser.add_argument('--flame', metavar='OUT.html', help='write a differential flame graph')
     parser.add_argument('--browser', action='store_true',
                         help='check the flame graph in headless Chromium')
@@ -553,8 +565,12 @@ def event_report(args, event, base, new):
     """Return (lines of the tables, failed gate lines) of @event"""
     funcs_b, total_b, samples_b = totals(base.stacks[event], lambda chain: chain[0])
     funcs_n, total_n, samples_n = totals(new.stacks[event], lambda chain: chain[0])
+    scaled = ''
+    if args.normalize and total_n:
+        funcs_n = scale(funcs_n, total_b, total_n)
+        scaled = f', NEW scaled to the base total by {total_b}/{total_n}'
     rows = compare(funcs_b, funcs_n)
-    out = ['', f'# {event}: events per function (samples x period)']
+    out = ['', f'# {event}: events per function (samples x period{scaled})']
     out += table(rows, total_b, args.rows, 'Function')
     out.append(f'Total: base {total_b}, new {total_n}, delta {total_n - total_b:+} '
                f'({pct(total_n - total_b, total_b)}) {event} events; samples '
