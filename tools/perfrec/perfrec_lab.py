@@ -356,7 +356,8 @@ def gate(args, place, out):
     if proc.returncode:
         raise PlaceError(f'perfrec_diff.py: {proc.stderr.strip()}')
     # perfrec_diff.py's rows: base, new, delta, delta%, function
-    grew = re.findall(r'^\s*\d+\s+\d+\s+\+\d+\s+\+([\d.]+)%\s+(\S+)', proc.stdout, re.M)
+    grew = re.findall(r'^\s*\d+\s+\d+\s+\+[1-9]\d*\s+\+([\d.]+)%\s+(\S+)', proc.stdout,
+                      re.M)
     top = max(grew, key=lambda row: float(row[0]), default=None)
     return OK, 'gate passed, ' + (f'largest growth {top[1]} +{top[0]}%' if top
                                   else 'no function grew')
