@@ -91,6 +91,7 @@ UBOOT_MAKE	= SOURCE_DATE_EPOCH=$$(scripts/perfrec_source_date.sh $(SRC)) \
 UBOOT_VERSION	= $$($(UBOOT_MAKE) -s --no-print-directory ubootversion)
 
 .PHONY: all build build-early deps source overlay config demo check check-all check-host \
+	check-lab \
 	check-qemu check-releases check-repro \
 	check-qemu-fast check-sandbox checkpatch check-defconfig defconfig bench bench-size clean \
 	patches check-series series-write series-check check-boards board-build \
@@ -588,6 +589,32 @@ check-real-boards: deps lab-host
 	$(PYTHON) scripts/perfrec_lab_host.py --dest $(LAB_HOST) run --bind $(BUILD) -- \
 		$(PYTHON) scripts/perfrec_perf_versions.py --results $(BUILD)/test-results* \
 		--builds $(BUILD) -j $(JOBS)
+
+# make check-lab: perfrec_lab.py on a real labgrid lab on loopback
+# (scripts/perfrec_loopback_lab.py: labgrid 26's coordinator, exporter with
+# ser2net, and pdudaemon, from the chroot, in a network namespace of its own
+# with only lo): boards on QEMU 11 from make build and the default release's
+# board builds (check-real-boards' own), recorded, gated against baselines
+# recorded in the same run with a regression planted on one board, the
+# faults (a board that never reaches its prompt, a console that drops bytes
+# in a dump, a place held by someone else), U-Boot's test/py through
+# labgrid hooks, SIGINT at three points, and the teardown check after each.
+# Its report (--jobs 1 and 2 times, the margin without -icount):
+# build/lab-run/report.txt. Budget: 10 minutes on 2 cores
+LAB_RUN		:= $(BUILD)/lab-run
+LAB_BOARDS	?= rpi_arm64 xilinx_versal_virt
+
+check-lab: deps lab-host build
+	for b in $(LAB_BOARDS); do \
+		$(MAKE) BASE_DEFCONFIG=$${b}_defconfig CONFIG=board_$$b \
+			FRAGMENTS=$(PERFREC_FRAGMENT) UBOOT_FLAGS=BINMAN_ALLOW_MISSING=1 \
+			board-build || exit 1; \
+	done
+	rm -rf $(LAB_RUN)
+	PERFREC_LAB_UBOOT_SRC=$(SRC) $(PYTHON) scripts/perfrec_lab_host.py --dest $(LAB_HOST) \
+		run --bind $(CURDIR) -- unshare -n -- $(PYTHON) -m pytest -p no:cacheprovider \
+		-q test/lab
+	@cat $(LAB_RUN)/report.txt
 
 # One board build's cell as perfrec_run_tests.py arguments
 real-args:
