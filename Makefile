@@ -599,12 +599,13 @@ check-real-boards: deps lab-host
 # faults (a board that never reaches its prompt, a console that drops bytes
 # in a dump, a place held by someone else), U-Boot's test/py through
 # labgrid hooks, SIGINT at three points, and the teardown check after each.
-# Its report (--jobs 1 and 2 times, the margin without -icount):
+# whole-boot recordings gated (the early-boot build). Its report (--jobs 1
+# and 2 times, the margin without -icount):
 # build/lab-run/report.txt. Budget: 10 minutes on 2 cores
 LAB_RUN		:= $(BUILD)/lab-run
 LAB_BOARDS	?= rpi_arm64 xilinx_versal_virt
 
-check-lab: deps lab-host build
+check-lab: deps lab-host build-early
 	for b in $(LAB_BOARDS); do \
 		$(MAKE) BASE_DEFCONFIG=$${b}_defconfig CONFIG=board_$$b \
 			FRAGMENTS=$(PERFREC_FRAGMENT) UBOOT_FLAGS=BINMAN_ALLOW_MISSING=1 \

@@ -8,7 +8,7 @@
 Usage:
     perfrec_lab.py -o OUT [--jobs N] --build [PLACE=]DIR...
                    [--workload [PLACE=]CMD]... [--console-init [PLACE=]CMD]...
-                   [--record-opts OPTS]
+                   [--record-opts OPTS | --boot]
                    [--baseline DIR [--fail-above PCT] [--normalize]]
                    [--verify-dump] [--boot-timeout S] [--command-timeout S]
                    [--reserve-timeout S] [--prompt TEXT]
@@ -27,7 +27,9 @@ place, with N at a time (--jobs, default: the CPUs), it:
    next (say 'setenv stdout serial' for a board whose stdout is its display,
    as the Raspberry Pi's is), then an echo that must come back at a prompt;
 3. runs 'perfrec record OPTS -- WORKLOAD' (--record-opts, --workload; default
-   'crc32 0 0x1000000') and 'perfrec dump -z', and takes the perf.data out of
+   'crc32 0 0x1000000'; with --boot, nothing: a build with CONFIG_PERFREC_BOOT
+   has recorded its own boot, from board_init_f() to the prompt) and
+   'perfrec dump -z', and takes the perf.data out of
    the console with perfrec_extract.py's checks (line CRCs, length, CRC-32).
    A dump those checks reject (a console that dropped bytes) is dumped once
    more; with --verify-dump a good dump is dumped again and must be the same
@@ -275,17 +277,23 @@ def recording(console, workload, opts, timeout):
 
 def dump(console, timeout):
     """perfrec dump -z through the console; return (perf.data bytes or None,
-    the extractor's problems)"""
+    the extractor's problems); PlaceError when there is nothing to dump"""
     console.note('perfrec dump -z')
     console.driver.sendline('perfrec dump -z')
     try:
-        _, text = console.expect([END_RE.encode()], timeout, 'perfrec dump')
-        console.expect([console.prompt_re], timeout, 'the prompt after a dump')
+        index, text = console.expect([END_RE.encode(), console.prompt_re], timeout,
+                                     'perfrec dump')
+        if index == 0:
+            console.expect([console.prompt_re], timeout, 'the prompt after a dump')
     except PlaceError as exc:
         # Lost with the dump's end: the prompt again, then the retry
         console.driver.sendline('')
         console.expect([console.prompt_re], timeout, 'the prompt')
         return None, [str(exc)]
+    if index == 1 and 'perfrec-begin' not in text:
+        lines = [line for line in text.replace('\r', '').splitlines()[1:] if line.strip()]
+        raise PlaceError("'perfrec dump -z' dumped nothing: " +
+                         (lines[-1] if lines else 'no output'))
     recordings, problems = extract(text.replace('\r', ''))
     if not recordings or not recordings[-1].ok or recordings[-1].data is None:
         return None, [str(p) for p in problems] or ['no recording in the dump']
@@ -377,8 +385,9 @@ def record(args, place, build):
                           args.prompt or prompt_of(build))
         try:
             boot(console, power, args.boot_timeout, for_place(args.console_init, place))
-            recording(console, for_place(args.workload, place, WORKLOAD), args.record_opts,
-                      args.command_timeout)
+            if not args.boot:
+                recording(console, for_place(args.workload, place, WORKLOAD),
+                          args.record_opts, args.command_timeout)
             data, note = dumped(console, place, args.command_timeout, args.verify_dump)
         finally:
             try:
@@ -475,6 +484,8 @@ def parse_args(argv):
     parser.add_argument('--workload', action='append', default=[], metavar='[PLACE=]CMD')
     parser.add_argument('--console-init', action='append', default=[], metavar='[PLACE=]CMD')
     parser.add_argument('--record-opts', default='')
+    parser.add_argument('--boot', action='store_true',
+                        help='dump the boot\'s own recording (CONFIG_PERFREC_BOOT) instead')
     parser.add_argument('--baseline', metavar='DIR')
     parser.add_argument('--fail-above', type=float, metavar='PCT')
     parser.add_argument('--normalize', action='store_true')
