@@ -54,6 +54,8 @@ python3-sphinx-rtd-theme	U-Boot's documentation theme
 python3-sphinx-prompt	an extension U-Boot's doc/conf.py loads (2025.01 on)
 graphviz		dot, which U-Boot's documentation build looks for
 debootstrap		make lab-host: the trixie chroot with QEMU 11 and perf 7.3
+iproute2		make check-lab: ip and ss in the lab's network namespace
+util-linux		make check-lab: unshare, the lab's network namespace of its own
 "
 
 TOP="$(cd "$(dirname "$0")/.." && pwd)"
