@@ -69,6 +69,10 @@ TOOLS = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, TOOLS)
 # pylint: disable-next=wrong-import-position
 from perfrec_extract import extract  # noqa: E402
+# pylint: disable-next=wrong-import-position
+from perfrec_report import top_function  # noqa: E402
+# pylint: disable-next=wrong-import-position
+from perfrec_diff import read_report  # noqa: E402
 
 OK, REGRESSION, BOARD, LAB = 0, 1, 2, 3
 OUTCOME = ('ok', 'REGRESSION', 'FAILED', 'LAB ERROR')
@@ -335,12 +339,11 @@ def post(out, build):
         raise PlaceError(f'perf report: {proc.stderr.strip().splitlines()[-1:]}')
     with open(os.path.join(out, 'report.txt'), 'w', encoding='utf-8') as outf:
         outf.write(proc.stdout)
-    rows = re.findall(r'^\s+([\d.]+)%\s+\[\.\]\s+(\S+)', proc.stdout, re.M)
+    top = top_function(proc.stdout)
     samples = re.search(r'^# Samples: (\S+)', proc.stdout, re.M)
-    if not rows:
+    if not top:
         raise PlaceError(f'perf report names no function in {out}/perf.data')
-    share, hottest = max(rows, key=lambda row: float(row[0]))
-    return f"{samples.group(1) if samples else '?'} samples, hottest {hottest} ({share}%)"
+    return f"{samples.group(1) if samples else '?'} samples, hottest {top[1]} ({top[0]}%)"
 
 
 def gate(args, place, out):
@@ -363,11 +366,10 @@ def gate(args, place, out):
                                      if line.strip())
     if proc.returncode:
         raise PlaceError(f'perfrec_diff.py: {proc.stderr.strip()}')
-    # perfrec_diff.py's rows: base, new, delta, delta%, function
-    grew = re.findall(r'^\s*\d+\s+\d+\s+\+[1-9]\d*\s+\+([\d.]+)%\s+(\S+)', proc.stdout,
-                      re.M)
-    top = max(grew, key=lambda row: float(row[0]), default=None)
-    return OK, 'gate passed, ' + (f'largest growth {top[1]} +{top[0]}%' if top
+    grew = [(row[3], name) for rows, _ in read_report(proc.stdout).values()
+            for name, row in rows.items() if row[2] > 0]
+    top = max(grew, default=None)
+    return OK, 'gate passed, ' + (f'largest growth {top[1]} +{top[0]:.2f}%' if top
                                   else 'no function grew')
 
 
@@ -443,7 +445,6 @@ def finish(place, proc, timeout):
 def run_places(args, places):
     """Run a worker per place, --jobs at a time; return {place: (code, summary)}"""
     results, running, queue = {}, {}, list(places)
-    argv = [a for a in sys.argv[1:] if a not in places]
     try:
         while queue or running:
             while queue and len(running) < args.jobs:
@@ -457,7 +458,8 @@ def run_places(args, places):
                 say(f'{place}: acquired; powering on')
                 # pylint: disable-next=consider-using-with
                 running[place] = subprocess.Popen(
-                    [sys.executable, os.path.abspath(__file__), '--worker', place] + argv,
+                    [sys.executable, os.path.abspath(__file__), '--worker', place] +
+                    sys.argv[1:],
                     stdout=subprocess.PIPE, text=True)
             for place, proc in list(running.items()):
                 if proc.poll() is not None:

@@ -91,20 +91,27 @@ def recorded_build_id(data, quiet=False):
     return ids[0] if ids else None
 
 
-def hottest(data, symfs):
-    """The function with the largest share of the first event"""
-    out = perf(['report', '-i', data, '--stdio', '--no-children', '-g', 'none',
-                '--sort', 'sym', '-F', 'overhead,sym'] + symfs).stdout
+def top_function(text):
+    """(share, name) of the function with the largest share in the first
+    event's table of a perf report @text (--stdio --sort sym -F
+    overhead,sym), or None"""
     best_share, best = -1.0, None
-    for line in out.splitlines():
+    for line in text.splitlines():
         mat = re.match(r'^\s+([\d.]+)%\s+\[\.\]\s+(\S+)', line)
         if mat and not mat.group(2).startswith('0x') and float(mat.group(1)) > best_share:
-            best_share, best = float(mat.group(1)), mat.group(2)
+            best_share, best = float(mat.group(1)), mat.groups()
         elif best and line.startswith('# Samples:'):
             break       # the next event's table
+    return best
+
+
+def hottest(data, symfs):
+    """The function with the largest share of the first event"""
+    best = top_function(perf(['report', '-i', data, '--stdio', '--no-children', '-g', 'none',
+                              '--sort', 'sym', '-F', 'overhead,sym'] + symfs).stdout)
     if not best:
         raise RuntimeError(f'perf names no function in {data}')
-    return best
+    return best[1]
 
 
 def main(argv=None):
