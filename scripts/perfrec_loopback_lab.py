@@ -60,6 +60,7 @@ import signal
 import socket
 import subprocess
 import sys
+import termios
 import threading
 import time
 import tty
@@ -71,6 +72,8 @@ sys.path.insert(0, os.path.join(TOP, 'scripts'))
 from perfrec_run_tests import BOARD_CELLS, CELLS, Job, cell_env  # noqa: E402
 
 MARKER = 'PERFREC_LAB_RUN'
+# pdudaemon's localcmdline command for an outlet
+POWER = os.path.join(TOP, 'scripts/perfrec_lab_power.sh')
 PDU = 'perfrec-lab'
 EXPORTER = 'perfrec-lab'
 # How long a server may take to listen, and a client call to answer (s)
@@ -162,7 +165,6 @@ class Relay(threading.Thread):
         tty.setraw(self.slave)
         os.set_blocking(self.master, False)
         self.path = os.ttyname(self.slave)
-        self.sock_path = sock
         self.fault = fault
         self.listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
         self.listener.bind(sock)
@@ -170,8 +172,7 @@ class Relay(threading.Thread):
         self.conn = None
         self.backlog = bytearray()
         self.stopping = threading.Event()
-        self.dropping = None    # (mark, skip, length, seen) while a fault is armed
-        self.dropped = 0
+        self.dropping = None    # [mark, skip, length, seen] while a fault is armed
 
     def stop(self):
         """Stop relaying and close the pty"""
@@ -218,9 +219,7 @@ class Relay(threading.Thread):
         keep += data[:skip]
         data = data[skip:]
         self.dropping[1] = 0
-        lost = data[:length]
-        self.dropped += len(lost)
-        self.dropping[2] = length - len(lost)
+        self.dropping[2] = max(length - len(data), 0)
         if self.dropping[2] == 0:
             self.dropping = None
             os.remove(self.fault)
@@ -250,7 +249,7 @@ class Relay(threading.Thread):
                     self.conn.close()
                 self.conn = conn
                 # A board powered on: what the last one printed is not its
-                termios_flush(self.slave)
+                termios.tcflush(self.slave, termios.TCIFLUSH)
                 self.backlog.clear()
                 self._arm()
             if self.master in ready:
@@ -276,12 +275,6 @@ class Relay(threading.Thread):
                     self.conn = None
                 else:
                     self._to_console(self._filter(data))
-
-
-def termios_flush(fd):
-    """Discard what the pty holds for its reader"""
-    import termios  # pylint: disable=import-outside-toplevel
-    termios.tcflush(fd, termios.TCIFLUSH)
 
 
 def place_env(cell, build, where):
@@ -314,6 +307,7 @@ class Lab:
         self.run_id = run_id or uuid.uuid4().hex[:12]
         self.procs = {}
         self.relays = {}
+        self.boards = {}        # place: its U-Boot board type (cell_env()'s)
         self.coordinator = None
         self.pdu_port = None
 
@@ -358,7 +352,7 @@ class Lab:
         for index, (name, cell, build, _tags) in enumerate(self.places, 1):
             where = os.path.join(self.work, 'places', str(index))
             os.makedirs(where)
-            _, env = place_env(cell, build, where)
+            self.boards[name], env = place_env(cell, build, where)
             env['PERFREC_QEMU_CHARDEV'] = 'socket,id=con,path=%s/console.sock' % where
             with open(os.path.join(where, 'qemu.env'), 'w', encoding='utf-8') as outf:
                 for key, value in sorted(env.items()):
@@ -373,7 +367,6 @@ class Lab:
 
     def write_configs(self, groups):
         """exporter.yaml, pdudaemon.conf, env.yaml"""
-        power = os.path.join(TOP, 'scripts/perfrec_lab_power.sh')
         places = os.path.join(self.work, 'places')
         with open(os.path.join(self.work, 'exporter.yaml'), 'w', encoding='utf-8') as outf:
             for name, (tty_path, index) in groups.items():
@@ -384,8 +377,8 @@ class Lab:
         conf = {'daemon': {'hostname': '127.0.0.1', 'port': self.pdu_port,
                            'logging_level': 'INFO', 'listener': 'http'},
                 'pdus': {PDU: {'driver': 'localcmdline', 'retries': 1,
-                               'cmd_on': '%s on %s/%%s' % (power, places),
-                               'cmd_off': '%s off %s/%%s' % (power, places)}}}
+                               'cmd_on': '%s on %s/%%s' % (POWER, places),
+                               'cmd_off': '%s off %s/%%s' % (POWER, places)}}}
         with open(os.path.join(self.work, 'pdudaemon.conf'), 'w', encoding='utf-8') as outf:
             json.dump(conf, outf, indent=2)
         shutil.copy(os.path.join(TOP, 'test/lab/env.yaml'), os.path.join(self.work, 'env.yaml'))
@@ -424,8 +417,7 @@ class Lab:
         for name, cell, _build, tags in self.places:
             self.client('-p', name, 'create')
             self.client('-p', name, 'add-match', '%s/%s/*' % (EXPORTER, name))
-            board = BOARD_CELLS[cell]['board'] if cell in BOARD_CELLS else 'qemu_arm64'
-            self.client('-p', name, 'set-tags', 'board=' + board, 'cell=' + cell,
+            self.client('-p', name, 'set-tags', 'board=' + self.boards[name], 'cell=' + cell,
                         *('%s=%s' % item for item in sorted(tags.items())))
         # The exporter has registered every port when each place matches
         end = time.monotonic() + START_SECS
@@ -464,11 +456,10 @@ class Lab:
 
     def power_off_all(self):
         """Stop every board's QEMU (as pdudaemon's 'off' would)"""
-        power = os.path.join(TOP, 'scripts/perfrec_lab_power.sh')
         for index in range(1, len(self.places) + 1):
             where = os.path.join(self.work, 'places', str(index))
             if os.path.exists(os.path.join(where, 'qemu.pid')):
-                subprocess.run([power, 'off', where], check=False)
+                subprocess.run([POWER, 'off', where], check=False)
 
     def stop(self, quiet=False):
         """Tear the lab down; return what is left ([] when clean) and say it"""
