@@ -5,8 +5,10 @@ PERFREC_LAB_HOST): the tools it promises, and nothing left mounted under it
 or under build/ after a run or a bootstrap is stopped with SIGINT."""
 
 import os
+import shutil
 import signal
 import subprocess
+import tempfile
 import time
 
 import pytest
@@ -87,17 +89,28 @@ def test_lab_host_bootstrap_interrupted(lab, tmp_path):
         subprocess.run(['rm', '-rf', root], check=True)
 
 
-def test_lab_host_not_permitted(tmp_path):
+def test_lab_host_not_permitted():
     """Where chroot and mount are not permitted (here: not root), one line, exit 2,
-    nothing made"""
-    root = tmp_path / 'lab'
-    os.chmod(tmp_path, 0o777)
-    proc = subprocess.run(['runuser', '-u', 'nobody', '--', '/usr/bin/python3', SCRIPT,
-                           '--dest', str(root), 'make'], cwd='/', capture_output=True,
-                          text=True, check=False)
-    assert proc.returncode == 2, proc
-    assert proc.stderr.splitlines() == [
-        'perfrec_lab_host: chroot and mount need root (this is uid %d)' %
-        int(subprocess.run(['id', '-u', 'nobody'], capture_output=True, text=True,
-                           check=True).stdout)], proc.stderr
-    assert not root.exists()
+    nothing made
+
+    The script runs as nobody, from a copy in a directory every user can
+    read: the checkout may sit under one that only its owner can (a clone in
+    /root or in mktemp -d), and so may pytest's own tmp_path (0700).
+    """
+    where = tempfile.mkdtemp(prefix='perfrec-lab-host-')
+    try:
+        os.chmod(where, 0o755)
+        for name in ('perfrec_lab_host.py', 'perfrec_get_uboot.py'):
+            shutil.copy(os.path.join(TOP, 'scripts', name), where)
+        root = os.path.join(where, 'lab')
+        proc = subprocess.run(['runuser', '-u', 'nobody', '--', '/usr/bin/python3',
+                               os.path.join(where, 'perfrec_lab_host.py'), '--dest', root,
+                               'make'], cwd='/', capture_output=True, text=True, check=False)
+        assert proc.returncode == 2, proc
+        assert proc.stderr.splitlines() == [
+            'perfrec_lab_host: chroot and mount need root (this is uid %d)' %
+            int(subprocess.run(['id', '-u', 'nobody'], capture_output=True, text=True,
+                               check=True).stdout)], proc.stderr
+        assert not os.path.exists(root)
+    finally:
+        shutil.rmtree(where)
