@@ -16,6 +16,7 @@
 #include <asm/system.h>
 #include <linux/kernel.h>
 #include <linux/string.h>
+#include "perfrec_cpu.h"
 #include "perfrec_info.h"
 #include "perfrec_irq.h"
 #include "perfrec_session.h"
@@ -229,6 +230,28 @@ void perfrec_counters_start(struct perfrec_session *s)
 		st->timer_cval = s->start_ticks + st->timer_ticks;
 		perfrec_timer_start(&s->timer, st->timer_cval);
 	}
+}
+
+void perfrec_counters_drain(struct perfrec_session *s)
+{
+	struct perfrec_irq *st = s->st;
+	u64 daif = read_daif();
+	uint i;
+
+	perfrec_cpu_block();
+	if (s->have_pmu)
+		pmuv3_stop(st->ovf_mask);
+	for (i = 0; s->have_pmu && i < st->nr_counters; i++) {
+		const struct perfrec_counter *c = &st->counter[i];
+
+		/* A whole period past the overflow: it came late, not in the stop */
+		if (c->idx != PERFREC_TIMER_IDX && pmuv3_overflowed(c->idx) &&
+		    (pmuv3_read_counter(c->idx) & c->max_period) >= c->period)
+			return;
+	}
+	write_daif(daif);
+	isb();	/* a pending interrupt is taken here, if the workload left it unmasked */
+	perfrec_cpu_block();
 }
 
 void perfrec_counters_stop(struct perfrec_session *s)
