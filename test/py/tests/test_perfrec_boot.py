@@ -80,6 +80,28 @@ def text_of(cons):
                   if len(parts) == 4 and parts[2] in 'tTwW' and int(parts[1], 16))
 
 
+def copy_loop_range(cons):
+    """(start, end): relocate_code() up to the end of its copy loop, as image
+    offsets read from the ELF. The loop is the first conditional branch in
+    relocate_code() that goes back (relocate_64.S's 'b.lo copy_loop'); the
+    label's name is not used: perf may name the loop's samples relocate_code
+    (sized) rather than copy_loop (a label of no size), as on 2025.01."""
+    elf = os.path.join(cons.config.build_dir, 'u-boot')
+    start, end = next((start, end) for start, end, name in text_of(cons)
+                      if name == 'relocate_code')
+    base = next(int(line.split()[0], 16) for line in subprocess.run(
+        ['aarch64-linux-gnu-nm', elf], capture_output=True, text=True,
+        check=True).stdout.splitlines() if line.split()[-1] == '__image_copy_start')
+    out = subprocess.run(['aarch64-linux-gnu-objdump', '-d', '--no-show-raw-insn',
+                          f'--start-address={base + start:#x}', f'--stop-address={base + end:#x}',
+                          elf], capture_output=True, text=True, check=True).stdout
+    for match in re.finditer(r'^\s*([0-9a-f]+):\s+b\.\w+\s+([0-9a-f]+)', out, re.M):
+        addr, target = int(match.group(1), 16), int(match.group(2), 16)
+        if target < addr:
+            return start, addr + 4 - base
+    raise AssertionError(f'relocate_code() has no loop:\n{out}')
+
+
 def name_at(text, addr):
     """The function of @text holding image offset @addr, or None"""
     for start, end, name in text:
@@ -160,8 +182,12 @@ def test_perfrec_early_boot_whole(ubman, tmp_path):
                              '--stdio', '--sort', 'dso,symbol', '--no-children'])
     assert '[unknown]' not in report
     names = set(re.findall(r'\[\.\] (\S+)', report))
-    assert 'copy_loop' in names and any(n.startswith('initf_') or n.startswith('dm_') or
-                                        n.startswith('fdt_') for n in names), names
+    assert any(n.startswith('initf_') or n.startswith('dm_') or n.startswith('fdt_')
+               for n in names), names
+    # relocate_code()'s copy was sampled, by address
+    start, end = copy_loop_range(cons)
+    image = pdata.mmaps[0]
+    assert any(start <= s.ip - image.start < end for s in pdata.samples), (start, end)
     assert events(cons)['cycles'][0] > 0
 
 
