@@ -31,6 +31,8 @@ UBOOT_SUITE	?= bookworm
 BASE_DEFCONFIG	?= qemu_arm64_defconfig
 # perfrec's options for any board, and the QEMU test builds' unit tests
 PERFREC_FRAGMENT := $(CURDIR)/configs/perfrec.config
+# The real boards' test builds: perfrec's options and no preboot (no USB scan)
+BOARD_FRAGMENTS	:= $(PERFREC_FRAGMENT) $(CURDIR)/configs/perfrec-board-test.config
 # LEAN=1: the test build less what no test reaches (configs/perfrec-lean.config),
 # in directories of its own; make check's releases that run two cells use it
 LEAN		?=
@@ -91,7 +93,7 @@ UBOOT_MAKE	= SOURCE_DATE_EPOCH=$$(scripts/perfrec_source_date.sh $(SRC)) \
 UBOOT_VERSION	= $$($(UBOOT_MAKE) -s --no-print-directory ubootversion)
 
 .PHONY: all build build-early deps source overlay config demo check check-all check-host \
-	check-lab \
+	check-lab check-upstream \
 	check-qemu check-releases check-repro \
 	check-qemu-fast check-sandbox checkpatch check-defconfig defconfig bench bench-size clean \
 	patches check-series series-write series-check check-boards board-build \
@@ -286,6 +288,28 @@ else
 	@echo "perfrec: check-releases runs only for the default source" | \
 		tee $(BUILD)/releases-tested.txt
 endif
+
+# make check-upstream NEWEST_SRC=<tree or tarball> MASTER_SRC=<tree or
+# tarball>: the upstream releases make check cannot fetch (CI gives
+# ../shared/uboot's tarballs), their cells in one pool on the lean test
+# build: make check has run every cell on two releases (bookworm's and
+# trixie's), so what is left to prove on these is what differs between
+# releases, U-Boot's own API, which UPSTREAM_CELLS and the newest's
+# early-boot cell reach ('ut lib' in el2-gicv3)
+UPSTREAM_CELLS	?= el2-gicv3 el1-gicv2
+UPSTREAM_EARLY_CELLS ?= el2-gicv3
+
+check-upstream: deps
+	@test -n "$(NEWEST_SRC)" -a -n "$(MASTER_SRC)" || { echo "perfrec: make" \
+		"check-upstream NEWEST_SRC=<tree or tarball> MASTER_SRC=<tree or tarball>"; exit 1; }
+	$(MAKE) UBOOT_SRC=$(MASTER_SRC) LEAN=1 build
+	also=$$($(MAKE) -s --no-print-directory UBOOT_SRC=$(MASTER_SRC) LEAN=1 \
+		CELLS="$(UPSTREAM_CELLS)" EARLY_CELLS= run-args) && \
+	$(MAKE) UBOOT_SRC=$(NEWEST_SRC) LEAN=1 CELLS="$(UPSTREAM_CELLS)" \
+		EARLY_CELLS="$(UPSTREAM_EARLY_CELLS)" SPL_CELLS= check-qemu ALSO="$$also"
+	@echo "perfrec: upstream releases tested ('ut lib' in each one's el2-gicv3), lean:" \
+		"$(notdir $(NEWEST_SRC)): $(UPSTREAM_CELLS) + early $(UPSTREAM_EARLY_CELLS);" \
+		"$(notdir $(MASTER_SRC)): $(UPSTREAM_CELLS)"
 
 # This build's cells as perfrec_run_tests.py arguments that add them to
 # another build's run: check-releases runs every release's cells in one pool
@@ -528,7 +552,7 @@ check-boards:
 		case " $$seen " in *" $$args "*) continue;; esac; seen="$$seen $$args"; \
 		for b in $(BOARDS); do \
 			$(MAKE) $$args BASE_DEFCONFIG=$${b}_defconfig CONFIG=board_$$b \
-				FRAGMENTS=$(PERFREC_FRAGMENT) \
+				FRAGMENTS="$(BOARD_FRAGMENTS)" \
 				UBOOT_FLAGS=BINMAN_ALLOW_MISSING=1 board-build || exit 1; \
 		done; \
 	done
@@ -575,7 +599,7 @@ check-real-boards: deps lab-host
 		for bc in $(REAL_BOARDS); do \
 			b=$${bc%%=*}; \
 			$(MAKE) $$args BASE_DEFCONFIG=$${b}_defconfig CONFIG=board_$$b \
-				FRAGMENTS=$(PERFREC_FRAGMENT) UBOOT_FLAGS=BINMAN_ALLOW_MISSING=1 \
+				FRAGMENTS="$(BOARD_FRAGMENTS)" UBOOT_FLAGS=BINMAN_ALLOW_MISSING=1 \
 				board-build || exit 1; \
 			also="$$also $$($(MAKE) -s --no-print-directory $$args CONFIG=board_$$b \
 				REAL_CELL=$${bc#*=} real-args)" || exit 1; \
@@ -608,7 +632,7 @@ LAB_BOARDS	?= rpi_arm64 xilinx_versal_virt
 check-lab: deps lab-host build-early
 	for b in $(LAB_BOARDS); do \
 		$(MAKE) BASE_DEFCONFIG=$${b}_defconfig CONFIG=board_$$b \
-			FRAGMENTS=$(PERFREC_FRAGMENT) UBOOT_FLAGS=BINMAN_ALLOW_MISSING=1 \
+			FRAGMENTS="$(BOARD_FRAGMENTS)" UBOOT_FLAGS=BINMAN_ALLOW_MISSING=1 \
 			board-build || exit 1; \
 	done
 	rm -rf $(LAB_RUN)
