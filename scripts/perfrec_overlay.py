@@ -33,7 +33,7 @@ DIRS = ['arch', 'cmd', 'doc/usage', 'drivers/perf', 'include', 'test/py/tests', 
 # Single project files copied to the same path in the tree. Of scripts/ only
 # what U-Boot's own build runs (arch/arm/Makefile.postlink runs the pgoff
 # script); the rest of scripts/ is the project's tooling and stays out.
-FILES = ['doc/api/perf.rst', 'scripts/perfrec_pgoff.py', 'test/lib/perf_data.c',
+FILES = ['doc/api/perf.rst', 'doc/develop/perfrec.rst', 'scripts/perfrec_pgoff.py', 'test/lib/perf_data.c',
          'test/lib/perfrec.c']
 
 # What earlier overlays copied into the tree that is no longer perfrec's there
@@ -49,6 +49,7 @@ S:	Maintained
 F:	arch/arm/Makefile.postlink
 F:	cmd/perfrec*
 F:	doc/api/perf.rst
+F:	doc/develop/perfrec.rst
 F:	doc/usage/cmd/perfrec.rst
 F:	drivers/perf/
 F:	include/perf_data.h
@@ -224,6 +225,8 @@ EDITS = [
     ('MAINTAINERS', 'maintainer entry', 'POWER\n', MAINTAINERS_ENTRY, 'before'),
     ('doc/api/index.rst', 'list the page of perfrec\'s interfaces', '   ', '   perf\n',
      'sorted'),
+    ('doc/develop/index.rst', 'list perfrec\'s developer page among the debugging ones',
+     '   trace\n', '   perfrec\n', 'before'),
     ('common/command.c', 'declare perfrec_command_done()',
      '#include <log.h>\n', '#include <perfrec.h>\n', 'after'),
     ('common/command.c', 'let perfrec stream at command boundaries (perfrec start -S)',

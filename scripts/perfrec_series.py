@@ -136,9 +136,10 @@ report the hottest functions on the board. After linking, a post-link
 step records the image's ELF file offset in the image, so that perf maps
 samples of the relocated U-Boot to its ELF.''',
          files=['cmd/perfrec.c', 'doc/usage/cmd/perfrec.rst', 'doc/api/perf.rst',
+                'doc/develop/perfrec.rst',
                 'arch/arm/Makefile.postlink', 'scripts/perfrec_pgoff.py'],
          edits=['build the perfrec command', 'list the perfrec page',
-                'list the page of perfrec'],
+                'list the page of perfrec', 'list perfrec\'s developer page'],
          symbols=['CMD_PERFREC', 'PERFREC_CALLCHAIN', 'PERFREC_CALLCHAIN_DEPTH',
                   'PERFREC_REPORT', 'KALLSYMS', 'PERFREC_DUMP_GZIP',
                   'PERFREC_DEFAULT_BUF_SIZE', 'PERFREC_EARLY', 'PERFREC_EARLY_OPTIONS',
