@@ -107,10 +107,10 @@ def test_lab_host_not_permitted():
                                os.path.join(where, 'perfrec_lab_host.py'), '--dest', root,
                                'make'], cwd='/', capture_output=True, text=True, check=False)
         assert proc.returncode == 2, proc
+        uid = int(subprocess.run(['id', '-u', 'nobody'], capture_output=True, text=True,
+                                 check=True).stdout)
         assert proc.stderr.splitlines() == [
-            'perfrec_lab_host: chroot and mount need root (this is uid %d)' %
-            int(subprocess.run(['id', '-u', 'nobody'], capture_output=True, text=True,
-                               check=True).stdout)], proc.stderr
+            f'perfrec_lab_host: chroot and mount need root (this is uid {uid})'], proc.stderr
         assert not os.path.exists(root)
     finally:
         shutil.rmtree(where)

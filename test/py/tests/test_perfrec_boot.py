@@ -102,6 +102,12 @@ def copy_loop_range(cons):
     raise AssertionError(f'relocate_code() has no loop:\n{out}')
 
 
+def sampled_in_copy(cons, pdata):
+    """Whether a sample of @pdata fell in relocate_code()'s copy, by address"""
+    start, end = copy_loop_range(cons)
+    return any(start <= s.ip - pdata.mmaps[0].start < end for s in pdata.samples)
+
+
 def name_at(text, addr):
     """The function of @text holding image offset @addr, or None"""
     for start, end, name in text:
@@ -184,10 +190,7 @@ def test_perfrec_early_boot_whole(ubman, tmp_path):
     names = set(re.findall(r'\[\.\] (\S+)', report))
     assert any(n.startswith('initf_') or n.startswith('dm_') or n.startswith('fdt_')
                for n in names), names
-    # relocate_code()'s copy was sampled, by address
-    start, end = copy_loop_range(cons)
-    image = pdata.mmaps[0]
-    assert any(start <= s.ip - image.start < end for s in pdata.samples), (start, end)
+    assert sampled_in_copy(cons, pdata), copy_loop_range(cons)
     assert events(cons)['cycles'][0] > 0
 
 
