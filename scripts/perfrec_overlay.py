@@ -414,6 +414,8 @@ SUPERSEDED = [
     ('MAINTAINERS', ENTRY_BEFORE.replace('F:\ttest/lib/perfrec.c\n', ''),
      MAINTAINERS_ENTRY),
     ('MAINTAINERS', ENTRY_BEFORE, MAINTAINERS_ENTRY),
+    ('MAINTAINERS', MAINTAINERS_ENTRY.replace('F:\tdoc/develop/perfrec.rst\n', ''),
+     MAINTAINERS_ENTRY),
 ]
 
 
