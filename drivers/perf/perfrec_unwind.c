@@ -112,10 +112,21 @@ static notrace bool perfrec_unwind_lr_is_caller(const struct perfrec_unwind_area
 	return !entry_saved || entry_saved > pc || entry_saved < entry_lr;
 }
 
+/*
+ * Whether a 16-byte frame record at @fp lies in the stack, at or above @low
+ * and aligned. Written so that no bound wraps: a stack top of 0 (no stack
+ * above the interrupted sp) or below 16 admits nothing.
+ */
+static notrace bool perfrec_unwind_in_stack(const struct perfrec_unwind_area *area, u64 low,
+					    u64 fp)
+{
+	return !(fp & 15) && fp >= low && fp < area->stack_top && area->stack_top - fp >= 16;
+}
+
 /* The LR saved in the frame record at @fp, if @fp is a plausible record, else 0 */
 static notrace u64 perfrec_unwind_saved_lr(const struct perfrec_unwind_area *area, u64 fp)
 {
-	if ((fp & 15) || fp < area->stack_low || fp > area->stack_top - 16)
+	if (!perfrec_unwind_in_stack(area, area->stack_low, fp))
 		return 0;
 
 	return ((const u64 *)fp)[1];
@@ -137,7 +148,7 @@ unsigned int notrace perfrec_unwind(const struct perfrec_unwind_area *area, u64 
 	if (perfrec_unwind_in_text(area, lr) &&
 	    perfrec_unwind_lr_is_caller(area, pc, lr, perfrec_unwind_saved_lr(area, fp)))
 		chain[n++] = lr;
-	while (n < max && !(fp & 15) && fp >= low && fp <= area->stack_top - 16) {
+	while (n < max && perfrec_unwind_in_stack(area, low, fp)) {
 		const u64 *record = (const u64 *)fp;
 
 		if (!perfrec_unwind_in_text(area, record[1]))

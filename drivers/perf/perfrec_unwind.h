@@ -22,7 +22,8 @@
  *	recording goes through relocation), or 0
  * @alt_end: the first byte after it, or 0
  * @stack_low: lowest address a frame record may lie at (the interrupted sp)
- * @stack_top: the stack's upper end (U-Boot's initial stack pointer)
+ * @stack_top: the stack's upper end (U-Boot's initial stack pointer), or 0 when
+ *	the interrupted sp is on no stack perfrec knows: then no record is read
  */
 struct perfrec_unwind_area {
 	__u64 text_start;

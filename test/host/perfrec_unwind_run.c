@@ -3,10 +3,11 @@
  * Copyright (c) 2026 The perfrec authors
  * Host driver for perfrec's call-graph walker: one walk over synthetic code and stack
  *
- * Usage: perfrec_unwind_run [-m <max>] -t <insns> -s <words> <pc> <fp> <lr> <sp>
+ * Usage: perfrec_unwind_run [-m <max>] [-T <top>] -t <insns> -s <words> <pc> <fp> <lr> <sp>
  *   -t <insns>   the code: 32-bit instruction words in hex, comma-separated
  *   -s <words>   the stack: 64-bit words, comma-separated (an even number)
  *   -m <max>     room in the chain, default 66
+ *   -T <top>     the stack's top the walker is given, default the stack's end
  * Code and stack are separate heap blocks (ASan guards their edges); the
  * walker may read the code and, from <sp> up, the stack. A value is a hex
  * number or an address in them: t<i> is instruction i, s<i> stack word i,
@@ -29,8 +30,8 @@ static size_t stack_words;
 
 static void usage(void)
 {
-	fprintf(stderr, "Usage: perfrec_unwind_run [-m max] -t <insn,...> -s <word,...> "
-		"<pc> <fp> <lr> <sp>\n");
+	fprintf(stderr, "Usage: perfrec_unwind_run [-m max] [-T top] -t <insn,...> "
+		"-s <word,...> <pc> <fp> <lr> <sp>\n");
 	exit(EXIT_FAILURE);
 }
 
@@ -98,16 +99,19 @@ static void print_value(__u64 val)
 
 int main(int argc, char *argv[])
 {
-	char **text_args = NULL, **stack_args = NULL;
+	char **text_args = NULL, **stack_args = NULL, *top = NULL;
 	struct perfrec_unwind_area area;
 	unsigned int max = 66, n, i;
 	__u64 *chain;
 	int opt;
 
-	while ((opt = getopt(argc, argv, "m:t:s:")) != -1) {
+	while ((opt = getopt(argc, argv, "m:T:t:s:")) != -1) {
 		switch (opt) {
 		case 'm':
 			max = strtoul(optarg, NULL, 0);
+			break;
+		case 'T':
+			top = optarg;
 			break;
 		case 't':
 			text_words = split(optarg, &text_args);
@@ -135,7 +139,8 @@ int main(int argc, char *argv[])
 	area.text_start = (__u64)(unsigned long)text;
 	area.text_end = area.text_start + text_words * sizeof(*text);
 	area.stack_low = parse_value(argv[optind + 3]);
-	area.stack_top = (__u64)(unsigned long)stack + stack_words * sizeof(*stack);
+	area.stack_top = top ? parse_value(top) :
+		(__u64)(unsigned long)stack + stack_words * sizeof(*stack);
 	n = perfrec_unwind(&area, parse_value(argv[optind]), parse_value(argv[optind + 1]),
 			   parse_value(argv[optind + 2]), chain, max);
 	if (n < 1 || n > max) {

@@ -141,10 +141,14 @@ def walk(tmp_path_factory):
          os.path.join(REPO, 'test', 'host', 'perfrec_unwind_run.c'),
          os.path.join(REPO, 'drivers', 'perf', 'perfrec_unwind.c')])
 
-    def do_walk(stk, pc, fp, lr, sp, code=CODE, max_entries=None):
+    # Many arguments: a walk's registers, then optional knobs by keyword
+    # pylint: disable-next=too-many-arguments
+    def do_walk(stk, pc, fp, lr, sp, code=CODE, max_entries=None, top=None):
         args = [path, '-t', ','.join('%08x' % w for w in code.words), '-s', ','.join(stk)]
         if max_entries is not None:
             args += ['-m', str(max_entries)]
+        if top is not None:
+            args += ['-T', top]
         proc = run(args + [pc, fp, lr, sp])
         assert not proc.stderr, proc.stderr
         return proc.stdout.split()
@@ -284,6 +288,16 @@ def test_record_outside_stack_ends_chain(walk):
         stk = stack({8: (saved, CODE.ret_to('main', 'f')), 4: ('s8', CODE.ret_to('f', 'g'))})
         assert walk(stk, CODE.at('g', BODY), 's4', CODE.ret_to('f', 'g'), 's4') == \
             [CODE.at('g', BODY)] + ABOVE_G, saved
+
+
+@pytest.mark.parametrize('top', ['0', '8', 's4', 's4+8'])
+def test_no_stack_above_sp_follows_nothing(walk, top):
+    """A stack top at or below the interrupted sp (0: a boot recording's
+    second stack when there is none, and sp on a stack of its own, a
+    uthread's or a payload's) follows no record: 'top - 16' once wrapped
+    below zero and let every record at or above sp through"""
+    assert walk(MAIN_F_G, CODE.at('g', BODY), 's4', CODE.ret_to('f', 'g'), 's4', top=top) == \
+        [CODE.at('g', BODY), CODE.ret_to('f', 'g')]
 
 
 def test_record_misaligned_ends_chain(walk):
