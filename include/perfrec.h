@@ -15,6 +15,11 @@
 #define PERFREC_MAX_FREQ_HZ		100000
 /* perf's default sampling frequency */
 #define PERFREC_DEFAULT_FREQ_HZ		4000
+/*
+ * Shortest cpu-clock period, in ns: 10 us, the 100 kHz of -F's limit. Every
+ * arming refuses a shorter one (-ERANGE), the boot recording's too
+ */
+#define PERFREC_MIN_CLOCK_NS		10000
 
 /**
  * enum perfrec_state - Where the session is

@@ -376,6 +376,9 @@ int perfrec_boot_report(void)
 	} else if (b->sess.irq.fault != PERFREC_IRQ_OK) {
 		perfrec_irq_reason(&b->sess.irq, why, sizeof(why));
 		printf("perfrec: %s: the boot is not recorded\n", why);
+	} else if (b->err == -ERANGE) {
+		printf("perfrec: period %u ns of cpu-clock is below its %u ns minimum: the boot is not recorded\n",
+		       opts.period, PERFREC_MIN_CLOCK_NS);
 	} else {
 		printf("perfrec: the boot recording of '%s' did not start (error %d)\n",
 		       opts.event, b->err);

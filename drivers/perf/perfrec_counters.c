@@ -134,10 +134,13 @@ int perfrec_counters_init(struct perfrec_session *s)
 			continue;
 		}
 		if (ec->timer) {
+			u64 ns = ec->freq_hz ? PERFREC_NSEC_PER_SEC / ec->freq_hz : ec->period;
+
+			/* Shorter, the handler would leave a slow board no time between samples */
+			if (ns < PERFREC_MIN_CLOCK_NS)
+				return -ERANGE;
 			/* The period the timer can keep: whole ticks, in ns */
-			st->timer_ticks = perfrec_ns_to_ticks(ec->freq_hz ?
-							      PERFREC_NSEC_PER_SEC / ec->freq_hz :
-							      ec->period, read_cntfrq_el0());
+			st->timer_ticks = perfrec_ns_to_ticks(ns, read_cntfrq_el0());
 			c->period = perfrec_ticks_to_ns(st->timer_ticks, read_cntfrq_el0());
 			c->base_period = c->period;
 			continue;

@@ -250,9 +250,6 @@ int perfrec_stream_finish(void)
 	return perfrec_dump_stream(perfrec_stream_compress, SIZE_MAX, &wire);
 }
 
-/* Shortest cpu-clock period: 10 us, the 100 kHz of -F's limit */
-#define PERFREC_MIN_CLOCK_NS	10000
-
 /*
  * cpu-clock samples on the generic timer alone (no PMU event beside it), at
  * a steady period of at least PERFREC_MIN_CLOCK_NS; choose the session's

@@ -496,6 +496,26 @@ def test_perfrec_early_boot_bad_event(ubman, tmp_path):
         cons.restart_uboot()
 
 
+@pytest.mark.boardspec('qemu_arm64')
+@pytest.mark.buildconfigspec('perfrec_boot')
+def test_perfrec_early_boot_clock_below_minimum(ubman, tmp_path):
+    """cpu-clock every 100 ns (perfrec,boot-period, below the 10000 ns every
+    arming holds to): one line, an unrecorded boot that reaches its prompt.
+    The minimum was checked by 'perfrec record' alone: the boot armed a timer
+    whose handler outlasted its period, and never reached the prompt."""
+    cons = ubman
+    try:
+        boot = boot_with(cons, options_dtb(cons, tmp_path, boot_event='cpu-clock',
+                                           boot_period=100))
+        line = ('perfrec: period 100 ns of cpu-clock is below its 10000 ns minimum: the boot '
+                'is not recorded')
+        assert line in boot and not BOOT_LINE.search(boot), boot
+        assert status(cons)[0] != 'armed'
+        assert 'ok' in cons.run_command('echo ok')
+    finally:
+        cons.restart_uboot()
+
+
 def until_os_dtb(cons, tmp_path):
     """QEMU's device tree with /options/u-boot's perfrec,until-prompt = <0>:
     the recording goes on past the prompt"""
