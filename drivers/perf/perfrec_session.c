@@ -398,6 +398,14 @@ static int perfrec_begin_data(struct perfrec_session *s)
 	return 0;
 }
 
+/* Undo perfrec_take_irq(): the GIC and DAIF as they were */
+static void perfrec_give_irq(struct perfrec_session *s)
+{
+	if (s->cfg.source != PERFREC_SRC_NONE)
+		perfrec_gic_restore(&s->gic);
+	perfrec_cpu_restore_daif(&s->cpu);
+}
+
 /*
  * Enable the interrupt at the GIC and mask it at the CPU (it is masked at the
  * prompt; it stays so until all is ready); then check that it arrives
@@ -416,8 +424,7 @@ static int perfrec_take_irq(struct perfrec_session *s)
 	if (irq && !s->cfg.no_probe) {
 		ret = perfrec_probe_irq(s);
 		if (ret) {
-			perfrec_gic_restore(&s->gic);
-			perfrec_cpu_restore_daif(&s->cpu);
+			perfrec_give_irq(s);
 			return log_msg_ret("probe", ret);
 		}
 	}
@@ -442,16 +449,18 @@ int perfrec_session_arm(struct perfrec_session *s, const struct perfrec_cfg *cfg
 		ret = log_msg_ret("counters", ret);
 		goto err;
 	}
-	ret = perfrec_begin_data(s);
-	if (ret) {
-		ret = log_msg_ret("head", ret);
-		goto err;
-	}
 	perfrec_session_snapshot_regs(s, &s->before);
 	perfrec_session_snapshot_tables(s, &s->before);
 	ret = perfrec_take_irq(s);
 	if (ret)
 		goto err;
+	/* Last of what may fail: the buffer is written only when all else is ready */
+	ret = perfrec_begin_data(s);
+	if (ret) {
+		perfrec_give_irq(s);
+		ret = log_msg_ret("head", ret);
+		goto err;
+	}
 	perfrec_cpu_take(&s->cpu, s->boot);
 	perfrec_counters_start(s);
 
@@ -502,6 +511,29 @@ static bool perfrec_keep_buffer(struct perfrec_session *s, const struct perfrec_
 	return true;
 }
 
+/*
+ * The last recording as a failed arming must leave it: perfrec_session_arm()
+ * takes the new options and clears the IRQ state before it knows whether it
+ * can arm. Its perf.data is not written until all that may fail has passed.
+ */
+static struct perfrec_session perfrec_last;
+static struct perfrec_irq perfrec_last_irq;
+
+/* After a failed arming: the last recording back, with why this one failed */
+static void perfrec_restore_last(struct perfrec_session *s)
+{
+	struct perfrec_irq_report irq = s->irq;
+	int failed_event = s->failed_event;
+
+	*s = perfrec_last;
+	perfrec_irq = perfrec_last_irq;
+	s->irq = irq;
+	s->failed_event = failed_event;
+	/* Its buffer out of lmb's allocations again, as it was */
+	if (s->kept_size && !perfrec_lmb_keep(s->kept_addr, s->kept_size))
+		s->kept_size = 0;
+}
+
 int perfrec_arm(const struct perfrec_cfg *cfg)
 {
 	struct perfrec_session *s = &perfrec_session;
@@ -510,12 +542,17 @@ int perfrec_arm(const struct perfrec_cfg *cfg)
 
 	if (s->state == PERFREC_ARMED)
 		return -EBUSY;
+	perfrec_last = *s;
+	perfrec_last_irq = perfrec_irq;
 	s->st = &perfrec_irq;
 	s->boot = false;
 	kept = perfrec_keep_buffer(s, cfg);
 	ret = perfrec_session_arm(s, cfg);
-	if (ret && kept)
-		perfrec_release_buffer();
+	if (ret) {
+		if (kept)
+			perfrec_release_buffer();
+		perfrec_restore_last(s);
+	}
 
 	return ret;
 }

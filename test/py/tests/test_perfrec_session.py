@@ -147,6 +147,32 @@ def test_perfrec_host_file(ubman, tmp_path):
     assert ret == 1 and "Cannot create host file '/nonexistent-dir/x.data'" in out, out
 
 
+@pytest.mark.boardspec('qemu_arm64')
+@pytest.mark.buildconfigspec('cmd_perfrec')
+def test_perfrec_failed_arm_keeps_recording(ubman, tmp_path):
+    """A 'perfrec record' refused at arming (more events than counters, found
+    only when counters are assigned) leaves the last recording as it was:
+    its status, and its perf.data byte for byte. It once took the new
+    options and cleared the sample counts first."""
+    cons = ubman
+    res = record(cons, f'-c 50000 -o {BUF:#x} -s {BUF_SIZE:#x}', SHORT_CRC)
+    first = os.path.join(str(tmp_path), 'first.data')
+    cons.run_command(f'perfrec dump -H {first}')
+    before = cons.run_command('perfrec status')
+    counters = int(re.search(r'(\d+) event counters of', cons.run_command('perfrec list'))
+                   .group(1))
+    spec = ','.join(['cycles'] + ['r11'] * min(counters + 1, 7))
+    out, ret = run_rc(cons, f'perfrec record -e {spec} -c 50000 -o {BUF + BUF_SIZE:#x} '
+                      f'-s 0x100000 -- {SHORT_CRC}')
+    assert ret == 1 and 'Too many events' in out, out
+    assert cons.run_command('perfrec status') == before
+    again = os.path.join(str(tmp_path), 'again.data')
+    out = cons.run_command(f'perfrec dump -H {again}')
+    assert f"{res['size']} bytes written to host file" in out, out
+    with open(first, 'rb') as inf, open(again, 'rb') as inf2:
+        assert inf.read() == inf2.read()
+
+
 def boot_payload(cons, tmp_path, before_boot=()):
     """Boot the test payload with booti; return (console text, its register report)"""
     path = perfrec_payload.build(os.path.join(str(tmp_path), 'payload'))
