@@ -105,6 +105,9 @@ static void perfrec_print_arm_error(int err, const struct perfrec_cfg *cfg)
 	case -EBUSY:
 		printf("perfrec is already recording\n");
 		break;
+	case -ETIME:
+		printf("The generic timer has no frequency (CNTFRQ_EL0 is 0): the firmware must set it\n");
+		break;
 	case -ENODEV:
 		printf("This CPU has no PMUv3 (ID_AA64DFR0_EL1.PMUVer)\n");
 		break;

@@ -19,6 +19,9 @@
  *   hole <addr>             makes that descriptor invalid, as a board whose
  *                           MMU map leaves out a block (the Raspberry Pi 4's
  *                           GIC); 'hole' alone puts every one back
+ *   cntfrq [<hz>]           prints CNTFRQ_EL0; with <hz> (decimal), sets it
+ *                           first, at EL3 only: 0 is the firmware that never
+ *                           set it
  */
 
 #include <command.h>
@@ -29,6 +32,7 @@
 #include <stdio.h>
 #include <time.h>
 #include <vsprintf.h>
+#include <asm/system.h>
 #include <linux/compiler.h>
 #include <linux/kernel.h>
 #include <linux/string.h>
@@ -342,6 +346,28 @@ static int do_perfrec_test_hole(struct cmd_tbl *cmdtp, int flag, int argc,
 	return CMD_RET_SUCCESS;
 }
 
+static int do_perfrec_test_cntfrq(struct cmd_tbl *cmdtp, int flag, int argc,
+				  char *const argv[])
+{
+	ulong hz;
+
+	if (argc > 2)
+		return CMD_RET_USAGE;
+	if (argc == 2) {
+		if (current_el() != 3) {
+			printf("CNTFRQ_EL0 is writable at EL3 only (this is EL%u)\n", current_el());
+			return CMD_RET_FAILURE;
+		}
+		hz = dectoul(argv[1], NULL);
+		asm volatile("msr cntfrq_el0, %0" : : "r" ((u64)hz));
+		isb();
+	}
+	asm volatile("mrs %0, cntfrq_el0" : "=r" (hz));
+	printf("CNTFRQ_EL0 %lu\n", hz);
+
+	return CMD_RET_SUCCESS;
+}
+
 U_BOOT_LONGHELP(perfrec_test,
 		"chain <depth> <loops> - spin in the <depth>th of nested calls\n"
 		"perfrec_test calls <loops> - call a small function <loops> times\n"
@@ -349,7 +375,8 @@ U_BOOT_LONGHELP(perfrec_test,
 		"perfrec_test trash <loops> - spin with garbage in x29 and x30\n"
 		"perfrec_test regs <loops> - spin with patterns in every register, then check them\n"
 		"perfrec_test pte <addr> - print the page-table descriptor that translates <addr>\n"
-		"perfrec_test hole [<addr>] - unmap the block or page of <addr>; without it, map all back");
+		"perfrec_test hole [<addr>] - unmap the block or page of <addr>; without it, map all back\n"
+		"perfrec_test cntfrq [<hz>] - print CNTFRQ_EL0; with <hz>, set it first (EL3 only)");
 
 U_BOOT_CMD_WITH_SUBCMDS(perfrec_test, "Workloads with known profiles, for perfrec's tests",
 			perfrec_test_help_text,
@@ -359,4 +386,5 @@ U_BOOT_CMD_WITH_SUBCMDS(perfrec_test, "Workloads with known profiles, for perfre
 	U_BOOT_SUBCMD_MKENT(trash, 2, 0, do_perfrec_test_trash),
 	U_BOOT_SUBCMD_MKENT(regs, 2, 0, do_perfrec_test_regs),
 	U_BOOT_SUBCMD_MKENT(pte, 2, 0, do_perfrec_test_pte),
-	U_BOOT_SUBCMD_MKENT(hole, 2, 0, do_perfrec_test_hole));
+	U_BOOT_SUBCMD_MKENT(hole, 2, 0, do_perfrec_test_hole),
+	U_BOOT_SUBCMD_MKENT(cntfrq, 2, 0, do_perfrec_test_cntfrq));

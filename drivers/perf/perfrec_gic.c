@@ -57,6 +57,8 @@
 #define PERFREC_GIC_PMR			0xff
 
 #define PERFREC_GIC_TIMEOUT_US		10000
+/* At most this many looks, too: U-Boot's time stands still without CNTFRQ_EL0 */
+#define PERFREC_GIC_TIMEOUT_POLLS	1000000
 
 /* SPIs: INTIDs from 32; GICD_ICFGR has two bits per interrupt, the upper one "edge" */
 #define PERFREC_GIC_SPI_BASE		32
@@ -330,9 +332,11 @@ int perfrec_gic_from_dt(ofnode node, struct perfrec_gic *gic)
 static int perfrec_gic_wait_clear(void __iomem *reg, u32 mask)
 {
 	ulong start = timer_get_us();
+	uint polls = 0;
 
 	while (readl(reg) & mask) {
-		if (timer_get_us() - start > PERFREC_GIC_TIMEOUT_US)
+		if (++polls >= PERFREC_GIC_TIMEOUT_POLLS ||
+		    timer_get_us() - start > PERFREC_GIC_TIMEOUT_US)
 			return -ETIMEDOUT;
 	}
 
@@ -483,11 +487,13 @@ static int perfrec_gicv3_wake(struct perfrec_gic *gic)
 static void perfrec_gicv3_sleep(struct perfrec_gic *gic)
 {
 	ulong start = timer_get_us();
+	uint polls = 0;
 
 	if (!(gic->saved.waker & PERFREC_GICR_WAKER_SLEEP))
 		return;
 	writel(gic->saved.waker, gic->rdist + GICR_WAKER);
 	while (!(readl(gic->rdist + GICR_WAKER) & PERFREC_GICR_WAKER_ASLEEP) &&
+	       ++polls < PERFREC_GIC_TIMEOUT_POLLS &&
 	       timer_get_us() - start < PERFREC_GIC_TIMEOUT_US)
 		;
 }

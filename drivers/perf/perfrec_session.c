@@ -49,6 +49,8 @@ DECLARE_GLOBAL_DATA_PTR;
 
 /* How long a raised interrupt may take to show as pending at the GIC */
 #define PERFREC_PROBE_US	1000
+/* At most this many looks, too: U-Boot's time stands still without CNTFRQ_EL0 */
+#define PERFREC_PROBE_POLLS	100000
 
 struct perfrec_session perfrec_session;
 
@@ -291,6 +293,7 @@ static int perfrec_probe_irq(struct perfrec_session *s)
 	struct pmuv3_saved pmu;
 	bool seen = false;
 	ulong start;
+	uint polls;
 
 	if (s->cfg.source == PERFREC_SRC_PMU) {
 		pmuv3_save(&s->hw, &pmu);
@@ -299,16 +302,20 @@ static int perfrec_probe_irq(struct perfrec_session *s)
 		perfrec_timer_start(&s->timer, 0);
 	}
 	start = timer_get_us();
+	polls = 0;
 	do {
 		seen = perfrec_gic_pending(&s->gic);
-	} while (!seen && timer_get_us() - start < PERFREC_PROBE_US);
+	} while (!seen && ++polls < PERFREC_PROBE_POLLS &&
+		 timer_get_us() - start < PERFREC_PROBE_US);
 	if (s->cfg.source == PERFREC_SRC_PMU)
 		pmuv3_restore(&pmu);
 	else
 		perfrec_timer_restore(&s->timer);
 	/* A level interrupt drops with its source; an edge one stays pending */
 	start = timer_get_us();
-	while (perfrec_gic_pending(&s->gic) && timer_get_us() - start < PERFREC_PROBE_US)
+	polls = 0;
+	while (perfrec_gic_pending(&s->gic) && ++polls < PERFREC_PROBE_POLLS &&
+	       timer_get_us() - start < PERFREC_PROBE_US)
 		;
 	if (perfrec_gic_pending(&s->gic))
 		perfrec_gic_clear_pending(&s->gic);
@@ -350,6 +357,9 @@ static int perfrec_prepare(struct perfrec_session *s, const struct perfrec_cfg *
 	ret = perfrec_check_cfg(cfg);
 	if (ret)
 		return log_msg_ret("cfg", ret);
+	/* Timestamps and cpu-clock count the generic timer: no frequency, no time */
+	if (!read_cntfrq_el0())
+		return log_msg_ret("cntfrq", -ETIME);
 	s->have_pmu = !pmuv3_detect(&s->hw);
 	for (i = 0; i < cfg->nr_events; i++) {
 		if (!cfg->events[i].timer && !s->have_pmu)
@@ -661,7 +671,7 @@ int perfrec_session_adopt(struct perfrec_session *boot, u64 vbar, void *buf, ulo
 	}
 	ring.base = buf + s->layout.ring_offset;
 	ring.size = ALIGN_DOWN(s->layout.ring_bytes, sizeof(u64));
-	done = perfrec_adopt_records(&ring, bst, 0, READ_ONCE(bst->ring.head), &copied, &lost);
+	done = perfrec_adopt_records(&ring, bst, 0, perfrec_ring_head(&bst->ring), &copied, &lost);
 	perfrec_keep_buffer(s, &s->cfg);
 
 	/* The switch: the records taken since, and the handler's state */

@@ -291,6 +291,37 @@ def test_perfrec_other_interrupts_held_off(ubman):
         cons.run_command(f'mw.l {dist + 0x280 + reg:#x} {bit:#x}')  # GICD_ICPENDR
 
 
+@pytest.mark.boardspec('qemu_arm64')
+@pytest.mark.buildconfigspec('cmd_perfrec_test')
+def test_perfrec_no_timer_frequency(ubman):
+    """CNTFRQ_EL0 of 0 (firmware that never set it; writable at EL3 only):
+    every arming refuses in one line, and none waits on U-Boot's timer, which
+    stands still then (the interrupt probe once waited for ever)"""
+    cons = ubman
+    freq = int(re.search(r'CNTFRQ_EL0 (\d+)', cons.run_command('perfrec_test cntfrq')).group(1))
+    assert freq > 0
+    out, ret = run_rc(cons, 'perfrec_test cntfrq 0')
+    if 'writable at EL3 only' in out:
+        assert ret == 1 and re.search(r'CNTFRQ_EL0 is writable at EL3 only \(this is EL[12]\)',
+                                      out), out
+        return
+    try:
+        assert ret == 0 and 'CNTFRQ_EL0 0' in out, out
+        before = registers(cons)
+        for cmd in (f'record -o {BUF:#x} -s {BUF_SIZE:#x}', 'record -e cpu-clock',
+                    'stat', 'start'):
+            out, ret = run_rc(cons, f'perfrec {cmd} -- crc32 0x40000000 0x1000'
+                              if cmd != 'start' else 'perfrec start')
+            assert ret == 1 and [line for line in out.splitlines() if line.strip()][:-1] == [
+                'The generic timer has no frequency (CNTFRQ_EL0 is 0): the firmware must set '
+                'it'], (cmd, out)
+        assert registers(cons) == before
+        assert status(cons)[0] != 'armed'
+    finally:
+        cons.run_command(f'perfrec_test cntfrq {freq}')
+    assert f'CNTFRQ_EL0 {freq}' in cons.run_command('perfrec_test cntfrq')
+
+
 # (arguments, the one line that explains, whether usage follows)
 BAD_INPUTS = [
     ('record -x 1 -- true', "Unknown option '-x'", True),
