@@ -11,6 +11,7 @@
  * Call chains (-g) come from perfrec_unwind.c, under the same rules.
  */
 
+#include <perfrec_period.h>
 #include <linux/compiler.h>
 #include <linux/kernel.h>
 #include <linux/types.h>
@@ -255,22 +256,6 @@ static notrace void perfrec_irq_timer(struct perfrec_irq *st, u64 pc, const u64 
 		perfrec_irq_sample(st, c, pc, perfrec_irq_now_ns(st), boot);
 }
 
-/* A period up to jitter_pct percent away from @period, either way */
-static notrace u64 perfrec_irq_jitter(struct perfrec_irq *st, u64 period)
-{
-	u64 span = period / 100 * st->jitter_pct + period % 100 * st->jitter_pct / 100;
-	u64 x = st->rng;
-
-	if (!span)
-		return period;
-	x ^= x << 13;
-	x ^= x >> 7;
-	x ^= x << 17;
-	st->rng = x;
-
-	return period - span + x % (2 * span + 1);
-}
-
 /*
  * The handler's body, inlined twice: the fast path (one event sampled on a
  * PMU counter, flat samples, GICv2 or GICv3 group 1) keeps the code and
@@ -325,7 +310,8 @@ static __always_inline void perfrec_irq_handle(struct perfrec_irq *st, u64 pc, u
 			c->last_ns = now;
 		}
 		if (general && st->jitter_pct)
-			next = perfrec_irq_jitter(st, next);
+			next = perfrec_period_jitter(next, st->jitter_pct, &st->rng,
+						     c->max_period);
 		perfrec_irq_reload(c, next);
 		c->count += c->period;
 		if (general && st->callchain)

@@ -15,6 +15,7 @@
 #include <env.h>
 #include <perfrec.h>
 #include <perfrec_compat.h>
+#include <perfrec_period.h>
 #include <asm/global_data.h>
 #include <asm/u-boot.h>
 #include <linux/kernel.h>
@@ -221,6 +222,45 @@ static int lib_test_perfrec_stream_refill(struct unit_test_state *uts)
 }
 
 LIB_TEST(lib_test_perfrec_stream_refill, 0);
+
+/*
+ * -j: each period drawn within pct percent of the base, either way, and
+ * never longer than the counter runs: a 32-bit event counter with a base
+ * above 2^32 / 1.5 would otherwise run the drawn period modulo 2^32 while
+ * the sample records it whole
+ */
+static int lib_test_perfrec_jitter(struct unit_test_state *uts)
+{
+	u64 rng = 1, base = 4000000000ULL, lo = U64_MAX, hi = 0, got;
+	uint i;
+
+	for (i = 0; i < 2000; i++) {
+		got = perfrec_period_jitter(base, 50, &rng, U32_MAX);
+		ut_assert(got >= base / 2 && got <= U32_MAX);
+		lo = min(lo, got);
+		hi = max(hi, got);
+	}
+	/* Both ways, and up to the counter's width */
+	ut_assert(lo < base / 2 + base / 10);
+	ut_asserteq_64(U32_MAX, hi);
+	/* Within the width nothing is cut: 10% of 1000 either way */
+	lo = U64_MAX;
+	hi = 0;
+	for (i = 0; i < 2000; i++) {
+		got = perfrec_period_jitter(1000, 10, &rng, U32_MAX);
+		ut_assert(got >= 900 && got <= 1100);
+		lo = min(lo, got);
+		hi = max(hi, got);
+	}
+	ut_asserteq_64(900, lo);
+	ut_asserteq_64(1100, hi);
+	/* A period too short to vary stays as it is */
+	ut_asserteq_64(5, perfrec_period_jitter(5, 10, &rng, U32_MAX));
+
+	return 0;
+}
+
+LIB_TEST(lib_test_perfrec_jitter, 0);
 
 /*
  * Buffer placement. U-Boot's own memory is what lies from below its stack to
