@@ -122,7 +122,8 @@ hottest functions from U-Boot's own symbol table and reserves the buffer
 in the OS's device tree.
 Unit tests of what needs no PMU run on sandbox ('ut lib perfrec_*').''',
          files=['drivers/perf/*', 'include/perfrec.h', 'include/perfrec_compat.h',
-                'include/perfrec_frame.h', 'include/perfrec_period.h',
+                'include/perfrec_frame.h', 'include/perfrec_gic_ctlr.h',
+                'include/perfrec_period.h',
                 'include/perfrec_snapshot.h',
                 'test/lib/perfrec.c'],
          edits=['build the unit tests of perfrec'],

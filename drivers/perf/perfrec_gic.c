@@ -24,12 +24,11 @@
 #include <linux/bitfield.h>
 #include <linux/sizes.h>
 #include <perfrec.h>
+#include <perfrec_gic_ctlr.h>
 #include "perfrec_cpu.h"
 #include "perfrec_gic.h"
 
-/* GICD_CTLR */
-#define PERFREC_GICD_CTLR_ENABLE_G0	BIT(0)
-#define PERFREC_GICD_CTLR_ENABLE_G1	BIT(1)	/* EnableGrp1 (v2, v3 DS=1), EnableGrp1A (v3 NS) */
+/* GICD_CTLR (the enable bits: <perfrec_gic_ctlr.h>) */
 #define PERFREC_GICD_CTLR_DS		BIT(6)	/* v3: single security state */
 #define PERFREC_GICD_CTLR_RWP		BIT(31)	/* v3: register write pending */
 #define PERFREC_GICD_TYPER_ITLINES	GENMASK(4, 0)
@@ -553,8 +552,8 @@ int perfrec_gic_setup(struct perfrec_gic *gic)
 		       (gic->edge ? perfrec_gic_cfg_bit(gic) : 0),
 		       gic->dist + GICD_ICFGR + 4 * (gic->intid / 16));
 	}
-	writel(gic->saved.dist_ctlr | PERFREC_GICD_CTLR_ENABLE_G1 |
-	       (gic->may_set_group ? PERFREC_GICD_CTLR_ENABLE_G0 : 0), gic->dist + GICD_CTLR);
+	writel(gic->saved.dist_ctlr | perfrec_gicd_ctlr_enable(gic->version, gic->may_set_group),
+	       gic->dist + GICD_CTLR);
 	perfrec_gic_sync(gic);
 
 	if (gic->version == 2) {

@@ -15,6 +15,7 @@
 #include <env.h>
 #include <perfrec.h>
 #include <perfrec_compat.h>
+#include <perfrec_gic_ctlr.h>
 #include <perfrec_period.h>
 #include <asm/global_data.h>
 #include <asm/u-boot.h>
@@ -261,6 +262,25 @@ static int lib_test_perfrec_jitter(struct unit_test_state *uts)
 }
 
 LIB_TEST(lib_test_perfrec_jitter, 0);
+
+/*
+ * GICD_CTLR's enable bits by the view perfrec has: in the non-secure view
+ * of a GICv2 with Security Extensions bit 1 is reserved and bit 0 enables
+ * Group 1 (firmware such as TF-A may leave it clear: no interrupt came)
+ */
+static int lib_test_perfrec_gicd_ctlr(struct unit_test_state *uts)
+{
+	/* Both groups ours: a GIC with one security state, or secure access */
+	ut_asserteq(BIT(0) | BIT(1), perfrec_gicd_ctlr_enable(2, true));
+	ut_asserteq(BIT(0) | BIT(1), perfrec_gicd_ctlr_enable(3, true));
+	/* Non-secure: v2's Enable (Group 1) and v3's EnableGrp1A */
+	ut_asserteq(BIT(0), perfrec_gicd_ctlr_enable(2, false));
+	ut_asserteq(BIT(1), perfrec_gicd_ctlr_enable(3, false));
+
+	return 0;
+}
+
+LIB_TEST(lib_test_perfrec_gicd_ctlr, 0);
 
 /*
  * Buffer placement. U-Boot's own memory is what lies from below its stack to
