@@ -400,9 +400,12 @@ int perfrec_boot_relocating(void)
 		perfrec_boot_drop(b, "overlaps what U-Boot reserved at the top of DRAM");
 		return 0;
 	}
+	/* The handler reads these: all three change between two of its samples */
+	perfrec_cpu_block();
 	b->irq.alt_stack_top = gd->start_addr_sp;
 	b->irq.alt_start = gd->flags & GD_FLG_SKIP_RELOC ? b->irq.text_start : gd->relocaddr;
 	b->irq.alt_end = b->irq.alt_start + b->irq.text_end - b->irq.text_start;
+	perfrec_cpu_unmask(b->sess.gic.group0);
 	/* A span with no bootstage mark of its own */
 	perfrec_session_phase(&b->sess, "relocation", now);
 
