@@ -22,6 +22,10 @@
  *   cntfrq [<hz>]           prints CNTFRQ_EL0; with <hz> (decimal), sets it
  *                           first, at EL3 only: 0 is the firmware that never
  *                           set it
+ *   icc_ctlr_el3 [<val>]    prints ICC_CTLR_EL3; with <val> (hex), sets it
+ *                           first (EL3 with a GICv3's system registers):
+ *                           EOImode_EL3 set is firmware that splits priority
+ *                           drop and deactivation
  */
 
 #include <command.h>
@@ -368,6 +372,32 @@ static int do_perfrec_test_cntfrq(struct cmd_tbl *cmdtp, int flag, int argc,
 	return CMD_RET_SUCCESS;
 }
 
+static int do_perfrec_test_icc_ctlr_el3(struct cmd_tbl *cmdtp, int flag, int argc,
+					char *const argv[])
+{
+	u64 pfr0, sre = 0, val;
+
+	if (argc > 2)
+		return CMD_RET_USAGE;
+	asm volatile("mrs %0, id_aa64pfr0_el1" : "=r" (pfr0));
+	if (current_el() == 3 && (pfr0 >> 24) & 0xf)
+		asm volatile("mrs %0, icc_sre_el3" : "=r" (sre));
+	if (!(sre & 1)) {
+		printf("ICC_CTLR_EL3 needs EL3 and a GICv3's system registers (this is EL%u)\n",
+		       current_el());
+		return CMD_RET_FAILURE;
+	}
+	if (argc == 2) {
+		val = hextoul(argv[1], NULL);
+		asm volatile("msr icc_ctlr_el3, %0" : : "r" (val));
+		isb();
+	}
+	asm volatile("mrs %0, icc_ctlr_el3" : "=r" (val));
+	printf("ICC_CTLR_EL3 %#llx\n", val);
+
+	return CMD_RET_SUCCESS;
+}
+
 U_BOOT_LONGHELP(perfrec_test,
 		"chain <depth> <loops> - spin in the <depth>th of nested calls\n"
 		"perfrec_test calls <loops> - call a small function <loops> times\n"
@@ -376,7 +406,8 @@ U_BOOT_LONGHELP(perfrec_test,
 		"perfrec_test regs <loops> - spin with patterns in every register, then check them\n"
 		"perfrec_test pte <addr> - print the page-table descriptor that translates <addr>\n"
 		"perfrec_test hole [<addr>] - unmap the block or page of <addr>; without it, map all back\n"
-		"perfrec_test cntfrq [<hz>] - print CNTFRQ_EL0; with <hz>, set it first (EL3 only)");
+		"perfrec_test cntfrq [<hz>] - print CNTFRQ_EL0; with <hz>, set it first (EL3 only)\n"
+		"perfrec_test icc_ctlr_el3 [<val>] - print ICC_CTLR_EL3; with <val>, set it first");
 
 U_BOOT_CMD_WITH_SUBCMDS(perfrec_test, "Workloads with known profiles, for perfrec's tests",
 			perfrec_test_help_text,
@@ -387,4 +418,5 @@ U_BOOT_CMD_WITH_SUBCMDS(perfrec_test, "Workloads with known profiles, for perfre
 	U_BOOT_SUBCMD_MKENT(regs, 2, 0, do_perfrec_test_regs),
 	U_BOOT_SUBCMD_MKENT(pte, 2, 0, do_perfrec_test_pte),
 	U_BOOT_SUBCMD_MKENT(hole, 2, 0, do_perfrec_test_hole),
-	U_BOOT_SUBCMD_MKENT(cntfrq, 2, 0, do_perfrec_test_cntfrq));
+	U_BOOT_SUBCMD_MKENT(cntfrq, 2, 0, do_perfrec_test_cntfrq),
+	U_BOOT_SUBCMD_MKENT(icc_ctlr_el3, 2, 0, do_perfrec_test_icc_ctlr_el3));

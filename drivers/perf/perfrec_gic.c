@@ -442,6 +442,11 @@ static int perfrec_gicv3_cpu_setup(struct perfrec_gic *gic)
 	gic->saved.icc_ctlr = read_icc_ctlr_el1();
 	write_icc_pmr_el1(PERFREC_GIC_PMR);
 	write_icc_ctlr_el1(gic->saved.icc_ctlr & ~GIC_ICC_CTLR_EOIMODE);
+	if (current_el() == 3) {
+		/* At EL3 the EOI mode is ICC_CTLR_EL3's: one EOI drops and deactivates */
+		gic->saved.icc_ctlr_el3 = read_icc_ctlr_el3();
+		write_icc_ctlr_el3(gic->saved.icc_ctlr_el3 & ~GIC_ICC_CTLR_EL3_EOIMODE_EL3);
+	}
 	if (gic->group0) {
 		gic->saved.icc_igrpen0 = read_icc_igrpen0_el1();
 		write_icc_igrpen0_el1(GIC_ICC_IGRPEN0_EN);
@@ -462,6 +467,8 @@ static void perfrec_gicv3_cpu_restore(struct perfrec_gic *gic)
 		else
 			write_icc_igrpen1_el1(gic->saved.icc_igrpen1);
 		write_icc_ctlr_el1(gic->saved.icc_ctlr);
+		if (current_el() == 3)
+			write_icc_ctlr_el3(gic->saved.icc_ctlr_el3);
 		write_icc_pmr_el1(gic->saved.icc_pmr);
 		isb();	/* the interface is closed before SRE may be turned off */
 	}
@@ -670,6 +677,8 @@ void perfrec_gic_snapshot(const struct perfrec_gic *gic, struct perfrec_snapshot
 		return;	/* ICC_* other than SRE are not accessible */
 	perfrec_snap_add(snap, "ICC_PMR_EL1", -1, read_icc_pmr_el1());
 	perfrec_snap_add(snap, "ICC_CTLR_EL1", -1, read_icc_ctlr_el1());
+	if (current_el() == 3)
+		perfrec_snap_add(snap, "ICC_CTLR_EL3", -1, read_icc_ctlr_el3());
 	perfrec_snap_add(snap, "ICC_IGRPEN1_EL1", -1, read_icc_igrpen1_el1());
 	if (gic->group0)
 		perfrec_snap_add(snap, "ICC_IGRPEN0_EL1", -1, read_icc_igrpen0_el1());

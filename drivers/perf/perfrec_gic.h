@@ -92,6 +92,7 @@ struct perfrec_gic {
 		u32 waker;
 		u64 icc_sre;
 		u64 icc_ctlr;
+		u64 icc_ctlr_el3;
 		u64 icc_pmr;
 		u64 icc_igrpen1;
 		u64 icc_igrpen0;

@@ -322,6 +322,36 @@ def test_perfrec_no_timer_frequency(ubman):
     assert f'CNTFRQ_EL0 {freq}' in cons.run_command('perfrec_test cntfrq')
 
 
+@pytest.mark.boardspec('qemu_arm64')
+@pytest.mark.buildconfigspec('cmd_perfrec_test')
+def test_perfrec_el3_split_eoi(ubman):
+    """At EL3 the EOI mode is ICC_CTLR_EL3's EOImode_EL3, not ICC_CTLR_EL1's:
+    with it set (firmware that splits priority drop and deactivation) every
+    period is still sampled, and the bit is given back. Only the first
+    sample came once: its EOI dropped the priority and left it active."""
+    cons = ubman
+    out, ret = run_rc(cons, 'perfrec_test icc_ctlr_el3')
+    if ret:
+        assert re.search(r"ICC_CTLR_EL3 needs EL3 and a GICv3's system registers "
+                         r'\(this is EL\d\)', out), out
+        return
+    val = int(re.search(r'ICC_CTLR_EL3 (0x[0-9a-f]+)', out).group(1), 16)
+    split = val | 4
+    try:
+        assert f'ICC_CTLR_EL3 {split:#x}' in cons.run_command(
+            f'perfrec_test icc_ctlr_el3 {split:#x}')
+        res = record(cons, f'-c 100000 -o {BUF:#x} -s {BUF_SIZE:#x}',
+                     'crc32 0x40000000 0x100000')
+        _, counts, late = status(cons)
+        count, period = counts['cycles']
+        assert res['samples'] + late == count // period and res['samples'] > 10, (res, late)
+        if icount(cons):
+            assert late == 0
+        assert f'ICC_CTLR_EL3 {split:#x}' in cons.run_command('perfrec_test icc_ctlr_el3')
+    finally:
+        cons.run_command(f'perfrec_test icc_ctlr_el3 {val:#x}')
+
+
 # (arguments, the one line that explains, whether usage follows)
 BAD_INPUTS = [
     ('record -x 1 -- true', "Unknown option '-x'", True),
