@@ -114,19 +114,20 @@ static notrace bool perfrec_unwind_lr_is_caller(const struct perfrec_unwind_area
 
 /*
  * Whether a 16-byte frame record at @fp lies in the stack, at or above @low
- * and aligned. Written so that no bound wraps: a stack top of 0 (no stack
- * above the interrupted sp) or below 16 admits nothing.
+ * and aligned. A stack top below 16 (0: no stack above the interrupted sp)
+ * admits nothing: perfrec_unwind() reads no record then, and 'top - 16'
+ * never wraps here.
  */
 static notrace bool perfrec_unwind_in_stack(const struct perfrec_unwind_area *area, u64 low,
 					    u64 fp)
 {
-	return !(fp & 15) && fp >= low && fp < area->stack_top && area->stack_top - fp >= 16;
+	return !(fp & 15) && fp >= low && fp <= area->stack_top - 16;
 }
 
 /* The LR saved in the frame record at @fp, if @fp is a plausible record, else 0 */
 static notrace u64 perfrec_unwind_saved_lr(const struct perfrec_unwind_area *area, u64 fp)
 {
-	if (!perfrec_unwind_in_stack(area, area->stack_low, fp))
+	if (area->stack_top < 16 || !perfrec_unwind_in_stack(area, area->stack_low, fp))
 		return 0;
 
 	return ((const u64 *)fp)[1];
@@ -148,6 +149,8 @@ unsigned int notrace perfrec_unwind(const struct perfrec_unwind_area *area, u64 
 	if (perfrec_unwind_in_text(area, lr) &&
 	    perfrec_unwind_lr_is_caller(area, pc, lr, perfrec_unwind_saved_lr(area, fp)))
 		chain[n++] = lr;
+	if (area->stack_top < 16)
+		return n;
 	while (n < max && perfrec_unwind_in_stack(area, low, fp)) {
 		const u64 *record = (const u64 *)fp;
 
