@@ -623,6 +623,7 @@ struct perfrec_bcm2836 {
 		u32 timer_ctl;
 		u32 mbox_ctl;
 		u32 pmu;
+		u32 gpu_route;
 	} saved;
 };
 
@@ -649,7 +650,9 @@ void __iomem *perfrec_bcm2836_source(void __iomem *base, uint core);
  *
  * The core's other timer interrupts, its mailboxes and its FIQs are turned
  * off; the PMU is routed to the core's IRQ if it is the source, else away
- * from the core.
+ * from the core; so are the GPU's IRQ and FIQ, if routed to the core, to
+ * the next core: a level perfrec cannot drop, whose source (8) would come
+ * before the PMU's (9), at each return from the handler.
  */
 void perfrec_bcm2836_setup(struct perfrec_bcm2836 *l1);
 
@@ -672,9 +675,10 @@ bool perfrec_bcm2836_pending(const struct perfrec_bcm2836 *l1);
  * @timer_ctl: returns the core's timer interrupt control
  * @mbox_ctl: returns the core's mailbox interrupt control
  * @pmu: returns the core's PMU routing bits, as the set register reads
+ * @gpu_route: returns the GPU's interrupt routing
  */
 void perfrec_bcm2836_regs(const struct perfrec_bcm2836 *l1, u32 *timer_ctl, u32 *mbox_ctl,
-			  u32 *pmu);
+			  u32 *pmu, u32 *gpu_route);
 
 /**
  * perfrec_buffer_default() - Find room for a recording's buffer

@@ -17,8 +17,10 @@
 #include <errno.h>
 #include <perfrec.h>
 #include <asm/io.h>
+#include <linux/bitfield.h>
 #include <linux/bitops.h>
 
+#define PERFREC_BCM2836_GPU_ROUTE	0x0c	/* the GPU's IRQ's core, and its FIQ's */
 #define PERFREC_BCM2836_PMU_SET		0x10	/* PMU routing: write-set */
 #define PERFREC_BCM2836_PMU_CLR		0x14	/* PMU routing: write-clear */
 #define PERFREC_BCM2836_TIMER_CTL(core)	(0x40 + 4 * (core))
@@ -28,6 +30,29 @@
 /* PMU routing: bit n is core n's IRQ, bit n + 4 its FIQ */
 #define PERFREC_BCM2836_PMU_IRQ(core)	BIT(core)
 #define PERFREC_BCM2836_PMU_FIQ(core)	BIT((core) + 4)
+/* GPU routing: the core that gets its IRQ, and the one that gets its FIQ */
+#define PERFREC_BCM2836_GPU_IRQ		GENMASK(1, 0)
+#define PERFREC_BCM2836_GPU_FIQ		GENMASK(3, 2)
+
+/*
+ * The GPU's interrupt routing with this core's share given to the next
+ * core (parked, with its interrupts masked, while U-Boot runs)
+ */
+static u32 perfrec_bcm2836_gpu_away(u32 route, uint core)
+{
+	uint next = (core + 1) % PERFREC_BCM2836_CORES;
+
+	if (FIELD_GET(PERFREC_BCM2836_GPU_IRQ, route) == core) {
+		route &= ~PERFREC_BCM2836_GPU_IRQ;
+		route |= FIELD_PREP(PERFREC_BCM2836_GPU_IRQ, next);
+	}
+	if (FIELD_GET(PERFREC_BCM2836_GPU_FIQ, route) == core) {
+		route &= ~PERFREC_BCM2836_GPU_FIQ;
+		route |= FIELD_PREP(PERFREC_BCM2836_GPU_FIQ, next);
+	}
+
+	return route;
+}
 
 int perfrec_bcm2836_check(uint core, uint hwirq)
 {
@@ -51,8 +76,11 @@ void perfrec_bcm2836_setup(struct perfrec_bcm2836 *l1)
 	l1->saved.timer_ctl = readl(l1->base + PERFREC_BCM2836_TIMER_CTL(l1->core));
 	l1->saved.mbox_ctl = readl(l1->base + PERFREC_BCM2836_MBOX_CTL(l1->core));
 	l1->saved.pmu = readl(l1->base + PERFREC_BCM2836_PMU_SET) & own;
+	l1->saved.gpu_route = readl(l1->base + PERFREC_BCM2836_GPU_ROUTE);
 
-	/* Nothing but our interrupt reaches this core: no FIQ, no mailbox */
+	/* Nothing but our interrupt reaches this core: no FIQ, no mailbox, no GPU */
+	writel(perfrec_bcm2836_gpu_away(l1->saved.gpu_route, l1->core),
+	       l1->base + PERFREC_BCM2836_GPU_ROUTE);
 	writel(0, l1->base + PERFREC_BCM2836_MBOX_CTL(l1->core));
 	writel(l1->hwirq <= PERFREC_BCM2836_LAST_TIMER ? BIT(l1->hwirq) : 0,
 	       l1->base + PERFREC_BCM2836_TIMER_CTL(l1->core));
@@ -73,6 +101,7 @@ void perfrec_bcm2836_restore(const struct perfrec_bcm2836 *l1)
 		writel(l1->saved.pmu, l1->base + PERFREC_BCM2836_PMU_SET);
 	writel(l1->saved.timer_ctl, l1->base + PERFREC_BCM2836_TIMER_CTL(l1->core));
 	writel(l1->saved.mbox_ctl, l1->base + PERFREC_BCM2836_MBOX_CTL(l1->core));
+	writel(l1->saved.gpu_route, l1->base + PERFREC_BCM2836_GPU_ROUTE);
 }
 
 bool perfrec_bcm2836_pending(const struct perfrec_bcm2836 *l1)
@@ -81,10 +110,11 @@ bool perfrec_bcm2836_pending(const struct perfrec_bcm2836 *l1)
 }
 
 void perfrec_bcm2836_regs(const struct perfrec_bcm2836 *l1, u32 *timer_ctl, u32 *mbox_ctl,
-			  u32 *pmu)
+			  u32 *pmu, u32 *gpu_route)
 {
 	*timer_ctl = readl(l1->base + PERFREC_BCM2836_TIMER_CTL(l1->core));
 	*mbox_ctl = readl(l1->base + PERFREC_BCM2836_MBOX_CTL(l1->core));
 	*pmu = readl(l1->base + PERFREC_BCM2836_PMU_SET) &
 	       (PERFREC_BCM2836_PMU_IRQ(l1->core) | PERFREC_BCM2836_PMU_FIQ(l1->core));
+	*gpu_route = readl(l1->base + PERFREC_BCM2836_GPU_ROUTE);
 }

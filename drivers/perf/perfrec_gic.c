@@ -634,15 +634,16 @@ void perfrec_gic_clear_pending(const struct perfrec_gic *gic)
 void perfrec_gic_snapshot(const struct perfrec_gic *gic, struct perfrec_snapshot *snap)
 {
 	void __iomem *frame = perfrec_gic_irq_frame(gic);
-	u32 timer_ctl, mbox_ctl, pmu;
+	u32 timer_ctl, mbox_ctl, pmu, gpu_route;
 	uint i;
 
 	if (gic->version == PERFREC_GIC_BCM2836) {
-		perfrec_bcm2836_regs(&gic->l1, &timer_ctl, &mbox_ctl, &pmu);
+		perfrec_bcm2836_regs(&gic->l1, &timer_ctl, &mbox_ctl, &pmu, &gpu_route);
 		/* Linux's irq-bcm2836.h names, without LOCAL_, with the core */
 		perfrec_snap_add(snap, "TIMER_INT_CONTROL%d", gic->l1.core, timer_ctl);
 		perfrec_snap_add(snap, "MAILBOX_INT_CONTROL%d", gic->l1.core, mbox_ctl);
 		perfrec_snap_add(snap, "PM_ROUTING%d", gic->l1.core, pmu);
+		perfrec_snap_add(snap, "GPU_INT_ROUTING", -1, gpu_route);
 		return;
 	}
 	perfrec_snap_add(snap, "GICD_CTLR", -1, readl(gic->dist + GICD_CTLR));

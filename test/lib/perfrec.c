@@ -602,6 +602,7 @@ LIB_TEST(lib_test_perfrec_mmu_refused, 0);
  * them out (Linux's irq-bcm2836.h has the same): written here, not taken
  * from perfrec's own definitions, so that a wrong offset or bit there fails
  */
+#define QA7_GPU_INT_ROUTING		(0x0c / 4)	/* 1:0 the IRQ's core, 3:2 the FIQ's */
 #define QA7_PM_ROUTING_SET		0x10
 #define QA7_PM_ROUTING_CLR		0x14
 #define QA7_TIMER_INT_CONTROL(core)	((0x40 + 4 * (core)) / 4)
@@ -631,9 +632,11 @@ static int pr_bcm2836_pmu(struct unit_test_state *uts)
 	pr_qa7[QA7_TIMER_INT_CONTROL(2)] = 0x5a;	/* timers to IRQ and FIQ */
 	pr_qa7[QA7_MAILBOX_INT_CONTROL(2)] = 0x0f;
 	pr_qa7[QA7_TIMER_INT_CONTROL(0)] = 0x04;	/* another core's: never touched */
+	pr_qa7[QA7_GPU_INT_ROUTING] = 2 | 2 << 2;	/* the GPU's IRQ and FIQ to core 2 */
 	perfrec_bcm2836_setup(&l1);
 	ut_asserteq(0, pr_qa7[QA7_TIMER_INT_CONTROL(2)]);
 	ut_asserteq(0, pr_qa7[QA7_MAILBOX_INT_CONTROL(2)]);
+	ut_asserteq(3 | 3 << 2, pr_qa7[QA7_GPU_INT_ROUTING]);	/* both to core 3 */
 	ut_asserteq(BIT(2), pr_qa7[QA7_PM_ROUTING_SET / 4]);	/* core 2's IRQ */
 	ut_asserteq(BIT(6), pr_qa7[QA7_PM_ROUTING_CLR / 4]);	/* not its FIQ */
 	ut_asserteq(0x04, pr_qa7[QA7_TIMER_INT_CONTROL(0)]);
@@ -648,6 +651,7 @@ static int pr_bcm2836_pmu(struct unit_test_state *uts)
 	perfrec_bcm2836_restore(&l1);
 	ut_asserteq(0x5a, pr_qa7[QA7_TIMER_INT_CONTROL(2)]);
 	ut_asserteq(0x0f, pr_qa7[QA7_MAILBOX_INT_CONTROL(2)]);
+	ut_asserteq(2 | 2 << 2, pr_qa7[QA7_GPU_INT_ROUTING]);
 	/* It was routed nowhere (the set register read 0): cleared from both */
 	ut_asserteq(BIT(2) | BIT(6), pr_qa7[QA7_PM_ROUTING_CLR / 4]);
 	ut_asserteq(0x04, pr_qa7[QA7_TIMER_INT_CONTROL(0)]);
@@ -662,23 +666,27 @@ static int pr_bcm2836_pmu(struct unit_test_state *uts)
 static int pr_bcm2836_timer(struct unit_test_state *uts)
 {
 	struct perfrec_bcm2836 l1 = { .base = pr_qa7, .core = 1, .hwirq = QA7_CNTHPIRQ };
-	u32 timer_ctl, mbox_ctl, pmu;
+	u32 timer_ctl, mbox_ctl, pmu, gpu_route;
 
 	memset(pr_qa7, 0, sizeof(pr_qa7));
 	pr_qa7[QA7_PM_ROUTING_SET / 4] = BIT(1);
 	pr_qa7[QA7_TIMER_INT_CONTROL(1)] = BIT(QA7_CNTHPIRQ + 4) | BIT(3);
-	perfrec_bcm2836_regs(&l1, &timer_ctl, &mbox_ctl, &pmu);
+	pr_qa7[QA7_GPU_INT_ROUTING] = 1 | 0 << 2;	/* IRQ to core 1, FIQ to core 0 */
+	perfrec_bcm2836_regs(&l1, &timer_ctl, &mbox_ctl, &pmu, &gpu_route);
 	ut_asserteq(BIT(QA7_CNTHPIRQ + 4) | BIT(3), timer_ctl);
 	ut_asserteq(BIT(1), pmu);
+	ut_asserteq(1, gpu_route);
 
 	perfrec_bcm2836_setup(&l1);
 	ut_asserteq(BIT(QA7_CNTHPIRQ), pr_qa7[QA7_TIMER_INT_CONTROL(1)]);
+	ut_asserteq(2 | 0 << 2, pr_qa7[QA7_GPU_INT_ROUTING]);	/* the IRQ away, the FIQ kept */
 	ut_asserteq(BIT(1) | BIT(5), pr_qa7[QA7_PM_ROUTING_CLR / 4]);
 	pr_qa7[QA7_IRQ_PENDING(1)] = BIT(QA7_CNTHPIRQ) | BIT(8);
 	ut_assert(perfrec_bcm2836_pending(&l1));
 
 	perfrec_bcm2836_restore(&l1);
 	ut_asserteq(BIT(QA7_CNTHPIRQ + 4) | BIT(3), pr_qa7[QA7_TIMER_INT_CONTROL(1)]);
+	ut_asserteq(1, pr_qa7[QA7_GPU_INT_ROUTING]);
 	ut_asserteq(BIT(5), pr_qa7[QA7_PM_ROUTING_CLR / 4]);
 	ut_asserteq(BIT(1), pr_qa7[QA7_PM_ROUTING_SET / 4]);
 

@@ -151,6 +151,51 @@ def test_perfrec_real_raspi3b(ubman, tmp_path):
                    ('timer', 'local source', '2', '/timer'), 'crc32 0 0x1000000')
 
 
+# The BCM2837's peripherals as the ARM sees them: the first UART (a PL011,
+# not the console here: serial_only()), whose transmit interrupt is the
+# GPU's IRQ 57, and the ARM's interrupt controller (pending 2 at +0x08,
+# enable IRQs 2 at +0x14, disable at +0x20), whose output is the local
+# controller's GPU source. That controller is outside U-Boot's MMU map at
+# the prompt.
+RPI3_PL011 = 0x3f201000
+RPI3_ARMCTRL = 0x3f00b200
+RPI3_UART_IRQ = 1 << (57 - 32)
+
+
+def word_at(cons, addr):
+    """The 32-bit word at @addr, read with md.l"""
+    return int(cons.run_command(f'md.l {addr:#x} 1').split()[1], 16)
+
+
+@pytest.mark.boardspec('rpi_arm64')
+@pytest.mark.buildconfigspec('cmd_perfrec')
+def test_perfrec_real_raspi3b_gpu_pending(ubman):
+    """A GPU interrupt pending throughout a recording (the PL011's transmit
+    interrupt, unmasked, enabled and never cleared): its level is not
+    perfrec's to drop, and at the local controller its source (8) comes
+    before the PMU's (9). The handler once took it for ever, and the
+    workload never ended; now the GPU's interrupt is routed away from this
+    core for the session, and back after (the register snapshot holds the
+    routing)"""
+    cons = ubman
+    serial_only(cons)
+    before = registers(cons)
+    try:
+        cons.run_command(f'mw.l {RPI3_ARMCTRL + 0x14:#x} {RPI3_UART_IRQ:#x}')
+        cons.run_command(f'mw.l {RPI3_PL011 + 0x38:#x} 0x20')    # UARTIMSC: TXIM
+        cons.run_command(f'mw.l {RPI3_PL011:#x} 0x2e')           # a '.' to send
+        assert word_at(cons, RPI3_ARMCTRL + 8) & RPI3_UART_IRQ
+        res = record(cons, '-e cpu-clock -c 100000', 'crc32 0 0x100000')
+        assert res['rc'] == 0 and res['samples'] > 0, res['out']
+        assert re.search(r'foreign: 0\b', cons.run_command('perfrec status'))
+        assert registers(cons) == before
+        assert word_at(cons, RPI3_ARMCTRL + 8) & RPI3_UART_IRQ
+    finally:
+        cons.run_command(f'mw.l {RPI3_PL011 + 0x38:#x} 0')
+        cons.run_command(f'mw.l {RPI3_ARMCTRL + 0x20:#x} {RPI3_UART_IRQ:#x}')
+    assert not word_at(cons, RPI3_ARMCTRL + 8) & RPI3_UART_IRQ
+
+
 @pytest.mark.boardspec('xilinx_versal_virt')
 @pytest.mark.buildconfigspec('cmd_perfrec')
 @pytest.mark.requiredtool('perf')
