@@ -82,7 +82,6 @@ DECLARE_GLOBAL_DATA_PTR;
  * @timer: the generic timer is unusable: PERFREC_BOOT_NO_FREQ or _STILL
  * @fell_back: the PMU's interrupt could not be used: cpu-clock instead
  * @why: and why not
- * @uboot_vbar: U-Boot's relocated vectors, which the recording gives back
  * @sess: the session, as perfrec_session_arm() left it
  * @ring: the samples
  */
@@ -95,7 +94,6 @@ struct perfrec_boot {
 	int timer;
 	bool fell_back;
 	struct perfrec_irq_report why;
-	u64 uboot_vbar;
 	struct perfrec_session sess;
 	u64 ring[] __aligned(64);
 };
@@ -415,6 +413,7 @@ int perfrec_boot_relocating(void)
 void perfrec_boot_relocated(u64 daif)
 {
 	struct perfrec_boot *b = perfrec_boot_buf();
+	u64 vbar;
 
 	/*
 	 * IRQs were on only if perfrec had turned them on (U-Boot keeps them
@@ -429,9 +428,11 @@ void perfrec_boot_relocated(u64 daif)
 	 */
 	swap(b->irq.text_start, b->irq.alt_start);
 	swap(b->irq.text_end, b->irq.alt_end);
-	/* VBAR holds U-Boot's relocated vectors: it is what the end gives back */
-	b->uboot_vbar = perfrec_cpu_switch_vectors(true);
+	/* VBAR holds U-Boot's relocated vectors: it is what any end gives back */
+	vbar = perfrec_cpu_switch_vectors(true);
 	perfrec_cpu_unmask(b->sess.gic.group0);
+	/* The handler reads none of what this changes: sampled as the rest */
+	perfrec_session_relocated(&b->sess, vbar);
 }
 
 /* The bootstage marks that start a boot phase, each a thread named after it */
@@ -479,8 +480,8 @@ int perfrec_boot_adopt(struct perfrec_boot_result *res)
 		return ret;
 	}
 	res->to = addr;
-	ret = perfrec_session_adopt(&b->sess, b->uboot_vbar, map_sysmem(addr, size), addr, size,
-				    &res->samples, &res->copied);
+	ret = perfrec_session_adopt(&b->sess, map_sysmem(addr, size), addr, size, &res->samples,
+				    &res->copied);
 	b->magic = 0;
 
 	return ret;

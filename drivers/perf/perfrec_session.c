@@ -623,26 +623,16 @@ static u64 perfrec_adopt_records(struct perfrec_ring *ring, const struct perfrec
 	return from;
 }
 
-int perfrec_session_adopt(struct perfrec_session *boot, u64 vbar, void *buf, ulong addr,
-			  ulong size, u64 *takenp, u64 *copiedp)
+void perfrec_session_relocated(struct perfrec_session *boot, u64 vbar)
 {
-	struct perfrec_session *s = &perfrec_session;
-	struct perfrec_irq *st = &perfrec_irq;
-	const struct perfrec_irq *bst = boot->st;
 	ulong old = gd->relocaddr - gd->reloc_off;	/* where the image ran before relocation */
-	struct perfrec_ring ring = { 0 };
-	ofnode node = ofnode_null();
-	u64 copied = 0, lost = 0, done;
 	uint i;
-	int ret;
 
-	if (s->state == PERFREC_ARMED)
-		return -EBUSY;
 	/*
-	 * While the boot recording goes on: all but the switch. What the end
-	 * gives back is U-Boot's relocated vector table. The snapshot's names
-	 * are the old image's strings: the relocated ones are what a snapshot
-	 * taken now holds.
+	 * What any end gives back from now on is U-Boot's relocated vector
+	 * table, and what the check expects. The snapshot's names are the old
+	 * image's strings: the relocated ones are what a snapshot taken now
+	 * holds.
 	 */
 	boot->cpu.vbar = vbar;
 	for (i = 0; i < boot->before.count; i++) {
@@ -653,6 +643,22 @@ int perfrec_session_adopt(struct perfrec_session *boot, u64 vbar, void *buf, ulo
 		if (!strncmp(reg->name, "VBAR_EL", 7))
 			reg->val = vbar;
 	}
+}
+
+int perfrec_session_adopt(struct perfrec_session *boot, void *buf, ulong addr, ulong size,
+			  u64 *takenp, u64 *copiedp)
+{
+	struct perfrec_session *s = &perfrec_session;
+	struct perfrec_irq *st = &perfrec_irq;
+	const struct perfrec_irq *bst = boot->st;
+	struct perfrec_ring ring = { 0 };
+	ofnode node = ofnode_null();
+	u64 copied = 0, lost = 0, done;
+	int ret;
+
+	if (s->state == PERFREC_ARMED)
+		return -EBUSY;
+	/* While the boot recording goes on: all but the switch */
 	*s = *boot;
 	s->state = PERFREC_IDLE;
 	s->st = st;

@@ -112,9 +112,20 @@ int perfrec_session_arm(struct perfrec_session *s, const struct perfrec_cfg *cfg
 int perfrec_session_disarm(struct perfrec_session *s);
 
 /**
- * perfrec_session_adopt() - Make a boot recording U-Boot's session, after relocation
+ * perfrec_session_relocated() - A boot recording's session, once U-Boot has relocated
  * @boot: the boot recording's session, armed before relocation
  * @vbar: U-Boot's relocated vectors, to be given back at the end
+ *
+ * From here on any end of the recording (adopted or dropped) gives back
+ * @vbar, and its check expects it: before, both were the vectors U-Boot
+ * had before relocation. The IRQ handler reads none of it.
+ */
+void perfrec_session_relocated(struct perfrec_session *boot, u64 vbar);
+
+/**
+ * perfrec_session_adopt() - Make a boot recording U-Boot's session, after relocation
+ * @boot: the boot recording's session, armed before relocation, relocated
+ *	(perfrec_session_relocated())
  * @buf: the recording's buffer from now on
  * @addr: its address
  * @size: its size
@@ -127,8 +138,8 @@ int perfrec_session_disarm(struct perfrec_session *s);
  * recording is disarmed.
  * Return: 0, or perf_data_begin()'s error
  */
-int perfrec_session_adopt(struct perfrec_session *boot, u64 vbar, void *buf, ulong addr,
-			  ulong size, u64 *takenp, u64 *copiedp);
+int perfrec_session_adopt(struct perfrec_session *boot, void *buf, ulong addr, ulong size,
+			  u64 *takenp, u64 *copiedp);
 
 /* Most boot phases a recording names: more are left in the last one */
 #define PERFREC_MAX_PHASES		16
