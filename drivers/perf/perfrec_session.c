@@ -534,13 +534,15 @@ static void perfrec_restore_last(struct perfrec_session *s)
 {
 	struct perfrec_irq_report irq = s->irq;
 	int failed_event = s->failed_event;
+	/* A recording's arming gave the last buffer back to lmb; stat's did not */
+	bool released = !s->kept_size;
 
 	*s = perfrec_last;
 	perfrec_irq = perfrec_last_irq;
 	s->irq = irq;
 	s->failed_event = failed_event;
-	/* Its buffer out of lmb's allocations again, as it was */
-	if (s->kept_size && !perfrec_lmb_keep(s->kept_addr, s->kept_size))
+	/* Its buffer out of lmb's allocations again, as it was (once) */
+	if (released && s->kept_size && !perfrec_lmb_keep(s->kept_addr, s->kept_size))
 		s->kept_size = 0;
 }
 
