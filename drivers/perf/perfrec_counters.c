@@ -235,7 +235,19 @@ void perfrec_counters_start(struct perfrec_session *s)
 	}
 }
 
-void perfrec_counters_drain(struct perfrec_session *s)
+/*
+ * Stop the PMU's counters, then let a pending interrupt in: an overflow in
+ * the last events before the stop raises an interrupt the CPU may not have
+ * taken yet (QEMU takes one at the end of a block of code). If the
+ * workload left interrupts unmasked and no pending overflow is a whole
+ * period old, they are unmasked for one context synchronisation, which
+ * takes it: the period ended in the stop's own path and is sampled there,
+ * not counted late. An overflow a whole period old came late (an event
+ * counter whose interrupt never comes): perfrec_total() counts its periods
+ * late, as it does one the workload kept masked. Returns with interrupts
+ * masked.
+ */
+static void perfrec_counters_drain(struct perfrec_session *s)
 {
 	struct perfrec_irq *st = s->st;
 	u64 daif = read_daif();
@@ -262,8 +274,7 @@ void perfrec_counters_stop(struct perfrec_session *s)
 	struct perfrec_irq *st = s->st;
 	uint i;
 
-	if (s->have_pmu)
-		pmuv3_stop(st->ovf_mask);
+	perfrec_counters_drain(s);
 	s->end_ticks = read_cntpct_el0();
 	if (st->timer)
 		perfrec_timer_restore(&s->timer);

@@ -784,7 +784,6 @@ int perfrec_session_disarm(struct perfrec_session *s)
 	if (s->state != PERFREC_ARMED)
 		return -EALREADY;
 
-	perfrec_counters_drain(s);
 	perfrec_counters_stop(s);
 	perfrec_cpu_give_back(&s->cpu);
 	if (s->cfg.source != PERFREC_SRC_NONE)

@@ -177,27 +177,11 @@ int perfrec_counters_init(struct perfrec_session *s);
 void perfrec_counters_start(struct perfrec_session *s);
 
 /**
- * perfrec_counters_drain() - Stop the PMU's counters, then let a pending interrupt in
- *
- * An overflow in the last events before the counters stop raises an
- * interrupt that the CPU may not have taken yet (QEMU takes one at the end
- * of a block of code). The counters stop with interrupts masked; then, if
- * the workload left them unmasked and no pending overflow is a whole
- * period old, they are unmasked for one context synchronisation, which
- * takes such an interrupt: the period ended in the stop's own path and is
- * sampled there, not counted late. The counters count nothing more, so no
- * other can become pending. An overflow a whole period old came late (an
- * event counter whose interrupt never comes): it is left to
- * perfrec_counters_stop(), which counts its periods late, as does one the
- * workload kept masked. Returns with interrupts masked.
- *
- * @s: the session
- */
-void perfrec_counters_drain(struct perfrec_session *s);
-
-/**
  * perfrec_counters_stop() - Stop the counters and the timer, total them, restore the PMU
  * @s: the session, as perfrec_counters_start() left it
+ *
+ * An overflow in the stop's own path is still sampled (see
+ * perfrec_counters_drain()); returns with IRQ and FIQ masked.
  */
 void perfrec_counters_stop(struct perfrec_session *s);
 
