@@ -69,15 +69,22 @@ def options_dtb(cons, tmp_path, **props):
     return qemu_dtb(cons, tmp_path, 'options.dtb', edits)
 
 
-def text_of(cons):
-    """[(start, end, name)] of the ELF's functions as offsets into the image
-    (from its link address, CONFIG_TEXT_BASE), sorted, for classifying
-    offsets (a list: two static functions may share a name)"""
+def elf_symbols(cons):
+    """The ELF's path, its defined symbols (nm -S, split) and the image's
+    link address (__image_copy_start)"""
     elf = os.path.join(cons.config.build_dir, 'u-boot')
     out = subprocess.run(['aarch64-linux-gnu-nm', '-S', '--defined-only', elf],
                          capture_output=True, text=True, check=True).stdout
     syms = [line.split() for line in out.splitlines()]
     base = next(int(parts[0], 16) for parts in syms if parts[-1] == '__image_copy_start')
+    return elf, syms, base
+
+
+def text_of(cons):
+    """[(start, end, name)] of the ELF's functions as offsets into the image
+    (from its link address, CONFIG_TEXT_BASE), sorted, for classifying
+    offsets (a list: two static functions may share a name)"""
+    _, syms, base = elf_symbols(cons)
     return sorted((int(parts[0], 16) - base, int(parts[0], 16) - base + int(parts[1], 16),
                    parts[3]) for parts in syms
                   if len(parts) == 4 and parts[2] in 'tTwW' and int(parts[1], 16))
@@ -89,12 +96,10 @@ def copy_loop_range(cons):
     relocate_code() that goes back (relocate_64.S's 'b.lo copy_loop'); the
     label's name is not used: perf may name the loop's samples relocate_code
     (sized) rather than copy_loop (a label of no size), as on 2025.01."""
-    elf = os.path.join(cons.config.build_dir, 'u-boot')
-    start, end = next((start, end) for start, end, name in text_of(cons)
-                      if name == 'relocate_code')
-    base = next(int(line.split()[0], 16) for line in subprocess.run(
-        ['aarch64-linux-gnu-nm', elf], capture_output=True, text=True,
-        check=True).stdout.splitlines() if line.split()[-1] == '__image_copy_start')
+    elf, syms, base = elf_symbols(cons)
+    addr, size = next((int(parts[0], 16), int(parts[1], 16)) for parts in syms
+                      if len(parts) == 4 and parts[3] == 'relocate_code')
+    start, end = addr - base, addr - base + size
     out = subprocess.run(['aarch64-linux-gnu-objdump', '-d', '--no-show-raw-insn',
                           f'--start-address={base + start:#x}', f'--stop-address={base + end:#x}',
                           elf], capture_output=True, text=True, check=True).stdout
