@@ -583,7 +583,7 @@ static int perfrec_begin_recording(struct perfrec_opts *o, int argc, char *const
 	if (!o->have_addr) {
 		const char *area;
 
-		if (perfrec_buffer_default(o->size, &o->addr, &area)) {
+		if (perfrec_buffer_default(o->size, 0, 0, &o->addr, &area)) {
 			printf("No free DRAM for a %#lx-byte buffer: give -o <addr> and -s <size>\n",
 			       o->size);
 			return CMD_RET_FAILURE;

@@ -683,14 +683,19 @@ void perfrec_bcm2836_regs(const struct perfrec_bcm2836 *l1, u32 *timer_ctl, u32 
 /**
  * perfrec_buffer_default() - Find room for a recording's buffer
  * @size: bytes wanted
+ * @avoid: start of a range the buffer must miss, free in lmb's view or not
+ *	(the boot buffer a recording is copied from)
+ * @avoid_size: its bytes, or 0 for none
  * @addrp: returns the address: the top of free DRAM (lmb), 64 KiB aligned,
- *	clear of the areas the usual load address variables point at; if no
- *	free region is (a small DRAM), the top of free DRAM all the same
+ *	clear of @avoid and of the areas the usual load address variables
+ *	point at; if no free region clear of @avoid is clear of those areas
+ *	(a small DRAM), the top such region all the same
  * @areap: returns NULL, or in that case the variable whose area the
  *	buffer lies in ("ramdisk_addr_r")
- * Return: 0, or -ENOMEM if no region is free
+ * Return: 0, or -ENOMEM if no free region is clear of @avoid
  */
-int perfrec_buffer_default(ulong size, ulong *addrp, const char **areap);
+int perfrec_buffer_default(ulong size, ulong avoid, ulong avoid_size, ulong *addrp,
+			   const char **areap);
 
 /**
  * perfrec_buffer_note_area() - Say that a buffer lies in a load area

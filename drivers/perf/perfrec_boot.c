@@ -474,7 +474,8 @@ int perfrec_boot_adopt(struct perfrec_boot_result *res)
 	size = b->size;
 	res->from = CONFIG_PERFREC_BOOT_ADDR;
 	perfrec_release_buffer();
-	ret = perfrec_buffer_default(size, &addr, &res->area);
+	/* Not onto itself: lmb sees the boot buffer as free DRAM */
+	ret = perfrec_buffer_default(size, CONFIG_PERFREC_BOOT_ADDR, size, &addr, &res->area);
 	if (ret) {
 		perfrec_boot_drop(b, NULL);
 		return ret;

@@ -73,7 +73,8 @@ static int perfrec_overlaps_load_area(ulong addr, ulong size, ulong *startp)
 	return -1;
 }
 
-int perfrec_buffer_default(ulong size, ulong *addrp, const char **areap)
+int perfrec_buffer_default(ulong size, ulong avoid, ulong avoid_size, ulong *addrp,
+			   const char **areap)
 {
 	phys_addr_t max = 0, addr, top = 0;
 	ulong start;
@@ -88,6 +89,11 @@ int perfrec_buffer_default(ulong size, ulong *addrp, const char **areap)
 					       PERFREC_DEFAULT_ALIGN, max);
 		if (!addr)
 			break;
+		/* Never there, not even as the last resort: look below it */
+		if (avoid_size && addr < avoid + avoid_size && avoid < addr + size) {
+			max = avoid;
+			continue;
+		}
 		area = perfrec_overlaps_load_area(addr, size, &start);
 		if (area < 0) {
 			*addrp = addr;

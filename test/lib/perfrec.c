@@ -338,24 +338,33 @@ static int pr_buffer_check(struct unit_test_state *uts)
  * The default buffer: 64 KiB aligned, free, clear of U-Boot (below its
  * stack, or above gd->ram_top where DRAM goes on: master's qemu_arm64 leaves
  * 2 MiB there that lmb hands out); with $loadaddr moved onto it, the next
- * one goes below $loadaddr
+ * one goes below $loadaddr; one that must miss a range goes below it, and
+ * with nothing free clear of the range there is none
  */
 static int pr_buffer_default(struct unit_test_state *uts)
 {
 	const char *area;
-	ulong addr, below;
+	ulong addr, below, top;
 
-	ut_assertok(perfrec_buffer_default(SZ_1M, &addr, &area));
+	ut_assertok(perfrec_buffer_default(SZ_1M, 0, 0, &addr, &area));
 	ut_assertnull(area);
 	ut_asserteq(0, addr % SZ_64K);
 	ut_assertok(perfrec_buffer_check(addr, SZ_1M));
 	ut_assert(addr + SZ_1M <= pr_uboot_start() || addr >= gd->ram_top);
 	ut_assertok(env_set_hex("loadaddr", addr));
-	ut_assertok(perfrec_buffer_default(SZ_1M, &below, &area));
+	ut_assertok(perfrec_buffer_default(SZ_1M, 0, 0, &below, &area));
 	ut_assertnull(area);
 	ut_asserteq(0, below % SZ_64K);
 	ut_assertok(perfrec_buffer_check(below, SZ_1M));
 	ut_assert(below + SZ_1M <= addr);
+	/* A range to miss (free to lmb) under the buffer's top: one goes below */
+	ut_assertok(perfrec_buffer_default(SZ_1M, 0, 0, &top, &area));
+	ut_assertok(perfrec_buffer_default(SZ_1M, top + SZ_1M - 1, 2, &below, &area));
+	ut_assertok(perfrec_buffer_check(below, SZ_1M));
+	ut_assert(below + SZ_1M <= top + SZ_1M - 1);
+	/* All of free DRAM to miss: no room */
+	ut_asserteq(-ENOMEM, perfrec_buffer_default(SZ_1M, gd->ram_base, ~0UL - gd->ram_base,
+						    &below, &area));
 
 	return 0;
 }

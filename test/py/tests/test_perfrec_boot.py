@@ -59,14 +59,14 @@ def boot_with(cons, dtb=None, mem=None):
             os.environ.pop(key, None)
 
 
-def options_dtb(cons, tmp_path, **props):
-    """QEMU's device tree with /options/u-boot holding perfrec,<name> = <value>
-    for @props (a number, or a string)"""
+def options_dtb(cons, tmp_path, mem='1G', **props):
+    """QEMU's device tree for @mem of RAM, with /options/u-boot holding
+    perfrec,<name> = <value> for @props (a number, or a string)"""
     edits = [['-p', '-c', OPTIONS]]
     edits += [['-t', 's' if isinstance(val, str) else 'u', OPTIONS,
                'perfrec,' + name.replace('_', '-'), str(val)]
               for name, val in props.items()]
-    return qemu_dtb(cons, tmp_path, 'options.dtb', edits)
+    return qemu_dtb(cons, tmp_path, 'options.dtb', edits, mem)
 
 
 def elf_symbols(cons):
@@ -331,6 +331,35 @@ def test_perfrec_early_boot_buffer_reused(ubman, tmp_path, mem):
     finally:
         if mem:
             cons.restart_uboot()
+
+
+@pytest.mark.boardspec('qemu_arm64')
+@pytest.mark.buildconfigspec('perfrec_boot')
+def test_perfrec_early_boot_no_room_to_adopt(ubman, tmp_path):
+    """A boot buffer of 128 MiB (perfrec,boot-size) in 256 MiB of DRAM: after
+    relocation no free DRAM clear of it holds the copy. The boot recording
+    is dropped with one line, and never copied onto itself. U-Boot goes on
+    with its relocated vectors in VBAR, as without perfrec: the handed-over
+    VBAR (the payload's report) is the relocated image's 'vectors'."""
+    cons = ubman
+    size = 0x8000000
+    try:
+        boot = boot_with(cons, options_dtb(cons, tmp_path, mem='256M', boot_size=size),
+                         mem='256M')
+        assert ('perfrec: the boot recording was dropped: no room for it after relocation '
+                '(error -12)') in boot, boot
+        assert not BOOT_LINE.search(boot) and 'ERROR' not in boot, boot
+        assert status(cons)[0] not in ('armed', 'recording')
+        assert 'ok' in cons.run_command('echo ok')
+        reloc = int(re.search(r'relocaddr\s*=\s*(0x[0-9a-f]+)',
+                              cons.run_command('bdinfo')).group(1), 16)
+        _, syms, base = elf_symbols(cons)
+        vectors = next(int(parts[0], 16) for parts in syms if parts[-1] == 'vectors')
+        text, regs = session.boot_payload(cons, tmp_path)
+        el = regs['CurrentEL'] >> 2
+        assert regs[f'VBAR_EL{el}'] == reloc + vectors - base, text
+    finally:
+        cons.restart_uboot()
 
 
 def phases_of(pdata):
