@@ -37,4 +37,32 @@ static __always_inline notrace u64 perfrec_period_jitter(u64 period, uint pct,
 	return min(period - span + x % (2 * span + 1), max);
 }
 
+/**
+ * perfrec_period_timer_next() - The timer's next deadline, its last one passed
+ *
+ * A handler that costs more than the period would take the next interrupt
+ * at once, for ever: whole periods are skipped (late, and counted) until
+ * the workload has @gap ticks to run. The phase is kept.
+ *
+ * @cval: the deadline that passed
+ * @period: ticks from one deadline to the next
+ * @now: the counter's ticks now
+ * @gap: the fewest ticks the workload gets before the next deadline
+ * @missed: returns how many deadlines were skipped
+ * Return: @cval plus whole periods, at least @gap ticks after @now
+ */
+static __always_inline notrace u64 perfrec_period_timer_next(u64 cval, u64 period, u64 now,
+							     u64 gap, u64 *missed)
+{
+	u64 next = cval + period;
+
+	*missed = 0;
+	if (unlikely(next < now + gap)) {
+		*missed = (now + gap - next + period - 1) / period;
+		next += *missed * period;
+	}
+
+	return next;
+}
+
 #endif /* __PERFREC_PERIOD_H */

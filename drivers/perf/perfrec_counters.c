@@ -30,6 +30,12 @@ DECLARE_GLOBAL_DATA_PTR;
 
 /* Counting with the timer: how often it folds the PMU's overflows in (10 ms) */
 #define PERFREC_STAT_POLL_NS	10000000ULL
+/*
+ * The workload's time between the timer handler's return and its next
+ * interrupt, at least (perfrec_period_timer_next()): 2 us, a fifth of the
+ * shortest cpu-clock period (PERFREC_MIN_CLOCK_NS)
+ */
+#define PERFREC_TIMER_GAP_NS	2000
 
 /* Give each event a counter: cycles the cycle counter if free, others in order */
 static int perfrec_assign_counters(struct perfrec_session *s)
@@ -116,6 +122,7 @@ int perfrec_counters_init(struct perfrec_session *s)
 		      s->gic.version == PERFREC_GIC_BCM2836 ||
 		      st->jitter_pct || s->cfg.nr_events != 1;
 	st->rng = read_cntpct_el0() | 1;
+	st->timer_gap = perfrec_ns_to_ticks(PERFREC_TIMER_GAP_NS, read_cntfrq_el0());
 	ret = perfrec_assign_counters(s);
 	if (ret)
 		return ret;

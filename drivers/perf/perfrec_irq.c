@@ -214,25 +214,22 @@ static __always_inline notrace void perfrec_irq_sample(struct perfrec_irq *st,
 
 /*
  * The generic timer's interrupt: its deadline has passed. Move it a period
- * on (whole periods more if the interrupt came that late: they count as
- * late, and the phase is kept), then take a cpu-clock sample or, counting,
+ * on (whole periods more if the interrupt came that late, or the workload
+ * would not get PERFREC_TIMER_GAP_NS: they count as late, and the phase is
+ * kept), then take a cpu-clock sample or, counting,
  * fold the PMU's overflows into the counts.
  */
 static notrace void perfrec_irq_timer(struct perfrec_irq *st, u64 pc, const u64 *regs, bool boot)
 {
 	struct perfrec_counter *c = &st->counter[0];
-	u64 ticks = read_cntpct_el0();
-	u64 next = st->timer_cval + st->timer_ticks;
+	u64 missed, next;
 	uint i;
 
-	if (unlikely(next <= ticks)) {
-		u64 missed = (ticks - next) / st->timer_ticks + 1;
-
-		if (!st->stat) {
-			c->late += missed;
-			c->count += missed * c->period;
-		}
-		next += missed * st->timer_ticks;
+	next = perfrec_period_timer_next(st->timer_cval, st->timer_ticks, read_cntpct_el0(),
+					 st->timer_gap, &missed);
+	if (missed && !st->stat) {
+		c->late += missed;
+		c->count += missed * c->period;
 	}
 	st->timer_cval = next;
 	perfrec_timer_set(st->timer_el, next);

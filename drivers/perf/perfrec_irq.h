@@ -63,6 +63,8 @@ struct perfrec_counter {
  * @timer_el: the EL whose timer it is
  * @timer_ticks: its period in counter ticks
  * @timer_cval: its next deadline
+ * @timer_gap: the fewest ticks between the handler's return and the next
+ *	deadline (PERFREC_TIMER_GAP_NS)
  * @max_depth: most return addresses in a chain
  * @text_start: run-time address of the image's first instruction (a
  *	boot recording: of the image that runs, before or after relocation)
@@ -107,6 +109,7 @@ struct perfrec_irq {
 	uint timer_el;
 	u64 timer_ticks;
 	u64 timer_cval;
+	u64 timer_gap;
 	uint max_depth;
 	u64 text_start;
 	u64 img_bytes;

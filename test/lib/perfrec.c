@@ -225,6 +225,37 @@ static int lib_test_perfrec_stream_refill(struct unit_test_state *uts)
 LIB_TEST(lib_test_perfrec_stream_refill, 0);
 
 /*
+ * The timer's next deadline: a period on, whole periods more when the
+ * interrupt came late, and always the gap's ticks ahead of now, so that a
+ * handler slower than its period cannot take the next interrupt at once
+ */
+static int lib_test_perfrec_timer_next(struct unit_test_state *uts)
+{
+	u64 missed;
+
+	/* On time: a period on, nothing skipped */
+	ut_asserteq_64(1100, perfrec_period_timer_next(1000, 100, 1010, 20, &missed));
+	ut_asserteq_64(0, missed);
+	/* Late by 2.5 periods: the phase kept, three deadlines skipped */
+	ut_asserteq_64(1400, perfrec_period_timer_next(1000, 100, 1350, 20, &missed));
+	ut_asserteq_64(3, missed);
+	/* The next deadline a tick away: skipped, the workload gets its gap */
+	ut_asserteq_64(1200, perfrec_period_timer_next(1000, 100, 1099, 20, &missed));
+	ut_asserteq_64(1, missed);
+	ut_asserteq_64(1200, perfrec_period_timer_next(1000, 100, 1081, 20, &missed));
+	ut_asserteq_64(1, missed);
+	ut_asserteq_64(1100, perfrec_period_timer_next(1000, 100, 1080, 20, &missed));
+	ut_asserteq_64(0, missed);
+	/* A period shorter than the gap: as many as the gap takes */
+	ut_asserteq_64(1030, perfrec_period_timer_next(1000, 3, 1010, 20, &missed));
+	ut_asserteq_64(9, missed);
+
+	return 0;
+}
+
+LIB_TEST(lib_test_perfrec_timer_next, 0);
+
+/*
  * -j: each period drawn within pct percent of the base, either way, and
  * never longer than the counter runs: a 32-bit event counter with a base
  * above 2^32 / 1.5 would otherwise run the drawn period modulo 2^32 while
