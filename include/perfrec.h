@@ -109,6 +109,9 @@ enum perfrec_source {
  *	answers at the address the device tree gives (@block, @start, @end)
  * @PERFREC_IRQ_SILENT: raised on purpose, it never showed as pending at
  *	the GIC: the device tree names the wrong interrupt, or it is not wired
+ * @PERFREC_IRQ_STUCK: a GICv3 register kept a busy bit set while perfrec
+ *	waited for a write to take effect (@block, @start, @bit): what answers
+ *	there is not a working GIC
  */
 enum perfrec_irq_fault {
 	PERFREC_IRQ_OK,
@@ -121,6 +124,7 @@ enum perfrec_irq_fault {
 	PERFREC_IRQ_UNMAPPED,
 	PERFREC_IRQ_NO_ANSWER,
 	PERFREC_IRQ_SILENT,
+	PERFREC_IRQ_STUCK,
 };
 
 /**
@@ -139,6 +143,7 @@ enum perfrec_irq_fault {
  * @err: why it cannot be mapped: -ERANGE outside the translated VA range,
  *	-EOPNOTSUPP a level-0 hole, a granule other than 4 KiB or no
  *	Device-nGnRnE attribute in MAIR, -ENOSPC more holes than perfrec keeps
+ * @bit: the busy bit that stayed set ("GICD_CTLR.RWP"), or NULL
  */
 struct perfrec_irq_report {
 	enum perfrec_irq_fault fault;
@@ -152,6 +157,7 @@ struct perfrec_irq_report {
 	u64 start;
 	u64 end;
 	int err;
+	const char *bit;
 };
 
 /**

@@ -328,15 +328,28 @@ int perfrec_gic_from_dt(ofnode node, struct perfrec_gic *gic)
 	return gic->dt_err;
 }
 
-static int perfrec_gic_wait_clear(void __iomem *reg, u32 mask)
+/*
+ * Wait until @mask of the register at @reg reads clear, a bounded time (in
+ * polls too: the timer may not run). On timeout @gic->fault names the
+ * register (@block, @bit) for the refusal.
+ */
+static int perfrec_gic_wait_clear(struct perfrec_gic *gic, void __iomem *reg, u32 mask,
+				  const char *block, const char *bit)
 {
 	ulong start = timer_get_us();
 	uint polls = 0;
 
 	while (readl(reg) & mask) {
 		if (++polls >= PERFREC_GIC_TIMEOUT_POLLS ||
-		    timer_get_us() - start > PERFREC_GIC_TIMEOUT_US)
+		    timer_get_us() - start > PERFREC_GIC_TIMEOUT_US) {
+			if (gic->fault.bit)	/* the first one is the cause */
+				return -ETIMEDOUT;
+			gic->fault.block = block;
+			gic->fault.start = virt_to_phys((void *)reg);
+			gic->fault.end = gic->fault.start + 3;
+			gic->fault.bit = bit;
 			return -ETIMEDOUT;
+		}
 	}
 
 	return 0;
@@ -356,13 +369,25 @@ static void __iomem *perfrec_gic_enable_reg(const struct perfrec_gic *gic, uint 
 	return gic->dist + set_off + 4 * i;
 }
 
-/* Wait until enable/disable writes have taken effect (v3 RWP) */
-static void perfrec_gic_sync(const struct perfrec_gic *gic)
+/*
+ * Wait until enable/disable writes have taken effect (v3 RWP). Arming
+ * stops at a timeout; the way out writes on regardless (the registers are
+ * given back whatever the GIC does), and the snapshot check then names any
+ * that did not take.
+ */
+static int perfrec_gic_sync(struct perfrec_gic *gic)
 {
+	int ret;
+
 	if (gic->version != 3)
-		return;
-	perfrec_gic_wait_clear(gic->dist + GICD_CTLR, PERFREC_GICD_CTLR_RWP);
-	perfrec_gic_wait_clear(gic->rdist + GICR_CTLR, PERFREC_GICR_CTLR_RWP);
+		return 0;
+	ret = perfrec_gic_wait_clear(gic, gic->dist + GICD_CTLR, PERFREC_GICD_CTLR_RWP,
+				     "distributor", "GICD_CTLR.RWP");
+	if (!ret)
+		ret = perfrec_gic_wait_clear(gic, gic->rdist + GICR_CTLR, PERFREC_GICR_CTLR_RWP,
+					     "redistributor", "GICR_CTLR.RWP");
+
+	return ret;
 }
 
 /*
@@ -483,7 +508,8 @@ static int perfrec_gicv3_wake(struct perfrec_gic *gic)
 	if (!(gic->saved.waker & PERFREC_GICR_WAKER_SLEEP))
 		return 0;
 	writel(gic->saved.waker & ~PERFREC_GICR_WAKER_SLEEP, gic->rdist + GICR_WAKER);
-	ret = perfrec_gic_wait_clear(gic->rdist + GICR_WAKER, PERFREC_GICR_WAKER_ASLEEP);
+	ret = perfrec_gic_wait_clear(gic, gic->rdist + GICR_WAKER, PERFREC_GICR_WAKER_ASLEEP,
+				     "redistributor", "GICR_WAKER.ChildrenAsleep");
 	if (ret)
 		writel(gic->saved.waker, gic->rdist + GICR_WAKER);
 
@@ -517,6 +543,7 @@ int perfrec_gic_setup(struct perfrec_gic *gic)
 		perfrec_bcm2836_setup(&gic->l1);
 		return 0;
 	}
+	gic->fault.bit = NULL;
 	if (gic->version == 3) {
 		ret = perfrec_gicv3_wake(gic);
 		if (ret)
@@ -532,17 +559,29 @@ int perfrec_gic_setup(struct perfrec_gic *gic)
 		gic->saved.pmr = readl(gic->cpu + GICC_PMR);
 	}
 
-	/* Nothing but our interrupt may be taken during the session */
-	for (i = 0; i < gic->nr_enable_regs; i++) {
+	/* All that perfrec_gic_restore() gives back, before any of it changes */
+	for (i = 0; i < gic->nr_enable_regs; i++)
 		gic->saved.enable[i] = readl(perfrec_gic_enable_reg(gic, GICD_ISENABLERn, i));
-		writel(gic->saved.enable[i], perfrec_gic_enable_reg(gic, GICD_ICENABLERn, i));
-	}
-	perfrec_gic_sync(gic);
-
-	gic->saved.dist_ctlr = readl(gic->dist + GICD_CTLR);
+	gic->saved.dist_ctlr = readl(gic->dist + GICD_CTLR) & ~PERFREC_GICD_CTLR_RWP;
 	gic->saved.priority = readl(frame + GICD_IPRIORITYRn + (gic->intid & ~3));
 	gic->saved.group = readl(frame + GICD_IGROUPRn + 4 * reg);
 	gic->saved.grpmod = gic->version == 3 ? readl(frame + GICR_IGROUPMODRn + 4 * reg) : 0;
+
+	/* Nothing but our interrupt may be taken during the session */
+	for (i = 0; i < gic->nr_enable_regs; i++)
+		writel(gic->saved.enable[i], perfrec_gic_enable_reg(gic, GICD_ICENABLERn, i));
+	ret = perfrec_gic_sync(gic);
+	if (ret) {
+		/* Only the enables have changed yet, and the v3 CPU interface */
+		for (i = 0; i < gic->nr_enable_regs; i++)
+			writel(gic->saved.enable[i],
+			       perfrec_gic_enable_reg(gic, GICD_ISENABLERn, i));
+		if (gic->version == 3) {
+			perfrec_gicv3_cpu_restore(gic);
+			perfrec_gicv3_sleep(gic);
+		}
+		return log_msg_ret("sync", ret);
+	}
 
 	writeb(PERFREC_GIC_PRIORITY, frame + GICD_IPRIORITYRn + gic->intid);
 	if (gic->may_set_group && gic->version == 3) {
@@ -561,7 +600,9 @@ int perfrec_gic_setup(struct perfrec_gic *gic)
 	}
 	writel(gic->saved.dist_ctlr | perfrec_gicd_ctlr_enable(gic->version, gic->may_set_group),
 	       gic->dist + GICD_CTLR);
-	perfrec_gic_sync(gic);
+	ret = perfrec_gic_sync(gic);
+	if (ret)
+		goto err;
 
 	if (gic->version == 2) {
 		writel(PERFREC_GIC_PMR, gic->cpu + GICC_PMR);
@@ -571,9 +612,17 @@ int perfrec_gic_setup(struct perfrec_gic *gic)
 		       gic->cpu + GICC_CTLR);
 	}
 	writel(bit, perfrec_gic_enable_reg(gic, GICD_ISENABLERn, reg));
-	perfrec_gic_sync(gic);
+	ret = perfrec_gic_sync(gic);
+	if (ret)
+		goto err;
 
 	return 0;
+
+err:
+	/* Everything is saved by now: all of it back */
+	perfrec_gic_restore(gic);
+
+	return log_msg_ret("sync", ret);
 }
 
 void perfrec_gic_restore(struct perfrec_gic *gic)
@@ -622,13 +671,13 @@ bool perfrec_gic_pending(const struct perfrec_gic *gic)
 	       BIT(gic->intid % 32);
 }
 
-void perfrec_gic_clear_pending(const struct perfrec_gic *gic)
+void perfrec_gic_clear_pending(struct perfrec_gic *gic)
 {
 	/* The BCM2836 has no pending state of its own: its sources are levels */
 	if (gic->version == PERFREC_GIC_BCM2836)
 		return;
 	writel(BIT(gic->intid % 32), perfrec_gic_enable_reg(gic, GICD_ICPENDRn, gic->intid / 32));
-	perfrec_gic_sync(gic);
+	perfrec_gic_sync(gic);	/* a disable follows, which waits again */
 }
 
 void perfrec_gic_snapshot(const struct perfrec_gic *gic, struct perfrec_snapshot *snap)

@@ -52,7 +52,9 @@ struct perfrec_snapshot;
  * @fault: the register block perfrec_gic_from_dt() could not reach:
  *	@fault.block names it ("distributor", ...) or is NULL, @fault.start
  *	and @fault.end are its first and last address, @fault.err why it
- *	could not be mapped (see perfrec_mmu_map())
+ *	could not be mapped (see perfrec_mmu_map()); or, after
+ *	perfrec_gic_setup() timed out, the register that kept @fault.bit set
+ *	("GICD_CTLR.RWP") and its block
  * @borrow: page-table descriptors written so that the GIC's blocks are
  *	mapped; given back by perfrec_gic_put()
  * @l1: the BCM2836 local controller's source and saved registers
@@ -76,6 +78,7 @@ struct perfrec_gic {
 		u64 start;
 		u64 end;
 		int err;
+		const char *bit;
 	} fault;
 	struct perfrec_mmu_borrow borrow;
 	struct perfrec_bcm2836 l1;
@@ -196,8 +199,9 @@ int perfrec_gic_check_intid(const struct perfrec_gic *gic, uint intid);
  * allowed) non-secure group 1, routes an SPI to this CPU with its trigger
  * type, opens the CPU interface and enables it.
  * Return: 0 on success, -ENODEV if the GICv3 system-register interface is
- * off, -ETIMEDOUT if the redistributor does not wake; nothing is changed on
- * error
+ * off, -ETIMEDOUT if the redistributor does not wake or a write never
+ * takes effect (v3 RWP; @gic->fault names the register); all is given back
+ * on error
  */
 int perfrec_gic_setup(struct perfrec_gic *gic);
 
@@ -218,7 +222,7 @@ bool perfrec_gic_pending(const struct perfrec_gic *gic);
  * perfrec_gic_clear_pending() - Clear @gic->intid's pending state
  * @gic: GIC from perfrec_gic_from_dt(), with @intid set
  */
-void perfrec_gic_clear_pending(const struct perfrec_gic *gic);
+void perfrec_gic_clear_pending(struct perfrec_gic *gic);
 
 /**
  * perfrec_gic_snapshot() - Record every GIC register perfrec may change

@@ -88,6 +88,11 @@ void perfrec_irq_reason(const struct perfrec_irq_report *irq, char *buf, size_t 
 			 "%s: interrupt %u (its \"interrupts\") never reached the %s when raised",
 			 irq->node, irq->intid, gic);
 		break;
+	case PERFREC_IRQ_STUCK:
+		snprintf(buf, size,
+			 "%s: its %s %s never finished a write (%s at %#llx stayed set)",
+			 irq->node, gic, irq->block, irq->bit, irq->start);
+		break;
 	default:
 		snprintf(buf, size, "its interrupt cannot be used");
 		break;

@@ -427,6 +427,12 @@ static int perfrec_take_irq(struct perfrec_session *s)
 
 	if (irq) {
 		ret = perfrec_gic_setup(&s->gic);
+		if (ret == -ETIMEDOUT) {
+			s->irq.fault = PERFREC_IRQ_STUCK;
+			s->irq.block = s->gic.fault.block;
+			s->irq.start = s->gic.fault.start;
+			s->irq.bit = s->gic.fault.bit;
+		}
 		if (ret)
 			return log_msg_ret("gic", ret);
 	}

@@ -115,6 +115,39 @@ def test_perfrec_gic_unmapped_prompt(ubman):
 
 @pytest.mark.boardspec('qemu_arm64')
 @pytest.mark.buildconfigspec('cmd_perfrec_test')
+def test_perfrec_gic_in_ram(ubman):
+    """A GIC distributor moved (at the prompt) onto DRAM whose GICD_CTLR
+    word has bit 31 set: on a GICv3, RWP that never clears. Each arming
+    says which register stayed busy, gives every register back, and U-Boot
+    goes on; the waits are bounded by a count too. On a GICv2 (no RWP) the
+    probe finds that nothing raised reaches it."""
+    cons = ubman
+    before = registers(cons)
+    fake = BUF + BUF_SIZE
+    cons.run_command(f'mw.l {fake:#x} 0 0x4000')
+    cons.run_command(f'mw.l {fake:#x} 0x80000000')
+    if 'gic-version=3' in cons.config.env['env__perfrec_machine']:
+        why = (rf'/pmu: its GIC distributor never finished a write \(GICD_CTLR\.RWP at '
+               rf'{fake:#x} stayed set\)')
+    else:
+        why = r'/pmu: interrupt \d+ \(its "interrupts"\) never reached the GIC when raised'
+    with edited_gic(cons, fake):
+        out, ret = run_rc(cons, f'perfrec record {BUF_ARGS} -- {SHORT_CRC}')
+        match = FALLBACK.search(out)
+        assert ret == 1 and match and re.fullmatch(why, match.group(1)), out
+        match = NO_CLOCK.search(out)
+        assert match and re.fullmatch(why.replace('/pmu', '/timer'), match.group(1)), out
+        out, ret = run_rc(cons, f'perfrec record -e cycles {BUF_ARGS} -- {SHORT_CRC}')
+        match = REFUSED.search(out)
+        assert ret == 1 and match and re.fullmatch(why, match.group(1)), out
+        assert 'crc32 for' not in out
+    assert registers(cons) == before
+    assert 'state: recording' not in cons.run_command('perfrec status')
+    assert 'ok' in cons.run_command('echo ok')
+
+
+@pytest.mark.boardspec('qemu_arm64')
+@pytest.mark.buildconfigspec('cmd_perfrec_test')
 def test_perfrec_gic_unmapped_boot(ubman, tmp_path):
     """The same, with the device tree given at boot (-dtb): QEMU's own, with
     the GIC's "reg" pointing into the hole"""
