@@ -197,13 +197,17 @@ static inline notrace u64 perfrec_irq_now_ns(const struct perfrec_irq *st)
  * perfrec_now_ns() - perfrec_irq_now_ns() without an IRQ state
  *
  * The same time base, ns_mult computed from CNTFRQ_EL0 as for a session
- * Return: nanoseconds since the generic timer started
+ * Return: nanoseconds since the generic timer started, or 0 if firmware
+ * left CNTFRQ_EL0 at 0 (no arming starts then: perfrec_prepare())
  */
 static inline notrace u64 perfrec_now_ns(void)
 {
-	u64 mult = (1000000000ULL << 32) / read_cntfrq_el0();
+	u64 freq = read_cntfrq_el0();
 
-	return (u64)(((__uint128_t)read_cntpct_el0() * mult) >> 32);
+	if (!freq)
+		return 0;
+
+	return (u64)(((__uint128_t)read_cntpct_el0() * ((1000000000ULL << 32) / freq)) >> 32);
 }
 
 #endif /* __PERFREC_IRQ_H */
