@@ -532,7 +532,7 @@ series-check: $(OVERLAY_STAMP)
 	$(if $(UBOOT_TARBALL),env -u MAKEFLAGS -u MAKELEVEL PATH=/usr/bin:$$PATH \
 		make -s -C $(SERIES_BASE) ubootversion >/dev/null && \
 		$(PYTHON) scripts/perfrec_unpack_uboot.py $(UBOOT_TARBALL) --dest $(SERIES_BASE) --verify)
-	$(PYTHON) scripts/perfrec_series.py check --base $(SERIES_BASE) --work $(SERIES_WORK) \
+	$(PYTHON) scripts/perfrec_series_check.py check --base $(SERIES_BASE) --work $(SERIES_WORK) \
 		--out $(BUILD)/patches --fragments $(FRAGMENTS) -j $(JOBS) --overlaid $(SRC) \
 		$(if $(SERIES_SANDBOX_FRAGMENT),--sandbox-fragment $(SERIES_SANDBOX_FRAGMENT)) \
 		$(if $(SERIES_NO_BUILD),--no-build)

@@ -1,12 +1,12 @@
 #!/usr/bin/python3
 # SPDX-License-Identifier: GPL-2.0+
 # Copyright (c) 2026 The perfrec authors
-"""Write perfrec as a patch series for U-Boot, and prove that it holds.
+"""Write perfrec as a patch series for U-Boot.
 
 Usage:
     perfrec_series.py write --base <pristine tree> --work <dir> --out <dir>
-    perfrec_series.py check --base <pristine tree> --work <dir> --out <dir> \\
-        --cross-compile <prefix> --fragments <config>... [--sandbox-fragment <config>]
+
+(perfrec_series_check.py, its user, checks what it wrote.)
 
 'write' commits perfrec onto a git copy of a pristine U-Boot tree, one commit
 per part of PARTS, in the order a reviewer reads, and writes them with
@@ -15,14 +15,6 @@ own files and the overlay's own edit table (scripts/perfrec_overlay.py): the
 series is no second copy of perfrec. drivers/perf/Kconfig and Makefile grow
 with the parts: each commit has the options and objects of its part and of
 the ones before.
-
-'check' applies the patches with 'git am' to another copy of the pristine
-tree, compares the result with the written series, builds every commit
-(qemu_arm64 with perfrec's fragments) and the last one for sandbox too
-(sandbox_defconfig, with --sandbox-fragment merged if given), where
-perfrec's 'ut lib' tests run, runs checkpatch on every patch on its
-own, kernel-doc and Sphinx on perfrec's documentation, and pylint (U-Boot's
-rules, docparams) on its Python. Any problem is named and the exit code is 1.
 """
 
 import argparse
@@ -482,10 +474,10 @@ def write(args):
           (git(tree, 'rev-list', '--count', base_commit(tree) + '..HEAD'), version, args.out))
 
 
-def main(argv=None):
-    """Write or check the series; return the exit code"""
-    parser = argparse.ArgumentParser(description=__doc__.split('\n', 1)[0])
-    parser.add_argument('action', choices=['write', 'check'])
+def arguments(action, doc):
+    """The command line of @action ('write', or the checker's 'check'), described by @doc"""
+    parser = argparse.ArgumentParser(description=doc.split('\n', 1)[0])
+    parser.add_argument('action', choices=[action])
     parser.add_argument('--base', required=True, help='pristine U-Boot tree')
     parser.add_argument('--work', required=True, help='scratch directory')
     parser.add_argument('--out', required=True, help='where the patches go')
@@ -498,12 +490,13 @@ def main(argv=None):
                         "series' whole tree must equal")
     parser.add_argument('--no-build', action='store_true',
                         help='check: skip building every patch (quick iterations)')
-    args = parser.parse_args(argv)
-    if args.action == 'write':
-        write(args)
-        return 0
-    import perfrec_series_check  # pylint: disable=import-outside-toplevel
-    return perfrec_series_check.check(args)
+    return parser
+
+
+def main(argv=None):
+    """Write the series; return the exit code"""
+    write(arguments('write', __doc__).parse_args(argv))
+    return 0
 
 
 if __name__ == '__main__':

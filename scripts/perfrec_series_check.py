@@ -1,9 +1,20 @@
+#!/usr/bin/python3
 # SPDX-License-Identifier: GPL-2.0+
 # Copyright (c) 2026 The perfrec authors
-"""The checks of 'perfrec_series.py check': apply, bisect, checkpatch, docs, pylint
+"""Check the patch series perfrec_series.py wrote: apply, bisect, checkpatch, docs, pylint
 
-Each check prints one line per problem it finds; check() returns 1 when any
-check found one.
+Usage:
+    perfrec_series_check.py check --base <pristine tree> --work <dir> --out <dir> \\
+        --cross-compile <prefix> --fragments <config>... [--sandbox-fragment <config>]
+
+'check' applies the patches with 'git am' to another copy of the pristine
+tree, compares the result with the written series, builds every commit
+(qemu_arm64 with perfrec's fragments) and the last one for sandbox too
+(sandbox_defconfig, with --sandbox-fragment merged if given), where
+perfrec's 'ut lib' tests run, runs checkpatch on every patch on its own,
+kernel-doc and Sphinx on perfrec's documentation, and pylint (U-Boot's
+rules, docparams) on its Python. Each check prints one line per problem it
+finds; the exit code is 1 when any check found one.
 """
 
 import concurrent.futures
@@ -13,6 +24,7 @@ import os
 import re
 import shutil
 import subprocess
+import sys
 import tempfile
 import time
 
@@ -383,3 +395,12 @@ def check(args):
     print('perfrec_series: the series applies%s and is clean' %
           ('' if args.no_build else ', builds at every patch'))
     return 0
+
+
+def main(argv=None):
+    """Check the series; return the exit code"""
+    return check(perfrec_series.arguments('check', __doc__).parse_args(argv))
+
+
+if __name__ == '__main__':
+    sys.exit(main())
