@@ -19,7 +19,7 @@
 #include <linux/bitfield.h>
 #include <linux/kernel.h>
 #include "perfrec_cpu.h"
-#include "perfrec_irq.h"
+#include "perfrec_vectors.h"
 
 static u64 perfrec_read_vbar(void)
 {

@@ -146,17 +146,6 @@ extern struct perfrec_irq perfrec_irq;
 /* Longest call chain perf accepts (PERF_MAX_STACK_DEPTH), and ours */
 #define PERFREC_MAX_DEPTH		127
 
-/* The vector tables of perfrec_vectors.S, and a boot recording's */
-extern char perfrec_vectors_el1[], perfrec_vectors_el2[], perfrec_vectors_el3[];
-extern char perfrec_boot_vectors_el1[], perfrec_boot_vectors_el2[], perfrec_boot_vectors_el3[];
-
-/*
- * perfrec_vectors.S: read the 32-bit register at @addr into *@valp; 0, or 1
- * if the read took a synchronous exception (with perfrec's vectors
- * installed: perfrec_cpu_read_probe())
- */
-int perfrec_probe_read32(const void __iomem *addr, u32 *valp);
-
 /**
  * perfrec_irq_handler() - C side of perfrec's IRQ/FIQ vector entries
  * @pc: the interrupted PC (ELR_ELx)
