@@ -791,19 +791,6 @@ struct perfrec_boot_result {
 };
 
 /**
- * perfrec_early_options() - The control device tree's /options/u-boot node
- *
- * Its perfrec,<name> properties change the early and boot recording for
- * one boot, without a rebuild: "perfrec,early" (0: no early or boot
- * recording) and "perfrec,until-prompt" (perfrec_early.c), and the boot
- * recording's "perfrec,boot-event", "perfrec,boot-period",
- * "perfrec,boot-callchain", "perfrec,boot-raw-addresses" and
- * "perfrec,boot-size" (perfrec_boot.c).
- * Return: the node's offset in gd->fdt_blob, or a negative libfdt error
- */
-int perfrec_early_options(void);
-
-/**
  * perfrec_boot_start() - Start the boot recording (CONFIG_PERFREC_BOOT)
  *
  * board_init_f(), right after fdtdec_setup(). Silent: the console is not up.

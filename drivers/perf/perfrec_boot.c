@@ -58,6 +58,7 @@
 #include "perfrec_cpu.h"
 #include "perfrec_info.h"
 #include "perfrec_irq.h"
+#include "perfrec_options.h"
 #include "perfrec_session.h"
 #include "pmuv3_regs.h"
 
@@ -124,7 +125,7 @@ struct perfrec_boot_opts {
 static void perfrec_boot_opts(struct perfrec_boot_opts *opts)
 {
 	const void *blob = gd->fdt_blob;
-	int node = perfrec_early_options();
+	int node = perfrec_early_options(blob);
 	const char *event;
 	int len;
 

@@ -27,6 +27,7 @@
 #include <asm/global_data.h>
 #include <linux/libfdt.h>
 #include <linux/string.h>
+#include "perfrec_options.h"
 
 DECLARE_GLOBAL_DATA_PTR;
 
@@ -38,15 +39,10 @@ static bool perfrec_early_tried;
 static struct perfrec_boot_result perfrec_early_boot;
 static int perfrec_early_boot_ret = -ENOENT;
 
-int perfrec_early_options(void)
-{
-	return fdt_path_offset(gd->fdt_blob, "/options/u-boot");
-}
-
 /* A number from /options/u-boot, or @def */
 static u32 perfrec_early_option(const char *name, u32 def)
 {
-	int node = perfrec_early_options();
+	int node = perfrec_early_options(gd->fdt_blob);
 
 	return node < 0 ? def : fdtdec_get_uint(gd->fdt_blob, node, name, def);
 }
