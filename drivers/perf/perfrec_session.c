@@ -36,7 +36,6 @@
 #include <linux/string.h>
 #include "perfrec_cpu.h"
 #include "perfrec_gic.h"
-#include "perfrec_handoff.h"
 #include "perfrec_info.h"
 #include "perfrec_irq.h"
 #include "perfrec_ring.h"
@@ -816,7 +815,14 @@ int perfrec_disarm(void)
 	return perfrec_session_disarm(&perfrec_session);
 }
 
-int perfrec_handoff(void)
+/*
+ * The PMU node's device is removed before an OS boots (DM_FLAG_OS_PREPARE):
+ * a recording still armed is disarmed and finalised in memory, with one line
+ * saying where it is, so that the OS finds the PMU, GIC and vectors as
+ * U-Boot had them. Driver model offers no other hook, so the device is the
+ * session's, bound by perfrec_probe_device().
+ */
+static int perfrec_handoff(struct udevice *dev)
 {
 	struct perfrec_session *s = &perfrec_session;
 	struct perfrec_result res;
@@ -832,6 +838,14 @@ int perfrec_handoff(void)
 
 	return ret;
 }
+
+U_BOOT_DRIVER(pmuv3) = {
+	.name		= "pmuv3",
+	.id		= UCLASS_NOP,
+	.of_match	= pmuv3_ids,
+	.remove		= perfrec_handoff,
+	.flags		= DM_FLAG_OS_PREPARE,
+};
 
 void perfrec_get_result(struct perfrec_result *res)
 {

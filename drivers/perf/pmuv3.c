@@ -1,14 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0+
 /*
  * Copyright (c) 2026 The perfrec authors
- * Arm PMUv3 driver for perfrec: the driver-model device and the counter policy
+ * Arm PMUv3 for perfrec: the PMU's device-tree node and the counter policy
  *
- * The device binds to the device tree's PMU node. Its only job in driver
- * model is to be removed before an OS starts (DM_FLAG_OS_PREPARE): removal
- * ends an active recording, so the OS finds the PMU, GIC and vectors as
- * U-Boot had them. The counter policy below (which bits, in which order,
- * with which barrier) is what the session calls; the registers themselves
- * are in pmuv3_regs.h.
+ * The counter policy below (which bits, in which order, with which barrier)
+ * is what the session calls; the registers themselves are in pmuv3_regs.h.
+ * The driver-model device that binds to the PMU node is the session's
+ * (perfrec_session.c): removed before an OS starts, it ends the recording.
  */
 
 #define LOG_CATEGORY	LOGC_ARCH
@@ -22,11 +20,10 @@
 #include <linux/bitfield.h>
 #include "perfrec_cpu.h"
 #include "perfrec_gic.h"
-#include "perfrec_handoff.h"
 #include "pmuv3.h"
 #include "pmuv3_regs.h"
 
-static const struct udevice_id pmuv3_ids[] = {
+const struct udevice_id pmuv3_ids[] = {
 	{ .compatible = "arm,armv8-pmuv3" },
 	{ .compatible = "arm,cortex-a34-pmu" },
 	{ .compatible = "arm,cortex-a35-pmu" },
@@ -326,20 +323,3 @@ void pmuv3_snapshot(const struct pmuv3_hw *hw, struct perfrec_snapshot *snap)
 			perfrec_snap_add(snap, "PMEVCNTR%d_EL0", i, read_pmevcntrn_el0(i));
 	}
 }
-
-static int pmuv3_remove(struct udevice *dev)
-{
-	/*
-	 * About to boot an OS: it must find the hardware as U-Boot had it. The
-	 * one call up into the session: driver model offers no other hook
-	 */
-	return perfrec_handoff();
-}
-
-U_BOOT_DRIVER(pmuv3) = {
-	.name		= "pmuv3",
-	.id		= UCLASS_NOP,
-	.of_match	= pmuv3_ids,
-	.remove		= pmuv3_remove,
-	.flags		= DM_FLAG_OS_PREPARE,
-};

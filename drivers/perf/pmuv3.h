@@ -7,6 +7,7 @@
 #ifndef __PERFREC_PMUV3_H
 #define __PERFREC_PMUV3_H
 
+#include <dm/device.h>
 #include <dm/ofnode.h>
 #include <linux/types.h>
 #include "pmuv3_regs.h"
@@ -61,6 +62,9 @@ struct pmuv3_saved {
  * Return: 0 if present, -ENODEV if the CPU has no (architected) PMUv3
  */
 int pmuv3_detect(struct pmuv3_hw *hw);
+
+/* The PMU nodes' compatible strings perfrec knows, ending with an empty entry */
+extern const struct udevice_id pmuv3_ids[];
 
 /**
  * pmuv3_find_node() - Find the enabled PMU node in the control device tree
