@@ -1,0 +1,91 @@
+# SPDX-License-Identifier: GPL-2.0+
+# Copyright (c) 2026 The perfrec authors
+"""Host tests of scripts/perfrec_layout.py: circles between files, and limits.
+
+The project itself must hold exactly what KNOWN lists (a finding fixed is
+taken off it, a new one fails). Synthetic trees show that each rule finds
+what it should and nothing else: a call circle between C files, one through
+a private header, an import circle in Python, a file and a function over
+their limits; a static function, a name in a comment, a struct tag and a
+public header are no edge.
+"""
+
+import os
+import sys
+
+from test_overlay import REPO
+
+sys.path.insert(0, os.path.join(REPO, 'scripts'))
+
+# pylint: disable=wrong-import-position
+import perfrec_layout as LA  # noqa: E402  # pylint: disable=import-error
+
+
+def write(top, rel, text):
+    """Write @text to @rel under @top"""
+    path = os.path.join(str(top), rel)
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    with open(path, 'w', encoding='utf-8') as outf:
+        outf.write(text)
+
+
+def test_project_as_known(capsys):
+    """The project's findings are exactly KNOWN"""
+    assert LA.main([]) == 0, capsys.readouterr().out
+
+
+def test_c_call_circle(tmp_path):
+    """a.c calls b.c's function and b.c calls a.c's: one circle"""
+    write(tmp_path, 'drivers/perf/a.c', 'int a_fn(void)\n{\n\treturn b_fn();\n}\n')
+    write(tmp_path, 'drivers/perf/b.c', 'int b_fn(void)\n{\n\treturn a_fn();\n}\n')
+    assert LA.findings(str(tmp_path)) == {'circle: drivers/perf/a.c drivers/perf/b.c'}
+
+
+def test_c_no_false_edges(tmp_path):
+    """Down calls only, plus what must not count: a static function of the
+    same name, a name in a comment or a string, a struct tag, a public header"""
+    write(tmp_path, 'include/shared.h', 'struct lower;\nint lower_fn(void);\n')
+    write(tmp_path, 'lib/lower.c',
+          '#include <shared.h>\n'
+          '/* upper_fn() calls us */\n'
+          'static int upper_fn(void)\n{\n\treturn 0;\n}\n\n'
+          'int lower_fn(void)\n{\n\tputs("upper_var");\n\treturn upper_fn();\n}\n'
+          'struct upper_var *p;\n')
+    write(tmp_path, 'cmd/upper.c',
+          '#include <shared.h>\n'
+          'int upper_var;\n\n'
+          'int upper_fn(void)\n{\n\treturn lower_fn();\n}\n')
+    graph = LA.c_graph(str(tmp_path), LA.project_files(str(tmp_path), LA.C_DIRS, ('.c', '.h')))
+    assert graph == {'cmd/upper.c': {'lib/lower.c'}, 'lib/lower.c': set()}
+    assert not LA.findings(str(tmp_path))
+
+
+def test_c_private_header_circle(tmp_path):
+    """b.c includes a.c's private header, a.c calls b.c: a circle"""
+    write(tmp_path, 'drivers/perf/a.h', 'static inline int a_inline(void) { return 1; }\n')
+    write(tmp_path, 'drivers/perf/a.c', 'int a_fn(void)\n{\n\treturn b_fn();\n}\n')
+    write(tmp_path, 'drivers/perf/b.c',
+          '#include "a.h"\n\nint b_fn(void)\n{\n\treturn a_inline();\n}\n')
+    assert LA.findings(str(tmp_path)) == {'circle: drivers/perf/a.c drivers/perf/b.c'}
+
+
+def test_python_import_circle(tmp_path):
+    """x imports y, y imports z, z imports x: one circle of three"""
+    write(tmp_path, 'scripts/x.py', 'import y\n')
+    write(tmp_path, 'scripts/y.py', 'from z import f\n')
+    write(tmp_path, 'scripts/z.py', 'import os\nimport x\n\n\ndef f():\n    """f"""\n')
+    assert LA.findings(str(tmp_path)) == {'circle: scripts/x.py scripts/y.py scripts/z.py'}
+
+
+def test_limits(tmp_path):
+    """A file one line over LINE_LIMIT, a function one line over FUNC_LIMIT
+    (and one that says why it may be longer)"""
+    write(tmp_path, 'tools/perfrec/big.py', '\n' * (LA.LINE_LIMIT + 1))
+    write(tmp_path, 'tools/perfrec/fits.py', '\n' * LA.LINE_LIMIT)
+    body = '\tx++;\n' * (LA.FUNC_LIMIT - 3)
+    write(tmp_path, 'lib/f.c',
+          f'int long_fn(int x)\n{{\n{body}\tx++;\n}}\n\n'
+          f'int fits_fn(int x)\n{{\n{body}}}\n\n'
+          f'/* {LA.FUNC_EXEMPT}: the fast path */\nint exempt_fn(int x)\n{{\n{body}\tx++;\n}}\n')
+    assert LA.findings(str(tmp_path)) == {'lines: tools/perfrec/big.py',
+                                          'function: lib/f.c long_fn'}
