@@ -16,10 +16,10 @@
 #include <asm/system.h>
 #include <linux/kernel.h>
 #include <linux/string.h>
+#include "perfrec_counters.h"
 #include "perfrec_cpu.h"
 #include "perfrec_info.h"
 #include "perfrec_irq.h"
-#include "perfrec_session.h"
 #include "perfrec_timer.h"
 #include "pmuv3.h"
 #include "pmuv3_regs.h"
@@ -38,16 +38,16 @@ DECLARE_GLOBAL_DATA_PTR;
 #define PERFREC_TIMER_GAP_NS	2000
 
 /* Give each event a counter: cycles the cycle counter if free, others in order */
-static int perfrec_assign_counters(struct perfrec_session *s)
+static int perfrec_assign_counters(struct perfrec_counters *ctr, struct perfrec_irq *st,
+				   const struct perfrec_cfg *cfg)
 {
-	struct perfrec_irq *st = s->st;
 	uint i, next_event_counter = 0;
 
-	for (i = 0; i < s->cfg.nr_events; i++) {
-		const struct perfrec_event_cfg *ec = &s->cfg.events[i];
+	for (i = 0; i < cfg->nr_events; i++) {
+		const struct perfrec_event_cfg *ec = &cfg->events[i];
 		struct perfrec_counter *c = &st->counter[i];
 
-		s->failed_event = i;
+		ctr->failed_event = i;
 		if (ec->timer) {
 			/* cpu-clock: the generic timer, in nanoseconds */
 			c->idx = PERFREC_TIMER_IDX;
@@ -57,19 +57,19 @@ static int perfrec_assign_counters(struct perfrec_session *s)
 		if (ec->cycle_counter && !(st->ovf_mask & BIT(PMUV3_CYCLE_IDX))) {
 			c->idx = PMUV3_CYCLE_IDX;
 		} else {
-			if (next_event_counter >= s->hw.nr_counters)
+			if (next_event_counter >= ctr->hw.nr_counters)
 				return -E2BIG;
 			c->idx = next_event_counter++;
 		}
 		st->ovf_mask |= BIT(c->idx);
 		/* The cycle counter is 64 bits (PMCR_EL0.LC), the others from PMUv3p5 */
-		c->max_period = c->idx == PMUV3_CYCLE_IDX || s->hw.long_events ? U64_MAX :
+		c->max_period = c->idx == PMUV3_CYCLE_IDX || ctr->hw.long_events ? U64_MAX :
 				U32_MAX;
 		if (ec->period > c->max_period)
 			return -ERANGE;
 	}
-	s->failed_event = -1;
-	st->nr_counters = s->cfg.nr_events;
+	ctr->failed_event = -1;
+	st->nr_counters = cfg->nr_events;
 
 	return 0;
 }
@@ -88,26 +88,27 @@ static u64 perfrec_ticks_to_ns(u64 ticks, u64 freq)
 	return ticks / freq * PERFREC_NSEC_PER_SEC + ticks % freq * PERFREC_NSEC_PER_SEC / freq;
 }
 
-int perfrec_counters_init(struct perfrec_session *s)
+int perfrec_counters_init(struct perfrec_counters *ctr, struct perfrec_irq *st,
+			  const struct perfrec_cfg *cfg, const struct perf_data_event *events,
+			  const struct perfrec_gic *gic, bool boot)
 {
-	struct perfrec_irq *st = s->st;
 	uint i;
 	int ret;
 
 	memset(st, 0, sizeof(*st));
-	st->intid = s->gic.intid;
-	st->gic.version = s->gic.version;
-	st->gic.cpu = s->gic.cpu;
-	st->gic.group0 = s->gic.group0;
-	st->timer = s->cfg.source == PERFREC_SRC_TIMER;
-	st->timer_el = s->timer.el;
+	st->intid = gic->intid;
+	st->gic.version = gic->version;
+	st->gic.cpu = gic->cpu;
+	st->gic.group0 = gic->group0;
+	st->timer = cfg->source == PERFREC_SRC_TIMER;
+	st->timer_el = ctr->timer.el;
 	st->pid = PERFREC_PID;
 	st->tid = PERFREC_PID;
 	st->ns_mult = (PERFREC_NSEC_PER_SEC << 32) / read_cntfrq_el0();
-	st->stat = s->cfg.mode == PERFREC_STAT;
-	st->callchain = s->cfg.callchain;
+	st->stat = cfg->mode == PERFREC_STAT;
+	st->callchain = cfg->callchain;
 	st->max_depth = CONFIG_IF_ENABLED_INT(PERFREC_CALLCHAIN, PERFREC_CALLCHAIN_DEPTH);
-	if (s->boot) {
+	if (boot) {
 		/* Before relocation: where the image runs now, and the initial stack below gd */
 		st->text_start = (ulong)__image_copy_start;
 		st->stack_top = (ulong)gd;
@@ -117,26 +118,26 @@ int perfrec_counters_init(struct perfrec_session *s)
 		st->stack_top = gd->start_addr_sp;
 	}
 	st->text_end = st->text_start + perfrec_info_text_bytes();
-	st->jitter_pct = s->cfg.jitter_pct;
-	st->general = s->cfg.callchain || s->gic.group0 || st->timer || st->stat ||
-		      s->gic.version == PERFREC_GIC_BCM2836 ||
-		      st->jitter_pct || s->cfg.nr_events != 1;
+	st->jitter_pct = cfg->jitter_pct;
+	st->general = cfg->callchain || gic->group0 || st->timer || st->stat ||
+		      gic->version == PERFREC_GIC_BCM2836 ||
+		      st->jitter_pct || cfg->nr_events != 1;
 	st->rng = read_cntpct_el0() | 1;
 	st->timer_gap = perfrec_ns_to_ticks(PERFREC_TIMER_GAP_NS, read_cntfrq_el0());
-	ret = perfrec_assign_counters(s);
+	ret = perfrec_assign_counters(ctr, st, cfg);
 	if (ret)
 		return ret;
 	if (st->timer && st->stat)
 		st->timer_ticks = perfrec_ns_to_ticks(PERFREC_STAT_POLL_NS, read_cntfrq_el0());
 
 	for (i = 0; i < st->nr_counters; i++) {
-		const struct perfrec_event_cfg *ec = &s->cfg.events[i];
+		const struct perfrec_event_cfg *ec = &cfg->events[i];
 		struct perfrec_counter *c = &st->counter[i];
 
-		c->id = s->facts.events[i].id;
+		c->id = events[i].id;
 		if (st->stat) {
 			/* Count from 0, or from just before the wrap */
-			s->start[i] = s->cfg.preload ? (c->max_period - s->cfg.preload + 1) &
+			ctr->start[i] = cfg->preload ? (c->max_period - cfg->preload + 1) &
 				      c->max_period : 0;
 			continue;
 		}
@@ -160,7 +161,7 @@ int perfrec_counters_init(struct perfrec_session *s)
 			c->period = ec->period;
 		}
 		c->base_period = c->period;
-		s->start[i] = -c->period & c->max_period;
+		ctr->start[i] = -c->period & c->max_period;
 	}
 
 	return 0;
@@ -172,18 +173,17 @@ int perfrec_counters_init(struct perfrec_session *s)
  * whose interrupt had not been taken yet finished an interval without a
  * sample. Counting: the wraps plus the value, less where it started.
  */
-static u64 perfrec_total(struct perfrec_session *s, uint i)
+static u64 perfrec_total(struct perfrec_counters *ctr, struct perfrec_irq *st, uint i)
 {
-	struct perfrec_irq *st = s->st;
 	struct perfrec_counter *c = &st->counter[i];
 	u64 val, ticks, passed, left, ahead;
 	bool pending;
 
 	if (c->idx == PERFREC_TIMER_IDX) {
 		if (st->stat)
-			return s->end_ns - s->start_ns;
+			return ctr->end_ns - ctr->start_ns;
 		/* Every deadline that passed was sampled or late; one not taken is late */
-		ticks = s->end_ticks - s->start_ticks;
+		ticks = ctr->end_ticks - ctr->start_ticks;
 		passed = ticks / st->timer_ticks;
 		c->late += passed - c->count / c->period;
 		return perfrec_ticks_to_ns(ticks, read_cntfrq_el0());
@@ -194,7 +194,7 @@ static u64 perfrec_total(struct perfrec_session *s, uint i)
 	if (st->stat) {
 		if (pending)
 			c->count += c->max_period + 1;
-		return c->count + val - s->start[i];
+		return c->count + val - ctr->start[i];
 	}
 	if (!pending) {
 		/*
@@ -215,30 +215,30 @@ static u64 perfrec_total(struct perfrec_session *s, uint i)
 	return c->count + val;
 }
 
-void perfrec_counters_start(struct perfrec_session *s)
+void perfrec_counters_start(struct perfrec_counters *ctr, struct perfrec_irq *st,
+			    const struct perfrec_cfg *cfg)
 {
-	struct perfrec_irq *st = s->st;
 	uint i;
 
-	if (s->have_pmu) {
-		pmuv3_save(&s->hw, &s->pmu);
+	if (ctr->have_pmu) {
+		pmuv3_save(&ctr->hw, &ctr->pmu);
 		for (i = 0; i < st->nr_counters; i++) {
 			if (st->counter[i].idx != PERFREC_TIMER_IDX)
-				pmuv3_program(st->counter[i].idx, s->cfg.events[i].pmu_event,
-					      s->start[i]);
+				pmuv3_program(st->counter[i].idx, cfg->events[i].pmu_event,
+					      ctr->start[i]);
 		}
 	}
-	s->start_ns = perfrec_irq_now_ns(st);
-	s->id = (u32)(s->start_ns ^ s->start_ns >> 32);
+	ctr->start_ns = perfrec_irq_now_ns(st);
+	ctr->id = (u32)(ctr->start_ns ^ ctr->start_ns >> 32);
 	for (i = 0; i < st->nr_counters; i++)
-		st->counter[i].last_ns = s->start_ns;
-	if (s->have_pmu && st->ovf_mask)
-		pmuv3_start(&s->hw, st->ovf_mask,
-			    s->cfg.source == PERFREC_SRC_PMU ? st->ovf_mask : 0);
+		st->counter[i].last_ns = ctr->start_ns;
+	if (ctr->have_pmu && st->ovf_mask)
+		pmuv3_start(&ctr->hw, st->ovf_mask,
+			    cfg->source == PERFREC_SRC_PMU ? st->ovf_mask : 0);
 	if (st->timer) {
-		s->start_ticks = read_cntpct_el0();
-		st->timer_cval = s->start_ticks + st->timer_ticks;
-		perfrec_timer_start(&s->timer, st->timer_cval);
+		ctr->start_ticks = read_cntpct_el0();
+		st->timer_cval = ctr->start_ticks + st->timer_ticks;
+		perfrec_timer_start(&ctr->timer, st->timer_cval);
 	}
 }
 
@@ -254,16 +254,15 @@ void perfrec_counters_start(struct perfrec_session *s)
  * late, as it does one the workload kept masked. Returns with interrupts
  * masked.
  */
-static void perfrec_counters_drain(struct perfrec_session *s)
+static void perfrec_counters_drain(struct perfrec_counters *ctr, struct perfrec_irq *st)
 {
-	struct perfrec_irq *st = s->st;
 	u64 daif = read_daif();
 	uint i;
 
 	perfrec_cpu_block();
-	if (s->have_pmu)
+	if (ctr->have_pmu)
 		pmuv3_stop(st->ovf_mask);
-	for (i = 0; s->have_pmu && i < st->nr_counters; i++) {
+	for (i = 0; ctr->have_pmu && i < st->nr_counters; i++) {
 		const struct perfrec_counter *c = &st->counter[i];
 
 		/* A whole period past the overflow: it came late, not in the stop */
@@ -276,18 +275,17 @@ static void perfrec_counters_drain(struct perfrec_session *s)
 	perfrec_cpu_block();
 }
 
-void perfrec_counters_stop(struct perfrec_session *s)
+void perfrec_counters_stop(struct perfrec_counters *ctr, struct perfrec_irq *st)
 {
-	struct perfrec_irq *st = s->st;
 	uint i;
 
-	perfrec_counters_drain(s);
-	s->end_ticks = read_cntpct_el0();
+	perfrec_counters_drain(ctr, st);
+	ctr->end_ticks = read_cntpct_el0();
 	if (st->timer)
-		perfrec_timer_restore(&s->timer);
-	s->end_ns = perfrec_irq_now_ns(st);
+		perfrec_timer_restore(&ctr->timer);
+	ctr->end_ns = perfrec_irq_now_ns(st);
 	for (i = 0; i < st->nr_counters; i++)
-		s->count[i] = perfrec_total(s, i);
-	if (s->have_pmu)
-		pmuv3_restore(&s->pmu);
+		ctr->count[i] = perfrec_total(ctr, st, i);
+	if (ctr->have_pmu)
+		pmuv3_restore(&ctr->pmu);
 }

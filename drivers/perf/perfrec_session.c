@@ -34,6 +34,7 @@
 #include <dm/root.h>
 #include <linux/kernel.h>
 #include <linux/string.h>
+#include "perfrec_counters.h"
 #include "perfrec_cpu.h"
 #include "perfrec_gic.h"
 #include "perfrec_info.h"
@@ -295,10 +296,10 @@ static int perfrec_probe_irq(struct perfrec_session *s)
 	uint polls;
 
 	if (s->cfg.source == PERFREC_SRC_PMU) {
-		pmuv3_save(&s->hw, &pmu);
+		pmuv3_save(&s->ctr.hw, &pmu);
 		pmuv3_raise_irq();
 	} else {
-		perfrec_timer_start(&s->timer, 0);
+		perfrec_timer_start(&s->ctr.timer, 0);
 	}
 	start = timer_get_us();
 	polls = 0;
@@ -309,7 +310,7 @@ static int perfrec_probe_irq(struct perfrec_session *s)
 	if (s->cfg.source == PERFREC_SRC_PMU)
 		pmuv3_restore(&pmu);
 	else
-		perfrec_timer_restore(&s->timer);
+		perfrec_timer_restore(&s->ctr.timer);
 	/* A level interrupt drops with its source; an edge one stays pending */
 	start = timer_get_us();
 	polls = 0;
@@ -333,11 +334,11 @@ static int perfrec_find_irq(struct perfrec_session *s, const struct perfrec_cfg 
 	*nodep = ofnode_null();
 	switch (cfg->source) {
 	case PERFREC_SRC_PMU:
-		if (!s->have_pmu)
+		if (!s->ctr.have_pmu)
 			return -ENODEV;
 		return perfrec_find_pmu_irq(&s->gic, nodep, &s->irq);
 	case PERFREC_SRC_TIMER:
-		return perfrec_find_timer_irq(&s->timer, &s->gic, &s->irq);
+		return perfrec_find_timer_irq(&s->ctr.timer, &s->gic, &s->irq);
 	default:
 		return 0;
 	}
@@ -359,9 +360,9 @@ static int perfrec_prepare(struct perfrec_session *s, const struct perfrec_cfg *
 	/* Timestamps and cpu-clock count the generic timer: no frequency, no time */
 	if (!read_cntfrq_el0())
 		return log_msg_ret("cntfrq", -ETIME);
-	s->have_pmu = !pmuv3_detect(&s->hw);
+	s->ctr.have_pmu = !pmuv3_detect(&s->ctr.hw);
 	for (i = 0; i < cfg->nr_events; i++) {
-		if (!cfg->events[i].timer && !s->have_pmu)
+		if (!cfg->events[i].timer && !s->ctr.have_pmu)
 			return log_msg_ret("pmu", -ENODEV);
 	}
 	ret = perfrec_find_irq(s, cfg, &node);
@@ -459,7 +460,8 @@ int perfrec_session_arm(struct perfrec_session *s, const struct perfrec_cfg *cfg
 
 	s->cfg = *cfg;
 	perfrec_info_fill(&s->facts, &s->cfg);
-	ret = perfrec_counters_init(s);
+	ret = perfrec_counters_init(&s->ctr, s->st, &s->cfg, s->facts.events, &s->gic, s->boot);
+	s->failed_event = s->ctr.failed_event;
 	if (ret) {
 		ret = log_msg_ret("counters", ret);
 		goto err;
@@ -477,7 +479,7 @@ int perfrec_session_arm(struct perfrec_session *s, const struct perfrec_cfg *cfg
 		goto err;
 	}
 	perfrec_cpu_take(&s->cpu, s->boot);
-	perfrec_counters_start(s);
+	perfrec_counters_start(&s->ctr, s->st, &s->cfg);
 
 	s->state = PERFREC_ARMED;
 	s->restore_err = 0;
@@ -675,7 +677,7 @@ int perfrec_session_adopt(struct perfrec_session *boot, void *buf, ulong addr, u
 	s->cfg.buf_size = size;
 	perfrec_info_fill(&s->facts, &s->cfg);
 	/* The leader's COMM and the MMAP: when the counters started */
-	s->facts.info.start_time = boot->start_ns;
+	s->facts.info.start_time = boot->ctr.start_ns;
 	ret = perf_data_begin(&s->writer, buf, size, &s->facts.info, &s->layout);
 	if (ret) {
 		perfrec_cpu_block();
@@ -789,7 +791,7 @@ int perfrec_session_disarm(struct perfrec_session *s)
 	if (s->state != PERFREC_ARMED)
 		return -EALREADY;
 
-	perfrec_counters_stop(s);
+	perfrec_counters_stop(&s->ctr, s->st);
 	perfrec_cpu_give_back(&s->cpu);
 	if (s->cfg.source != PERFREC_SRC_NONE)
 		perfrec_gic_restore(&s->gic);
@@ -871,18 +873,18 @@ void perfrec_get_result(struct perfrec_result *res)
 	res->foreign = st->foreign;
 	res->nr_events = s->cfg.nr_events;
 	res->mode = s->cfg.mode;
-	res->id = s->id;
+	res->id = s->ctr.id;
 	for (i = 0; i < s->cfg.nr_events; i++) {
 		res->name[i] = s->cfg.events[i].name;
-		res->count[i] = s->state == PERFREC_FINALISED ? s->count[i] :
+		res->count[i] = s->state == PERFREC_FINALISED ? s->ctr.count[i] :
 				st->counter[i].count;
 		res->period[i] = st->counter[i].period;
 		res->counter[i] = st->counter[i].idx;
 		res->event_late[i] = st->counter[i].late;
 		res->late += st->counter[i].late;
 	}
-	res->elapsed_ns = s->state == PERFREC_FINALISED ? s->end_ns - s->start_ns :
-			  perfrec_irq_now_ns(st) - s->start_ns;
+	res->elapsed_ns = s->state == PERFREC_FINALISED ? s->ctr.end_ns - s->ctr.start_ns :
+			  perfrec_irq_now_ns(st) - s->ctr.start_ns;
 	res->restore_err = s->restore_err;
 	strlcpy(res->mismatch, s->mismatch.name, sizeof(res->mismatch));
 	res->before = s->mismatch.before;
