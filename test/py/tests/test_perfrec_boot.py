@@ -356,8 +356,7 @@ def test_perfrec_early_boot_no_room_to_adopt(ubman, tmp_path):
         _, syms, base = elf_symbols(cons)
         vectors = next(int(parts[0], 16) for parts in syms if parts[-1] == 'vectors')
         text, regs = session.boot_payload(cons, tmp_path)
-        el = regs['CurrentEL'] >> 2
-        assert regs[f'VBAR_EL{el}'] == reloc + vectors - base, text
+        assert regs[f"VBAR_EL{regs['CurrentEL'] >> 2}"] == reloc + vectors - base, text
     finally:
         cons.restart_uboot()
 
