@@ -20,6 +20,8 @@
  * arming refuses a shorter one (-ERANGE), the boot recording's too
  */
 #define PERFREC_MIN_CLOCK_NS		10000
+/* The pid of every record, and the tid of all but a boot phase's: U-Boot is one process */
+#define PERFREC_PID			1
 
 /**
  * enum perfrec_state - Where the session is

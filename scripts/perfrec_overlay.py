@@ -28,20 +28,27 @@ import sys
 TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 # Project directories copied as they are (same relative path in the tree)
-DIRS = ['arch', 'cmd', 'doc/usage', 'drivers/perf', 'include', 'test/py/tests', 'tools/perfrec']
+DIRS = ['arch', 'cmd', 'doc/usage', 'drivers/perf', 'include', 'lib/perfrec', 'test/py/tests',
+        'tools/perfrec']
 
 # Single project files copied to the same path in the tree. Of scripts/ only
 # what U-Boot's own build runs (arch/arm/Makefile.postlink runs the pgoff
 # script); the rest of scripts/ is the project's tooling and stays out.
-FILES = ['doc/api/perf.rst', 'doc/develop/perfrec.rst', 'scripts/perfrec_pgoff.py', 'test/lib/perf_data.c',
-         'test/lib/perfrec.c']
+FILES = ['doc/api/perf.rst', 'doc/develop/perfrec.rst', 'lib/perf_data.c', 'scripts/perfrec_pgoff.py',
+         'test/lib/perf_data.c', 'test/lib/perfrec.c']
 
 # What earlier overlays copied into the tree that is no longer perfrec's there
 # (project tooling and the README's pictures): removed where still present
 STALE = ['doc/perfrec-flamegraph.png', 'doc/perfrec-hotspot.png',
          'scripts/perfrec_demo.py', 'scripts/perfrec_hotspot_shot.py',
          'scripts/perfrec_load.sh', 'scripts/perfrec_qemu.py',
-         'scripts/perfrec_source_date.sh']
+         'scripts/perfrec_source_date.sh', 'drivers/perf/perfrec_handoff.h',
+         'drivers/perf/perf_data.c'] + [
+             'drivers/perf/' + name for name in (
+                 'perfrec_boot.c', 'perfrec_buffer.c', 'perfrec_early.c', 'perfrec_fdt.c',
+                 'perfrec_frame.c', 'perfrec_info.c', 'perfrec_info.h', 'perfrec_options.h',
+                 'perfrec_profile.c', 'perfrec_record.c', 'perfrec_report.c',
+                 'perfrec_session.c', 'perfrec_session.h', 'perfrec_stream.c')]
 
 MAINTAINERS_ENTRY = '''PERFREC SAMPLING PROFILER
 M:	perfrec developers <perfrec@localhost>
@@ -54,6 +61,8 @@ F:	doc/usage/cmd/perfrec.rst
 F:	drivers/perf/
 F:	include/perf_data.h
 F:	include/perfrec*.h
+F:	lib/perf_data.c
+F:	lib/perfrec/
 F:	scripts/perfrec_pgoff.py
 F:	test/lib/perf_data.c
 F:	test/lib/perfrec.c
@@ -64,7 +73,9 @@ F:	tools/perfrec/
 '''
 
 # The entry before it named the perfrec files it had missed
-ENTRY_BEFORE = (MAINTAINERS_ENTRY.replace('F:\tarch/arm/Makefile.postlink\n', '')
+# The entry before the recorder moved to lib/
+ENTRY_NO_LIB = MAINTAINERS_ENTRY.replace('F:\tlib/perf_data.c\nF:\tlib/perfrec/\n', '')
+ENTRY_BEFORE = (ENTRY_NO_LIB.replace('F:\tarch/arm/Makefile.postlink\n', '')
                 .replace('F:\tcmd/perfrec*\n', 'F:\tcmd/perfrec*.c\n')
                 .replace('F:\ttest/py/tests/perfparser_stream.py\n', ''))
 
@@ -206,7 +217,13 @@ EDITS = [
      'source "drivers/phy/Kconfig"\n', 'source "drivers/perf/Kconfig"\n\n', 'before'),
     ('drivers/Makefile', 'build drivers/perf/',
      'obj-$(CONFIG_PCI_ENDPOINT) += pci_endpoint/\n',
-     'obj-$(CONFIG_PERF_DATA) += perf/\n', 'after'),
+     'obj-$(CONFIG_PERFREC_LIB) += perf/\n', 'after'),
+    ('lib/Makefile', 'build the perf.data writer (lib/perf_data.c), in U-Boot proper only',
+     'obj-$(CONFIG_OPTEE_LIB) += optee/\n',
+     'obj-$(CONFIG_PERF_DATA) += perf_data.o\n', 'after'),
+    ('lib/Makefile', 'build the perfrec library (lib/perfrec/)',
+     'obj-$(CONFIG_PERF_DATA) += perf_data.o\n',
+     'obj-$(CONFIG_PERFREC_LIB) += perfrec/\n', 'after'),
     ('test/lib/Makefile', 'build the perf.data writer\'s unit tests (ut lib)',
      'obj-$(CONFIG_UT_LIB_CRYPT) += test_crypt.o\n',
      'obj-$(CONFIG_UT_PERF_DATA) += perf_data.o\n', 'after'),
@@ -408,13 +425,16 @@ SUPERSEDED = [
      KALLSYMS_NEW),
     ('Makefile', KALLSYMS_NEW.replace(KALLSYMS_RELINK, KALLSYMS_RELINK_OLD), KALLSYMS_NEW),
     ('drivers/Makefile', 'obj-$(CONFIG_PERFREC_PMUV3) += perf/\n',
-     'obj-$(CONFIG_PERF_DATA) += perf/\n'),
+     'obj-$(CONFIG_PERFREC_LIB) += perf/\n'),
+    ('drivers/Makefile', 'obj-$(CONFIG_PERF_DATA) += perf/\n',
+     'obj-$(CONFIG_PERFREC_LIB) += perf/\n'),
+    ('MAINTAINERS', ENTRY_NO_LIB, MAINTAINERS_ENTRY),
     ('MAINTAINERS', ENTRY_BEFORE.replace('F:\ttest/lib/perf_data.c\n', '')
      .replace('F:\ttest/lib/perfrec.c\n', ''), MAINTAINERS_ENTRY),
     ('MAINTAINERS', ENTRY_BEFORE.replace('F:\ttest/lib/perfrec.c\n', ''),
      MAINTAINERS_ENTRY),
     ('MAINTAINERS', ENTRY_BEFORE, MAINTAINERS_ENTRY),
-    ('MAINTAINERS', MAINTAINERS_ENTRY.replace('F:\tdoc/develop/perfrec.rst\n', ''),
+    ('MAINTAINERS', ENTRY_NO_LIB.replace('F:\tdoc/develop/perfrec.rst\n', ''),
      MAINTAINERS_ENTRY),
 ]
 
@@ -471,7 +491,7 @@ def check_new_files(tree, copies):
     for src, dst in copies:
         rel = os.path.relpath(dst, tree)
         if os.path.exists(dst) and 'perfrec' not in rel and 'perf_data' not in rel \
-                and not rel.startswith('drivers/perf/'):
+                and not rel.startswith(('drivers/perf/', 'lib/perfrec/')):
             with open(dst, encoding='utf-8', errors='replace') as inf:
                 if 'perfrec' not in inf.read():
                     raise HookMissing('%s: exists in the tree and is not perfrec\'s' % rel)

@@ -12,9 +12,9 @@ Usage:
 per part of PARTS, in the order a reviewer reads, and writes them with
 'git format-patch' and a cover letter to --out. The parts take the project's
 own files and the overlay's own edit table (scripts/perfrec_overlay.py): the
-series is no second copy of perfrec. drivers/perf/Kconfig and Makefile grow
-with the parts: each commit has the options and objects of its part and of
-the ones before.
+series is no second copy of perfrec. drivers/perf/Kconfig and the
+Makefiles of drivers/perf/ and lib/perfrec/ grow with the parts: each
+commit has the options and objects of its part and of the ones before.
 """
 
 import argparse
@@ -32,6 +32,10 @@ sys.path.insert(0, os.path.join(TOP, 'scripts'))
 import perfrec_overlay  # pylint: disable=wrong-import-position
 
 AUTHOR = 'perfrec developers <perfrec@localhost>'
+
+# perfrec's Kconfig, and the Makefiles whose objects follow its options
+KCONFIG = 'drivers/perf/Kconfig'
+MAKEFILES = ['drivers/perf/Makefile', 'lib/perfrec/Makefile']
 
 # checkpatch's checks that U-Boot's .checkpatch.conf keeps and perfrec's code
 # answers otherwise (the Makefile's checkpatch target says why for each)
@@ -96,9 +100,9 @@ perf 6.x reads (build-id, the CPU description, event names), as a file in
 a caller's buffer or as a pipe stream. It knows nothing of PMUs and uses
 no driver model: a profiler fills it, and unit tests run it on sandbox
 ('ut lib perf_data_*').''',
-         files=['include/perf_data.h', 'drivers/perf/perf_data.c', 'test/lib/perf_data.c'],
-         edits=['source the perfrec Kconfig menu', 'build drivers/perf/',
-                'build the perf.data writer', 'maintainer entry'],
+         files=['include/perf_data.h', 'lib/perf_data.c', 'test/lib/perf_data.c'],
+         edits=['source the perfrec Kconfig menu', 'build the perf.data writer',
+                'maintainer entry'],
          symbols=['PERF_DATA', 'UT_PERF_DATA']),
     Part('perf: add an Arm PMUv3 sampling driver',
          '''Sample where the CPU spends its time with the Armv8 Performance
@@ -113,12 +117,13 @@ It also places and checks the sample buffer against lmb, reports the
 hottest functions from U-Boot's own symbol table and reserves the buffer
 in the OS's device tree.
 Unit tests of what needs no PMU run on sandbox ('ut lib perfrec_*').''',
-         files=['drivers/perf/*', 'include/perfrec.h', 'include/perfrec_compat.h',
+         files=['drivers/perf/*', 'lib/perfrec/*', 'include/perfrec.h', 'include/perfrec_compat.h',
                 'include/perfrec_frame.h', 'include/perfrec_gic_ctlr.h',
                 'include/perfrec_period.h',
                 'include/perfrec_snapshot.h',
                 'test/lib/perfrec.c'],
-         edits=['build the unit tests of perfrec'],
+         edits=['build the unit tests of perfrec', 'build drivers/perf/',
+                'build the perfrec library'],
          symbols=['PERFREC_PMUV3', 'PERFREC_LIB', 'UT_PERFREC', 'PERFREC_FDT_RESERVE']),
     Part('cmd: add perfrec, a sampling profiler',
          '''perfrec runs any U-Boot command while the PMU samples it, and leaves a
@@ -152,7 +157,7 @@ in a fixed DRAM buffer until then (nothing else is writable before
 relocation), every address is stored as an offset into the image when it is
 recorded (a chain taken in relocate_code() holds both places), and each
 boot phase is a thread of its own in the perf.data, named after the
-bootstage mark that starts it (drivers/perf/perfrec_boot.c, in the
+bootstage mark that starts it (lib/perfrec/perfrec_boot.c, in the
 driver's patch, is built from this one on).
 
 The hooks: board_f.c starts the recording after fdtdec_setup(), says why
@@ -306,7 +311,7 @@ def assign(parts):
     """
     files, edits, problems = {}, {}, []
     for rel in perfrec_overlay.project_files():
-        if rel in ('drivers/perf/Kconfig', 'drivers/perf/Makefile'):
+        if rel == KCONFIG or rel in MAKEFILES:
             continue
         hits = part_of(parts, rel)
         if len(hits) != 1:
@@ -321,8 +326,7 @@ def assign(parts):
         else:
             edits[idx] = hits[0]
     symbols = [s for part in parts for s in part.symbols]
-    kconfig = re.findall(r'^config (\w+)',
-                         read(os.path.join(TOP, 'drivers/perf/Kconfig')), re.M)
+    kconfig = re.findall(r'^config (\w+)', read(os.path.join(TOP, KCONFIG)), re.M)
     for sym in sorted(set(kconfig) ^ set(symbols)):
         problems.append('option %s is in %s' %
                         (sym, 'no part' if sym in kconfig else 'a part, not in Kconfig'))
@@ -339,8 +343,8 @@ def read(path):
 
 
 def kconfig_for(symbols):
-    """Return drivers/perf/Kconfig with only the options in @symbols"""
-    text = read(os.path.join(TOP, 'drivers/perf/Kconfig'))
+    """Return KCONFIG with only the options in @symbols"""
+    text = read(os.path.join(TOP, KCONFIG))
     blocks = re.split(r'(?m)^(?=config |endmenu)', text)
     out = []
     for block in blocks:
@@ -350,9 +354,10 @@ def kconfig_for(symbols):
     return ''.join(out)
 
 
-def makefile_for(symbols):
-    """Return drivers/perf/Makefile with only the objects of @symbols' options"""
-    text = read(os.path.join(TOP, 'drivers/perf/Makefile'))
+def makefile_for(symbols, rel='drivers/perf/Makefile'):
+    """Return the Makefile @rel with only the objects of @symbols' options,
+    or None if none of them builds an object there"""
+    text = read(os.path.join(TOP, rel))
     paras = text.split('\n\n')
     objs = set()
     out = [paras[0]]
@@ -376,6 +381,8 @@ def makefile_for(symbols):
         body = [ln for ln in lines if not ln.startswith('#') and not ln.startswith('\t')]
         if body:
             out.append('\n'.join(lines))
+    if not objs:
+        return None
     return '\n\n'.join(out).rstrip('\n') + '\n'
 
 
@@ -403,9 +410,13 @@ def apply_part(tree, idx, files, edits):
         maintainers(tree, [rel for rel, owner in files.items() if owner <= idx])
     symbols = [s for part in PARTS[:idx + 1] for s in part.symbols]
     if symbols:
-        os.makedirs(os.path.join(tree, 'drivers/perf'), exist_ok=True)
-        for name, text in (('Kconfig', kconfig_for(symbols)), ('Makefile', makefile_for(symbols))):
-            with open(os.path.join(tree, 'drivers/perf', name), 'w', encoding='utf-8') as outf:
+        grown = [(KCONFIG, kconfig_for(symbols))]
+        grown += [(rel, makefile_for(symbols, rel)) for rel in MAKEFILES]
+        for rel, text in grown:
+            if text is None:
+                continue
+            os.makedirs(os.path.dirname(os.path.join(tree, rel)), exist_ok=True)
+            with open(os.path.join(tree, rel), 'w', encoding='utf-8') as outf:
                 outf.write(text)
 
 

@@ -160,7 +160,7 @@ def our_files(tree, base):
 def kernel_doc(tree, files):
     """Run kernel-doc on the series' C sources and headers; return problems"""
     sources = [f for f in files if f.endswith(('.c', '.h')) and
-               ('perf' in os.path.basename(f) or f.startswith('drivers/perf/'))]
+               ('perf' in os.path.basename(f) or f.startswith(('drivers/perf/', 'lib/perfrec/')))]
     res = subprocess.run(['./scripts/kernel-doc', '-none'] + sources, cwd=tree,
                          capture_output=True, text=True, check=False)
     lines = [ln for ln in (res.stdout + res.stderr).splitlines() if ln.strip()]

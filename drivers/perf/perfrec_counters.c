@@ -18,7 +18,6 @@
 #include <linux/string.h>
 #include "perfrec_counters.h"
 #include "perfrec_cpu.h"
-#include "perfrec_info.h"
 #include "perfrec_irq.h"
 #include "perfrec_timer.h"
 #include "pmuv3.h"
@@ -90,7 +89,7 @@ static u64 perfrec_ticks_to_ns(u64 ticks, u64 freq)
 
 int perfrec_counters_init(struct perfrec_counters *ctr, struct perfrec_irq *st,
 			  const struct perfrec_cfg *cfg, const struct perf_data_event *events,
-			  const struct perfrec_gic *gic, bool boot)
+			  const struct perfrec_gic *gic, u64 text_bytes, bool boot)
 {
 	uint i;
 	int ret;
@@ -112,12 +111,12 @@ int perfrec_counters_init(struct perfrec_counters *ctr, struct perfrec_irq *st,
 		/* Before relocation: where the image runs now, and the initial stack below gd */
 		st->text_start = (ulong)__image_copy_start;
 		st->stack_top = (ulong)gd;
-		st->img_bytes = perfrec_info_text_bytes();
+		st->img_bytes = text_bytes;
 	} else {
 		st->text_start = gd->relocaddr;
 		st->stack_top = gd->start_addr_sp;
 	}
-	st->text_end = st->text_start + perfrec_info_text_bytes();
+	st->text_end = st->text_start + text_bytes;
 	st->jitter_pct = cfg->jitter_pct;
 	st->general = cfg->callchain || gic->group0 || st->timer || st->stat ||
 		      gic->version == PERFREC_GIC_BCM2836 ||

@@ -52,6 +52,7 @@ struct perfrec_counters {
  * @cfg: the session's configuration
  * @events: the perf.data's events (their sample ids)
  * @gic: the GIC and the interrupt
+ * @text_bytes: the bytes of the image's code, from its first instruction
  * @boot: a boot recording before relocation
  * Return: 0 on success, -E2BIG if the events need more counters than the PMU
  * has, -ERANGE if a period does not fit its counter (@ctr->failed_event
@@ -59,7 +60,7 @@ struct perfrec_counters {
  */
 int perfrec_counters_init(struct perfrec_counters *ctr, struct perfrec_irq *st,
 			  const struct perfrec_cfg *cfg, const struct perf_data_event *events,
-			  const struct perfrec_gic *gic, bool boot);
+			  const struct perfrec_gic *gic, u64 text_bytes, bool boot);
 
 /**
  * perfrec_counters_start() - Save and program the PMU, then start it and the timer

@@ -11,9 +11,6 @@
 #include <perfrec.h>
 #include <linux/types.h>
 
-/* The pid and tid of every record: U-Boot is one process */
-#define PERFREC_PID		1
-
 /**
  * struct perfrec_facts - What the perf.data says about the image and the machine
  * @events: the events as the perf.data states them

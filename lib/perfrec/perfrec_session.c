@@ -460,7 +460,8 @@ int perfrec_session_arm(struct perfrec_session *s, const struct perfrec_cfg *cfg
 
 	s->cfg = *cfg;
 	perfrec_info_fill(&s->facts, &s->cfg);
-	ret = perfrec_counters_init(&s->ctr, s->st, &s->cfg, s->facts.events, &s->gic, s->boot);
+	ret = perfrec_counters_init(&s->ctr, s->st, &s->cfg, s->facts.events, &s->gic,
+				    perfrec_info_text_bytes(), s->boot);
 	s->failed_event = s->ctr.failed_event;
 	if (ret) {
 		ret = log_msg_ret("counters", ret);

@@ -89,3 +89,17 @@ def test_limits(tmp_path):
           f'/* {LA.FUNC_EXEMPT}: the fast path */\nint exempt_fn(int x)\n{{\n{body}\tx++;\n}}\n')
     assert LA.findings(str(tmp_path)) == {'lines: tools/perfrec/big.py',
                                           'function: lib/f.c long_fn'}
+
+
+def test_layers(tmp_path):
+    """The hardware calling the recorder is a call up, and so is including a
+    recorder's private header from the hardware (found by its name, as an
+    -I path finds it); the recorder calling the hardware is not"""
+    write(tmp_path, 'lib/perfrec/rec.h', 'int rec_fn(void);\n')
+    write(tmp_path, 'lib/perfrec/rec.c',
+          '#include "hw.h"\n\nint rec_fn(void)\n{\n\treturn hw_fn();\n}\n')
+    write(tmp_path, 'drivers/perf/hw.h', 'int hw_fn(void);\n')
+    write(tmp_path, 'drivers/perf/hw.c', 'int hw_fn(void)\n{\n\treturn 0;\n}\n')
+    assert not LA.findings(str(tmp_path))
+    write(tmp_path, 'drivers/perf/low.c', '#include "rec.h"\n\nint low_fn;\n')
+    assert LA.findings(str(tmp_path)) == {'up: drivers/perf/low.c lib/perfrec/rec.c'}

@@ -2,7 +2,7 @@
 # Copyright (c) 2026 The perfrec authors
 # Host tests of the perf.data writer, judged by the real perf and perfrec_data.py
 
-"""Host tests of drivers/perf/perf_data.c through test/host/perf_data_gen.c.
+"""Host tests of lib/perf_data.c through test/host/perf_data_gen.c.
 
 Usage:
     /usr/bin/python3 -m pytest -p no:cacheprovider test/host

@@ -2,7 +2,7 @@
 # Copyright (c) 2026 The perfrec authors
 # Host tests of the C console-frame encoder behind 'perfrec dump'
 
-"""drivers/perf/perfrec_frame.c, built natively with ASan/UBSan into
+"""lib/perfrec/perfrec_frame.c, built natively with ASan/UBSan into
 test/host/perfrec_frame_run.c, against the Python side.
 
 Usage:
@@ -39,7 +39,7 @@ def frame(tmp_path_factory):
     run([tool(HOSTCC), '-Wall', '-Wextra', '-Werror', '-fsanitize=address,undefined',
          '-fno-sanitize-recover=all', '-DUSE_HOSTCC', '-I', os.path.join(REPO, 'include'),
          '-o', path, os.path.join(REPO, 'test', 'host', 'perfrec_frame_run.c'),
-         os.path.join(REPO, 'drivers', 'perf', 'perfrec_frame.c')])
+         os.path.join(REPO, 'lib', 'perfrec', 'perfrec_frame.c')])
 
     def do_frame(wire, rec_id, seq, kind, size, crc32, enc):
         proc = run([path, '%x' % rec_id, str(seq), kind, str(size), '%x' % crc32, enc],

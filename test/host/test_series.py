@@ -33,8 +33,7 @@ import perfrec_overlay as OV  # noqa: E402  # pylint: disable=import-error
 import perfrec_series as SE  # noqa: E402  # pylint: disable=import-error
 import perfrec_series_check as SC  # noqa: E402  # pylint: disable=import-error
 
-KCONFIG = os.path.join(REPO, 'drivers/perf/Kconfig')
-MAKEFILE = os.path.join(REPO, 'drivers/perf/Makefile')
+KCONFIG = os.path.join(REPO, SE.KCONFIG)
 WRITER = 3      # the index of 'perf: add a perf.data writer' in PARTS
 
 
@@ -64,7 +63,7 @@ def refused(parts):
 def test_assign_covers_all():
     """assign(PARTS) gives every file, edit and option of the overlay a part"""
     files, edits = SE.assign(SE.PARTS)
-    rels = set(OV.project_files()) - {'drivers/perf/Kconfig', 'drivers/perf/Makefile'}
+    rels = set(OV.project_files()) - {SE.KCONFIG} - set(SE.MAKEFILES)
     assert set(files) == rels
     assert sorted(edits) == list(range(len(OV.EDITS)))
     assert sorted(cumulative(len(SE.PARTS))) == sorted(configs(read(KCONFIG)))
@@ -144,10 +143,11 @@ def test_kconfig_all():
     assert SE.kconfig_for(cumulative(len(SE.PARTS))) == read(KCONFIG)
 
 
-def test_makefile_all():
-    """With every option, makefile_for() gives drivers/perf/Makefile exactly"""
-    assert SE.makefile_for(configs(read(KCONFIG))) == read(MAKEFILE)
-    assert SE.makefile_for(cumulative(len(SE.PARTS))) == read(MAKEFILE)
+@pytest.mark.parametrize('rel', SE.MAKEFILES)
+def test_makefile_all(rel):
+    """With every option, makefile_for() gives each Makefile exactly"""
+    assert SE.makefile_for(configs(read(KCONFIG)), rel) == read(os.path.join(REPO, rel))
+    assert SE.makefile_for(cumulative(len(SE.PARTS)), rel) == read(os.path.join(REPO, rel))
 
 
 @pytest.mark.parametrize('count', range(1, len(SE.PARTS) + 1))
@@ -171,15 +171,20 @@ def test_kconfig_grows(count):
                 assert refs <= set(symbols), (block.split('\n')[0], line)
 
 
+@pytest.mark.parametrize('rel', SE.MAKEFILES)
 @pytest.mark.parametrize('count', range(1, len(SE.PARTS) + 1))
-def test_makefile_grows(count):
-    """After each part the Makefile builds the objects of the options so far"""
+def test_makefile_grows(count, rel):
+    """After each part each Makefile builds the objects of the options so
+    far; one that would build none is not written yet"""
     symbols = cumulative(count)
-    full = read(MAKEFILE)
-    text = SE.makefile_for(symbols)
+    full = read(os.path.join(REPO, rel))
+    text = SE.makefile_for(symbols, rel)
     want = [line for line in full.splitlines()
             if re.match(r'obj-\$\(CONFIG_(\w+)\)', line) and
             re.match(r'obj-\$\(CONFIG_(\w+)\)', line).group(1) in symbols]
+    if not want:
+        assert text is None
+        return
     got = [line for line in text.splitlines() if line.startswith('obj-')]
     assert got == want
     objs = {line.split()[-1] for line in got}
@@ -194,11 +199,13 @@ def test_makefile_grows(count):
 
 
 def test_makefile_writer():
-    """The writer's part builds perf_data.o and nothing else"""
-    text = SE.makefile_for(SE.PARTS[WRITER].symbols)
-    assert re.findall(r'\+= (\S+)', text) == ['perf_data.o']
-    assert 'CFLAGS_REMOVE' not in text
-    assert SE.makefile_for(cumulative(WRITER + 1)) == text
+    """The writer's part builds lib/perf_data.o (lib/Makefile's edit) and
+    nothing of perfrec's own Makefiles"""
+    for rel in SE.MAKEFILES:
+        assert SE.makefile_for(cumulative(WRITER + 1), rel) is None
+    edits = [OV.EDITS[idx] for idx, owner in SE.assign(SE.PARTS)[1].items() if owner == WRITER]
+    assert [(edit[0], edit[3]) for edit in edits if edit[0] == 'lib/Makefile'] == \
+        [('lib/Makefile', 'obj-$(CONFIG_PERF_DATA) += perf_data.o\n')]
 
 
 @pytest.mark.parametrize('fields, version', [
@@ -227,7 +234,7 @@ def test_maintainers_writer(tmp_path):
     present = [rel for rel, owner in files.items() if owner <= WRITER]
     text = maintainers_text(tmp_path, present)
     fls = re.findall(r'^F:\t(\S+)$', text, re.M)
-    assert fls == ['drivers/perf/', 'include/perf_data.h', 'test/lib/perf_data.c']
+    assert fls == ['include/perf_data.h', 'lib/perf_data.c', 'test/lib/perf_data.c']
     assert text.startswith('PCI\nS:\tMaintained\n\nPERFREC SAMPLING PROFILER\n')
     assert text.endswith('\n\nPOWER\nS:\tMaintained\n')
 
@@ -260,8 +267,8 @@ def test_parts_give_overlay(tmp_path, capsys):
     for idx in range(len(SE.PARTS)):
         SE.apply_part(str(series), idx, files, edits)
         if idx == WRITER:
-            assert read(series / 'drivers/perf/Makefile') == \
-                SE.makefile_for(SE.PARTS[WRITER].symbols)
+            assert not os.path.exists(series / 'drivers/perf/Makefile')
+            assert 'obj-$(CONFIG_PERF_DATA) += perf_data.o\n' in read(series / 'lib/Makefile')
     overlay = synthetic_tree(tmp_path / 'overlay')
     assert OV.main([str(overlay)]) == 0
     capsys.readouterr()

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0+
 /*
  * Copyright (c) 2026 The perfrec authors
- * Unit tests for the perf.data writer (drivers/perf/perf_data.c)
+ * Unit tests for the perf.data writer (lib/perf_data.c)
  *
  * Each test writes a recording into a buffer that sits between two canary
  * areas, then reads it back as perf would: the file header, the attrs and

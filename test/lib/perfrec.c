@@ -5,7 +5,7 @@
  * placement, the streaming rate limiter, the page-table walk and the
  * BCM2836 local controller's routing
  *
- * The report engine (drivers/perf/perfrec_profile.c) gets synthetic samples
+ * The report engine (lib/perfrec/perfrec_profile.c) gets synthetic samples
  * and a synthetic symbol table laid out as U-Boot's system_map, and the
  * printed report is read back with console recording. test/py/tests/
  * test_perfrec.py checks the same report on QEMU with real samples.
