@@ -250,6 +250,10 @@ static int perfrec_parse_value(char opt, const char *val, struct perfrec_opts *o
 		}
 		break;
 	case 'S':
+		if (!IS_ENABLED(CONFIG_PERFREC_STREAM)) {
+			printf("Streaming (-S) needs CONFIG_PERFREC_STREAM: 'perfrec dump -i' sends what is new\n");
+			return CMD_RET_FAILURE;
+		}
 		if (perfrec_parse_dec(val, &o->stream_rate) || !o->stream_rate ||
 		    o->stream_rate > U32_MAX) {
 			printf("Invalid stream rate '%s': a decimal number of bytes a second\n",

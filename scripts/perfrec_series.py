@@ -143,12 +143,6 @@ samples of the relocated U-Boot to its ELF.''',
                   'PERFREC_REPORT', 'KALLSYMS', 'PERFREC_DUMP_GZIP',
                   'PERFREC_DEFAULT_BUF_SIZE', 'PERFREC_EARLY', 'PERFREC_EARLY_OPTIONS',
                   'PERFREC_EARLY_UNTIL_PROMPT']),
-    Part('command: let perfrec stream at command boundaries',
-         ''''perfrec start -S' streams samples while the shell runs other commands.
-Writing to the console from the interrupt would interleave with the
-commands' own output, so the stream is drained between commands: call
-perfrec_command_done() after each one.''',
-         edits=['declare perfrec_command_done', 'let perfrec stream']),
     Part('board_f, crt0_64, bootstage: let perfrec record the whole boot',
          '''With CONFIG_PERFREC_BOOT perfrec starts recording in board_init_f(),
 right after fdtdec_setup(), and samples through relocate_code() into
@@ -210,6 +204,16 @@ report, compare two recordings (a CI gate) and draw flame graphs.''',
                 'test/py/tests/*', 'tools/perfrec/*'],
          edits=['build the perfrec_test command', 'and its register-integrity'],
          symbols=['CMD_PERFREC_TEST']),
+    Part('command: let perfrec stream at command boundaries',
+         ''''perfrec start -S' streams samples while the shell runs other commands.
+Writing to the console from the interrupt would interleave with the
+commands' own output, so the stream is drained between commands: with
+CONFIG_PERFREC_STREAM the command loop calls perfrec_command_done() after
+each one. The one change to U-Boot's command loop, last in the series so
+that it can be dropped: without it 'perfrec dump -i' still sends what is
+new, when asked.''',
+         edits=['declare perfrec_command_done', 'let perfrec stream'],
+         symbols=['PERFREC_STREAM']),
 ]
 
 COVER = '''perfrec: a sampling profiler for U-Boot on Armv8
@@ -225,9 +229,11 @@ graphs from frame records.
 
 The series: three fixes to U-Boot's build and semihosting that stand on
 their own; the perf.data writer with its unit tests; the PMUv3/GIC/IRQ
-driver; the command and its documentation; the small hooks it needs in
-U-Boot's core (command boundaries, the whole boot from board_init_f(), a
-build-id note, frame records), each with its reason; the tests.
+driver and the recorder; the command and its documentation; the small hooks
+it needs in U-Boot's core (the whole boot from board_init_f(), a build-id
+note, frame records), each with its reason; the tests. Last, the one change
+to U-Boot's command loop, for streaming at command boundaries: it can be
+dropped, and 'perfrec dump -i' still sends what is new.
 
 Tested on QEMU virt (cortex-a57 and max, EL1/EL2/EL3, GICv2/GICv3, with
 and without -icount) with test/py on U-Boot %(version)s, and on sandbox

@@ -259,7 +259,7 @@ def cut_after_second_chunk(log):
 
 
 @pytest.mark.boardspec('qemu_arm64')
-@pytest.mark.buildconfigspec('cmd_perfrec')
+@pytest.mark.buildconfigspec('perfrec_stream')
 @pytest.mark.requiredtool('perf')
 def test_perfrec_stream(ubman, tmp_path):
     """start -S streams at command boundaries; the chunks are a pipe-mode perf.data"""
@@ -295,7 +295,7 @@ def test_perfrec_stream(ubman, tmp_path):
 
 
 @pytest.mark.boardspec('qemu_arm64')
-@pytest.mark.buildconfigspec('cmd_perfrec')
+@pytest.mark.buildconfigspec('perfrec_stream')
 def test_perfrec_stream_rate(ubman):
     """-S is a limit: a slow line sends the header, then waits, and samples are lost"""
     cons = ubman
