@@ -663,7 +663,7 @@ bench-diff: deps build
 		--readme README.md
 
 # What the optional parts cost: the build without each (bench/variants/)
-SIZE_VARIANTS	:= no-frame-pointers no-report no-build-id no-perfrec
+SIZE_VARIANTS	:= no-frame-pointers no-report no-build-id smallest no-perfrec
 
 # The instrumentation anchor, U-Boot's function tracer: FTRACE=1 and
 # CONFIG_TRACE on a release that links it on arm64 (2023.01 does not)
@@ -676,19 +676,21 @@ bench-size: deps
 		$(MAKE) CONFIG=$(CONFIG)_$$v FRAGMENTS="$(PERFREC_FRAGMENT) \
 			$$(test $$v = user || echo $(CURDIR)/bench/variants/$$v.config)" build || exit 1; \
 	done
-	$(MAKE) UBOOT_SUITE=$(TRACER_SUITE) UBOOT_SRC= build
+	$(MAKE) UBOOT_SUITE=$(TRACER_SUITE) UBOOT_SRC= CONFIG=$(CONFIG)_user \
+		FRAGMENTS="$(PERFREC_FRAGMENT)" build
 	$(MAKE) UBOOT_SUITE=$(TRACER_SUITE) UBOOT_SRC= CONFIG=$(CONFIG)_ftrace UBOOT_FLAGS=FTRACE=1 \
-		FRAGMENTS="$(FRAGMENTS) $(CURDIR)/bench/variants/ftrace.config" build
+		FRAGMENTS="$(PERFREC_FRAGMENT) $(CURDIR)/bench/variants/ftrace.config" build
 	$(PYTHON) bench/perfrec_size.py --full $(BUILD)/$(CONFIG)_user$(TAG) --readme README.md \
 		$(foreach v,$(SIZE_VARIANTS),--variant $(v)=$(BUILD)/$(CONFIG)_$(v)$(TAG)) \
-		--tracer $(BUILD)/$(CONFIG)-$(TRACER_SUITE)=$(BUILD)/$(CONFIG)_ftrace-$(TRACER_SUITE) \
+		--tracer $(BUILD)/$(CONFIG)_user-$(TRACER_SUITE)=$(BUILD)/$(CONFIG)_ftrace-$(TRACER_SUITE) \
 		--json $(BUILD)/bench-size$(TAG).json
 
 clean:
 	rm -rf $(O) $(EARLY_O) $(SANDBOX_O) $(BUILD)/test-results$(TAG) $(BUILD)/demo $(BUILD)/diff-demo \
 		$(BUILD)/diff-builds \
 		$(foreach v,user $(SIZE_VARIANTS),$(BUILD)/$(CONFIG)_$(v)$(TAG)) \
-		$(BUILD)/$(CONFIG)_ftrace-$(TRACER_SUITE) $(BUILD)/bench-size$(TAG).json
+		$(BUILD)/$(CONFIG)_user-$(TRACER_SUITE) $(BUILD)/$(CONFIG)_ftrace-$(TRACER_SUITE) \
+		$(BUILD)/bench-size$(TAG).json
 
 distclean:
 	rm -rf $(BUILD) tools/perfrec/flamegraph/node_modules

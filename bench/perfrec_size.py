@@ -39,6 +39,7 @@ WHAT = {
     'no-frame-pointers': 'without frame records (no `-g`)',
     'no-report': 'without the symbol table (no `perfrec report`)',
     'no-build-id': 'without the build-id note',
+    'smallest': 'the smallest useful perfrec (`bench/variants/smallest.config`)',
     'no-perfrec': 'without perfrec at all',
 }
 
@@ -178,6 +179,13 @@ def markdown(full, variants, trc=None, samp=None):
                 row.append('-')
         rows.append(row)
     out += table(head, rows)
+    names = dict(variants)
+    if 'smallest' in names and 'no-perfrec' in names:
+        out += ['', 'The smallest useful perfrec (record, dump over the UART, flat samples, '
+                'cycles and cpu-clock) adds %d bytes to u-boot.bin, %d of them code '
+                '(text): its size against the build without perfrec.' %
+                (names['smallest']['bin'] - names['no-perfrec']['bin'],
+                 names['smallest']['text'] - names['no-perfrec']['text'])]
     out += ['', 'vs full: bytes the full build spends on the part. Frame records '
             '(`-fno-omit-frame-pointer -mno-omit-leaf-frame-pointer '
             '-fno-optimize-sibling-calls`) add a prologue and epilogue to every '

@@ -106,7 +106,9 @@ int perfrec_counters_init(struct perfrec_counters *ctr, struct perfrec_irq *st,
 	st->ns_mult = (PERFREC_NSEC_PER_SEC << 32) / read_cntfrq_el0();
 	st->stat = cfg->mode == PERFREC_STAT;
 	st->callchain = cfg->callchain;
-	st->max_depth = CONFIG_IF_ENABLED_INT(PERFREC_CALLCHAIN, PERFREC_CALLCHAIN_DEPTH);
+	/* The depth exists only with call graphs: no chain is walked without */
+	if (IS_ENABLED(CONFIG_PERFREC_CALLCHAIN))
+		st->max_depth = CONFIG_IF_ENABLED_INT(PERFREC_CALLCHAIN, PERFREC_CALLCHAIN_DEPTH);
 	if (boot) {
 		/* Before relocation: where the image runs now, and the initial stack below gd */
 		st->text_start = (ulong)__image_copy_start;
