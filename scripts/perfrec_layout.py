@@ -59,7 +59,6 @@ KNOWN = {
     'lines: drivers/perf/perfrec_gic.c',
     'lines: include/perfrec.h',
     'lines: lib/perf_data.c',
-    'lines: lib/perfrec/perfrec_session.c',
     'lines: scripts/perfrec_hotspot_shot.py',
     'lines: scripts/perfrec_loopback_lab.py',
     'lines: test/host/test_extract.py',

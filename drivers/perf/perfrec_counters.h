@@ -9,6 +9,7 @@
 
 #include <perf_data.h>
 #include <perfrec.h>
+#include <dm/ofnode.h>
 #include <linux/types.h>
 #include "perfrec_gic.h"
 #include "perfrec_irq.h"
@@ -19,6 +20,7 @@
  * struct perfrec_counters - A session's counters and timer, and what they counted
  * @have_pmu: the CPU has a PMUv3 (@hw is valid)
  * @hw: the PMU
+ * @pmu_node: its device-tree node, when it drives the session
  * @pmu: PMU registers before arming
  * @timer: the generic timer, when it drives the session
  * @start: each counter's initial value
@@ -33,6 +35,7 @@
 struct perfrec_counters {
 	bool have_pmu;
 	struct pmuv3_hw hw;
+	ofnode pmu_node;
 	struct pmuv3_saved pmu;
 	struct perfrec_timer timer;
 	u64 start[PERF_DATA_MAX_EVENTS];

@@ -10,9 +10,10 @@
  * context; the IRQ handler (perfrec_irq.c) only appends samples.
  *
  * perfrec_arm() is a list of steps, each a call into the file that owns the
- * job (perfrec_info.c, perfrec_counters.c, perfrec_cpu.c, perfrec_gic.c,
- * perfrec_timer.c, pmuv3.c); perfrec_disarm() takes them back in the
- * reverse order.
+ * job (perfrec_info.c, drivers/perf/: perfrec_source.c, perfrec_counters.c,
+ * perfrec_cpu.c, perfrec_gic.c, perfrec_timer.c, pmuv3.c); perfrec_disarm()
+ * takes them back in the reverse order. A boot recording becomes the
+ * session in perfrec_adopt.c.
  */
 
 #define LOG_CATEGORY	LOGC_ARCH
@@ -41,183 +42,20 @@
 #include "perfrec_irq.h"
 #include "perfrec_ring.h"
 #include "perfrec_session.h"
+#include "perfrec_source.h"
 #include "perfrec_timer.h"
 #include "pmuv3.h"
 #include "pmuv3_regs.h"
 
 DECLARE_GLOBAL_DATA_PTR;
 
-/* How long a raised interrupt may take to show as pending at the GIC */
-#define PERFREC_PROBE_US	1000
-/* At most this many looks, too: U-Boot's time stands still without CNTFRQ_EL0 */
-#define PERFREC_PROBE_POLLS	100000
-
 struct perfrec_session perfrec_session;
-
-/*
- * Find the PMU's interrupt and GIC in the control device tree, as it is now.
- * The path of @node, for messages
- */
-static void perfrec_node_path(ofnode node, char *buf, size_t size)
-{
-	if (ofnode_get_path(node, buf, size))
-		strlcpy(buf, ofnode_get_name(node), size);
-}
-
-/*
- * Is @node's interrupt parent a GIC (or the BCM2836 local controller)? If
- * not, say which controller it is (or that there is none) in @irq
- */
-static int perfrec_check_parent(ofnode node, struct perfrec_irq_report *irq)
-{
-	const char *compat;
-	ofnode parent;
-	int ret;
-
-	ret = perfrec_gic_find_parent(node, &parent);
-	irq->local = perfrec_gic_dt_cells(node) == PERFREC_DT_IRQ_CELLS_BCM2836;
-	if (!ret)
-		return 0;
-	irq->fault = PERFREC_IRQ_NO_GIC;
-	if (ofnode_valid(parent)) {
-		perfrec_node_path(parent, irq->parent, sizeof(irq->parent));
-		compat = ofnode_read_string(parent, "compatible");
-		strlcpy(irq->compat, compat ?: "", sizeof(irq->compat));
-	}
-
-	return ret;
-}
-
-/* Why perfrec_gic_from_dt() failed, in @irq */
-static void perfrec_gic_fault(const struct perfrec_gic *gic, struct perfrec_irq_report *irq)
-{
-	switch (gic->dt_err) {
-	case -EADDRNOTAVAIL:
-		irq->fault = PERFREC_IRQ_UNMAPPED;
-		break;
-	case -EFAULT:
-		irq->fault = PERFREC_IRQ_NO_ANSWER;
-		break;
-	case -ENOENT:
-	case -EPROTONOSUPPORT:
-		irq->fault = PERFREC_IRQ_NO_GIC;
-		break;
-	default:
-		irq->fault = PERFREC_IRQ_BAD_GIC;
-		break;
-	}
-	irq->block = gic->fault.block;
-	irq->start = gic->fault.start;
-	irq->end = gic->fault.end;
-	irq->err = gic->fault.err;
-}
-
-/* The PMU's interrupt and its GIC, from the PMU node; say why not in @irq */
-static int perfrec_find_pmu_irq(struct perfrec_gic *gic, ofnode *nodep,
-				struct perfrec_irq_report *irq)
-{
-	uint intid, flags;
-	int ret;
-
-	ret = pmuv3_find_node(nodep);
-	if (ret) {
-		irq->fault = PERFREC_IRQ_NO_NODE;
-		return ret;
-	}
-	perfrec_node_path(*nodep, irq->node, sizeof(irq->node));
-	/* The specifier's form is the parent's: only a GIC's is known */
-	if (perfrec_check_parent(*nodep, irq))
-		return -ENXIO;
-	ret = pmuv3_read_irq(*nodep, &intid, &flags);
-	if (ret) {
-		irq->fault = ret == -EPROTONOSUPPORT ? PERFREC_IRQ_BAD_SPEC :
-			     ret == -ENODEV ? PERFREC_IRQ_NO_CPU : PERFREC_IRQ_NO_PROP;
-		return ret == -EPROTONOSUPPORT ? ret : -ENXIO;
-	}
-	irq->intid = intid;
-	ret = perfrec_gic_from_dt(*nodep, gic);
-	if (ret) {
-		perfrec_gic_fault(gic, irq);
-		return -ENXIO;
-	}
-	if (perfrec_gic_check_intid(gic, intid)) {
-		perfrec_gic_put(gic);
-		irq->fault = PERFREC_IRQ_BAD_SPEC;
-		return -EPROTONOSUPPORT;
-	}
-	gic->intid = intid;
-	/* Device-tree trigger types: 1 and 2 are edges, 4 and 8 levels */
-	gic->edge = flags & (BIT(0) | BIT(1));
-
-	return 0;
-}
-
-/* The generic timer's interrupt for U-Boot's EL, and its GIC; say why not in @irq */
-static int perfrec_find_timer_irq(struct perfrec_timer *timer, struct perfrec_gic *gic,
-				  struct perfrec_irq_report *irq)
-{
-	int ret;
-
-	ret = perfrec_timer_find(timer);
-	if (ret) {
-		irq->fault = PERFREC_IRQ_NO_NODE;
-		return ret;
-	}
-	perfrec_node_path(timer->node, irq->node, sizeof(irq->node));
-	/* The specifier's form is the parent's: only a GIC's is known */
-	if (perfrec_check_parent(timer->node, irq))
-		return -ENXIO;
-	ret = perfrec_timer_irq(timer, gic);
-	irq->intid = gic->intid;
-	switch (ret) {
-	case -ENXIO:
-		irq->fault = PERFREC_IRQ_NO_PROP;
-		break;
-	case -EPROTONOSUPPORT:
-		irq->fault = PERFREC_IRQ_BAD_SPEC;
-		break;
-	case -ENOLINK:
-		perfrec_gic_fault(gic, irq);
-		ret = -ENXIO;
-		break;
-	}
-
-	return ret;
-}
-
-/* What a snapshot holds: the CPU's, the PMU's and the timer's registers, and the GIC's */
-static void perfrec_snapshot_gic(struct perfrec_snapshot *snap, const struct perfrec_gic *gic)
-{
-	struct pmuv3_hw hw;
-
-	snap->count = 0;
-	perfrec_cpu_snapshot(snap);
-	perfrec_timer_snapshot(snap);
-	if (!pmuv3_detect(&hw))
-		pmuv3_snapshot(&hw, snap);
-	if (gic)
-		perfrec_gic_snapshot(gic, snap);
-}
-
-void perfrec_snapshot(struct perfrec_snapshot *snap)
-{
-	struct perfrec_irq_report irq = { 0 };
-	struct perfrec_gic gic;
-	ofnode node;
-
-	if (perfrec_find_pmu_irq(&gic, &node, &irq)) {
-		perfrec_snapshot_gic(snap, NULL);
-		return;
-	}
-	perfrec_snapshot_gic(snap, &gic);
-	perfrec_gic_put(&gic);
-}
 
 /* The session's registers: the CPU's, the PMU's, the timer's and its interrupt's at the GIC */
 static void perfrec_session_snapshot_regs(const struct perfrec_session *s,
 					  struct perfrec_snapshot *snap)
 {
-	perfrec_snapshot_gic(snap, s->cfg.source != PERFREC_SRC_NONE ? &s->gic : NULL);
+	perfrec_source_snapshot(snap, s->cfg.source != PERFREC_SRC_NONE ? &s->gic : NULL);
 }
 
 /*
@@ -237,7 +75,7 @@ static void perfrec_session_snapshot_tables(const struct perfrec_session *s,
  * PMU node added after boot is bound now; without one (cpu-clock on a board
  * whose device tree lacks it) the device is bound with no node.
  */
-static int perfrec_probe_device(ofnode node)
+int perfrec_probe_device(ofnode node)
 {
 	struct udevice *dev;
 	int ret;
@@ -283,71 +121,9 @@ static int perfrec_check_cfg(const struct perfrec_cfg *cfg)
 	return 0;
 }
 
-/*
- * Raise the session's interrupt on purpose (a PMU overflow flag, or a timer
- * deadline long past) with the CPU's interrupts masked: it must show as
- * pending at the GIC, or the device tree names the wrong interrupt.
- */
-static int perfrec_probe_irq(struct perfrec_session *s)
-{
-	struct pmuv3_saved pmu;
-	bool seen = false;
-	ulong start;
-	uint polls;
-
-	if (s->cfg.source == PERFREC_SRC_PMU) {
-		pmuv3_save(&s->ctr.hw, &pmu);
-		pmuv3_raise_irq();
-	} else {
-		perfrec_timer_start(&s->ctr.timer, 0);
-	}
-	start = timer_get_us();
-	polls = 0;
-	do {
-		seen = perfrec_gic_pending(&s->gic);
-	} while (!seen && ++polls < PERFREC_PROBE_POLLS &&
-		 timer_get_us() - start < PERFREC_PROBE_US);
-	if (s->cfg.source == PERFREC_SRC_PMU)
-		pmuv3_restore(&pmu);
-	else
-		perfrec_timer_restore(&s->ctr.timer);
-	/* A level interrupt drops with its source; an edge one stays pending */
-	start = timer_get_us();
-	polls = 0;
-	while (perfrec_gic_pending(&s->gic) && ++polls < PERFREC_PROBE_POLLS &&
-	       timer_get_us() - start < PERFREC_PROBE_US)
-		;
-	if (perfrec_gic_pending(&s->gic))
-		perfrec_gic_clear_pending(&s->gic);
-	if (!seen) {
-		s->irq.fault = PERFREC_IRQ_SILENT;
-		return -ETIMEDOUT;
-	}
-
-	return 0;
-}
-
-/* Find the session's interrupt (none for counting without one) */
-static int perfrec_find_irq(struct perfrec_session *s, const struct perfrec_cfg *cfg,
-			    ofnode *nodep)
-{
-	*nodep = ofnode_null();
-	switch (cfg->source) {
-	case PERFREC_SRC_PMU:
-		if (!s->ctr.have_pmu)
-			return -ENODEV;
-		return perfrec_find_pmu_irq(&s->gic, nodep, &s->irq);
-	case PERFREC_SRC_TIMER:
-		return perfrec_find_timer_irq(&s->ctr.timer, &s->gic, &s->irq);
-	default:
-		return 0;
-	}
-}
-
 /* Check @cfg and find what it needs: the PMU, the interrupt, the image's facts */
 static int perfrec_prepare(struct perfrec_session *s, const struct perfrec_cfg *cfg)
 {
-	ofnode node;
 	uint i;
 	int ret;
 
@@ -365,7 +141,7 @@ static int perfrec_prepare(struct perfrec_session *s, const struct perfrec_cfg *
 		if (!cfg->events[i].timer && !s->ctr.have_pmu)
 			return log_msg_ret("pmu", -ENODEV);
 	}
-	ret = perfrec_find_irq(s, cfg, &node);
+	ret = perfrec_source_find(cfg->source, &s->ctr, &s->gic, &s->irq);
 	if (ret)
 		return log_msg_ret("irq", ret);
 	ret = perfrec_info_check_image();
@@ -375,7 +151,7 @@ static int perfrec_prepare(struct perfrec_session *s, const struct perfrec_cfg *
 		return log_msg_ret("chain", -EOPNOTSUPP);
 	/* Before relocation there is no driver model: perfrec_adopt() probes it */
 	if (!s->boot) {
-		ret = perfrec_probe_device(node);
+		ret = perfrec_probe_device(s->ctr.pmu_node);
 		if (ret)
 			return log_msg_ret("dev", ret);
 	}
@@ -438,7 +214,7 @@ static int perfrec_take_irq(struct perfrec_session *s)
 	}
 	perfrec_cpu_mask(&s->cpu);
 	if (irq && !s->cfg.no_probe) {
-		ret = perfrec_probe_irq(s);
+		ret = perfrec_source_probe(s->cfg.source, &s->ctr, &s->gic, &s->irq);
 		if (ret) {
 			perfrec_give_irq(s);
 			return log_msg_ret("probe", ret);
@@ -516,7 +292,7 @@ void perfrec_release_buffer(void)
  * boot. Done before sampling starts: perfrec's own bookkeeping stays out of
  * the profile.
  */
-static bool perfrec_keep_buffer(struct perfrec_session *s, const struct perfrec_cfg *cfg)
+bool perfrec_keep_buffer(struct perfrec_session *s, const struct perfrec_cfg *cfg)
 {
 	if (cfg->mode != PERFREC_RECORD)
 		return false;
@@ -575,149 +351,6 @@ int perfrec_arm(const struct perfrec_cfg *cfg)
 	}
 
 	return ret;
-}
-
-/*
- * A boot sample's address: a marker as it is, a raw one untagged, an image
- * offset (perfrec_irq_boot_addr()) moved to the image's run-time place
- */
-static u64 perfrec_boot_to_addr(u64 val, u64 base)
-{
-	if (val >= PERF_DATA_CONTEXT_USER)
-		return val;
-	if (val & PERFREC_BOOT_RAW)
-		return val & ~PERFREC_BOOT_RAW;
-
-	return val + base;
-}
-
-/* The longest sample: its fields, nr, PERF_CONTEXT_USER, the PC and PERFREC_MAX_DEPTH callers */
-#define PERFREC_SAMPLE_MAX_WORDS	(sizeof(struct perf_data_sample) / sizeof(u64) + 2 + \
-					 PERFREC_MAX_DEPTH + 1)
-
-/*
- * Copy the boot ring's records in [@from, @to) (it never wraps: nothing
- * consumes it) into @ring: samples with run-time addresses, the others (a
- * boot phase's FORK and COMM) as they are. A sample that does not fit counts
- * in @lost. Return: where the copy stopped, @to unless at a broken record
- */
-static u64 perfrec_adopt_records(struct perfrec_ring *ring, const struct perfrec_irq *boot,
-				 u64 from, u64 to, u64 *copied, u64 *lost)
-{
-	const u8 *base = (const u8 *)boot->ring.base;
-
-	while (from < to) {
-		const struct perf_data_event_header *h = (const void *)(base + from);
-		u64 words[PERFREC_SAMPLE_MAX_WORDS];
-		struct perf_data_sample *s = (void *)words;
-		uint nr = h->size / sizeof(u64), i;
-		bool sample = h->type == PERF_DATA_RECORD_SAMPLE;
-
-		/* Only perfrec wrote here: anything else ends the copy */
-		if (h->size < sizeof(*h) || h->size > sizeof(words) || h->size % sizeof(u64) ||
-		    h->size > to - from)
-			break;
-		memcpy(words, h, h->size);
-		from += h->size;
-		if (sample) {
-			s->ip = perfrec_boot_to_addr(s->ip, gd->relocaddr);
-			for (i = sizeof(*s) / sizeof(u64) + 1; boot->callchain && i < nr; i++)
-				words[i] = perfrec_boot_to_addr(words[i], gd->relocaddr);
-		}
-		if (perfrec_ring_put(ring, words, nr))
-			*copied += sample;
-		else
-			*lost += sample;
-	}
-
-	return from;
-}
-
-void perfrec_session_relocated(struct perfrec_session *boot, u64 vbar)
-{
-	ulong old = gd->relocaddr - gd->reloc_off;	/* where the image ran before relocation */
-	uint i;
-
-	/*
-	 * What any end gives back from now on is U-Boot's relocated vector
-	 * table, and what the check expects. The snapshot's names are the old
-	 * image's strings: the relocated ones are what a snapshot taken now
-	 * holds.
-	 */
-	boot->cpu.vbar = vbar;
-	for (i = 0; i < boot->before.count; i++) {
-		struct perfrec_reg *reg = &boot->before.regs[i];
-
-		if ((ulong)reg->name - old < gd->mon_len)
-			reg->name += gd->relocaddr - old;
-		if (!strncmp(reg->name, "VBAR_EL", 7))
-			reg->val = vbar;
-	}
-}
-
-int perfrec_session_adopt(struct perfrec_session *boot, void *buf, ulong addr, ulong size,
-			  u64 *takenp, u64 *copiedp)
-{
-	struct perfrec_session *s = &perfrec_session;
-	struct perfrec_irq *st = &perfrec_irq;
-	const struct perfrec_irq *bst = boot->st;
-	struct perfrec_ring ring = { 0 };
-	ofnode node = ofnode_null();
-	u64 copied = 0, lost = 0, done;
-	int ret;
-
-	if (s->state == PERFREC_ARMED)
-		return -EBUSY;
-	/* While the boot recording goes on: all but the switch */
-	*s = *boot;
-	s->state = PERFREC_IDLE;
-	s->st = st;
-	s->boot = false;
-	s->cfg.buf = buf;
-	s->cfg.buf_addr = addr;
-	s->cfg.buf_size = size;
-	perfrec_info_fill(&s->facts, &s->cfg);
-	/* The leader's COMM and the MMAP: when the counters started */
-	s->facts.info.start_time = boot->ctr.start_ns;
-	ret = perf_data_begin(&s->writer, buf, size, &s->facts.info, &s->layout);
-	if (ret) {
-		perfrec_cpu_block();
-		perfrec_session_disarm(boot);
-		return log_msg_ret("head", ret);
-	}
-	ring.base = buf + s->layout.ring_offset;
-	ring.size = ALIGN_DOWN(s->layout.ring_bytes, sizeof(u64));
-	done = perfrec_adopt_records(&ring, bst, 0, perfrec_ring_head(&bst->ring), &copied, &lost);
-	perfrec_keep_buffer(s, &s->cfg);
-
-	/* The switch: the records taken since, and the handler's state */
-	perfrec_cpu_block();
-	perfrec_adopt_records(&ring, bst, done, bst->ring.head, &copied, &lost);
-	*takenp = bst->samples;
-	*copiedp = copied;
-	*st = *bst;
-	st->ring = ring;
-	st->samples = copied;
-	st->lost += lost;
-	/* From now on, as any recording: run-time addresses of the relocated image */
-	st->text_start = gd->relocaddr;
-	st->text_end = gd->relocaddr + perfrec_info_text_bytes();
-	st->stack_top = gd->start_addr_sp;
-	st->alt_start = 0;
-	st->alt_end = 0;
-	st->alt_stack_top = 0;
-	st->img_bytes = 0;
-	s->state = PERFREC_ARMED;
-	perfrec_cpu_switch_vectors(false);
-	perfrec_cpu_unmask(s->gic.group0);
-	/* Now that there is driver model: its removal before an OS boots disarms */
-	if (s->cfg.source == PERFREC_SRC_PMU)
-		pmuv3_find_node(&node);
-	ret = perfrec_probe_device(node);
-	if (ret)
-		log_debug("pmuv3 device: %d\n", ret);
-
-	return 0;
 }
 
 void perfrec_session_phase(struct perfrec_session *s, const char *name, u64 time)

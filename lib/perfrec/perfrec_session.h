@@ -91,6 +91,23 @@ int perfrec_session_arm(struct perfrec_session *s, const struct perfrec_cfg *cfg
 int perfrec_session_disarm(struct perfrec_session *s);
 
 /**
+ * perfrec_probe_device() - Probe the PMU node's device, so that its removal disarms
+ * @node: the PMU node, or ofnode_null() to bind the device with none
+ * Return: 0, or driver model's error
+ */
+int perfrec_probe_device(ofnode node);
+
+/**
+ * perfrec_keep_buffer() - Keep a recording's buffer out of lmb until the next one
+ * @s: the session
+ * @cfg: the recording's configuration (stat keeps nothing)
+ * Return: whether it is kept (2024.10 on: lmb's reservations last)
+ */
+bool perfrec_keep_buffer(struct perfrec_session *s, const struct perfrec_cfg *cfg);
+
+/* The boot recording's way into the session (perfrec_adopt.c) */
+
+/**
  * perfrec_session_relocated() - A boot recording's session, once U-Boot has relocated
  * @boot: the boot recording's session, armed before relocation
  * @vbar: U-Boot's relocated vectors, to be given back at the end

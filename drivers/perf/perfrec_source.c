@@ -1,0 +1,252 @@
+// SPDX-License-Identifier: GPL-2.0+
+/*
+ * Copyright (c) 2026 The perfrec authors
+ * perfrec's interrupt source: find it in the device tree, check that it arrives
+ *
+ * A session samples on the PMU's overflow interrupt or the generic timer's.
+ * Both are found in the control device tree as it is at arming time (the
+ * node, its interrupt, the interrupt parent, which must be a GIC or the
+ * BCM2836 local controller), and each refusal says why in the session's
+ * interrupt report. Before arming, the interrupt is raised on purpose with
+ * the CPU's interrupts masked: it must show as pending. The hardware's
+ * registers as one snapshot are gathered here too.
+ */
+
+#define LOG_CATEGORY	LOGC_ARCH
+
+#include <errno.h>
+#include <perfrec.h>
+#include <perfrec_snapshot.h>
+#include <time.h>
+#include <dm/ofnode.h>
+#include <linux/string.h>
+#include "perfrec_counters.h"
+#include "perfrec_cpu.h"
+#include "perfrec_gic.h"
+#include "perfrec_source.h"
+#include "perfrec_timer.h"
+#include "pmuv3.h"
+
+/* How long a raised interrupt may take to show as pending at the GIC */
+#define PERFREC_PROBE_US	1000
+/* At most this many looks, too: U-Boot's time stands still without CNTFRQ_EL0 */
+#define PERFREC_PROBE_POLLS	100000
+
+/*
+ * Find the PMU's interrupt and GIC in the control device tree, as it is now.
+ * The path of @node, for messages
+ */
+static void perfrec_node_path(ofnode node, char *buf, size_t size)
+{
+	if (ofnode_get_path(node, buf, size))
+		strlcpy(buf, ofnode_get_name(node), size);
+}
+
+/*
+ * Is @node's interrupt parent a GIC (or the BCM2836 local controller)? If
+ * not, say which controller it is (or that there is none) in @irq
+ */
+static int perfrec_check_parent(ofnode node, struct perfrec_irq_report *irq)
+{
+	const char *compat;
+	ofnode parent;
+	int ret;
+
+	ret = perfrec_gic_find_parent(node, &parent);
+	irq->local = perfrec_gic_dt_cells(node) == PERFREC_DT_IRQ_CELLS_BCM2836;
+	if (!ret)
+		return 0;
+	irq->fault = PERFREC_IRQ_NO_GIC;
+	if (ofnode_valid(parent)) {
+		perfrec_node_path(parent, irq->parent, sizeof(irq->parent));
+		compat = ofnode_read_string(parent, "compatible");
+		strlcpy(irq->compat, compat ?: "", sizeof(irq->compat));
+	}
+
+	return ret;
+}
+
+/* Why perfrec_gic_from_dt() failed, in @irq */
+static void perfrec_gic_fault(const struct perfrec_gic *gic, struct perfrec_irq_report *irq)
+{
+	switch (gic->dt_err) {
+	case -EADDRNOTAVAIL:
+		irq->fault = PERFREC_IRQ_UNMAPPED;
+		break;
+	case -EFAULT:
+		irq->fault = PERFREC_IRQ_NO_ANSWER;
+		break;
+	case -ENOENT:
+	case -EPROTONOSUPPORT:
+		irq->fault = PERFREC_IRQ_NO_GIC;
+		break;
+	default:
+		irq->fault = PERFREC_IRQ_BAD_GIC;
+		break;
+	}
+	irq->block = gic->fault.block;
+	irq->start = gic->fault.start;
+	irq->end = gic->fault.end;
+	irq->err = gic->fault.err;
+}
+
+/* The PMU's interrupt and its GIC, from the PMU node; say why not in @irq */
+static int perfrec_find_pmu_irq(struct perfrec_gic *gic, ofnode *nodep,
+				struct perfrec_irq_report *irq)
+{
+	uint intid, flags;
+	int ret;
+
+	ret = pmuv3_find_node(nodep);
+	if (ret) {
+		irq->fault = PERFREC_IRQ_NO_NODE;
+		return ret;
+	}
+	perfrec_node_path(*nodep, irq->node, sizeof(irq->node));
+	/* The specifier's form is the parent's: only a GIC's is known */
+	if (perfrec_check_parent(*nodep, irq))
+		return -ENXIO;
+	ret = pmuv3_read_irq(*nodep, &intid, &flags);
+	if (ret) {
+		irq->fault = ret == -EPROTONOSUPPORT ? PERFREC_IRQ_BAD_SPEC :
+			     ret == -ENODEV ? PERFREC_IRQ_NO_CPU : PERFREC_IRQ_NO_PROP;
+		return ret == -EPROTONOSUPPORT ? ret : -ENXIO;
+	}
+	irq->intid = intid;
+	ret = perfrec_gic_from_dt(*nodep, gic);
+	if (ret) {
+		perfrec_gic_fault(gic, irq);
+		return -ENXIO;
+	}
+	if (perfrec_gic_check_intid(gic, intid)) {
+		perfrec_gic_put(gic);
+		irq->fault = PERFREC_IRQ_BAD_SPEC;
+		return -EPROTONOSUPPORT;
+	}
+	gic->intid = intid;
+	/* Device-tree trigger types: 1 and 2 are edges, 4 and 8 levels */
+	gic->edge = flags & (BIT(0) | BIT(1));
+
+	return 0;
+}
+
+/* The generic timer's interrupt for U-Boot's EL, and its GIC; say why not in @irq */
+static int perfrec_find_timer_irq(struct perfrec_timer *timer, struct perfrec_gic *gic,
+				  struct perfrec_irq_report *irq)
+{
+	int ret;
+
+	ret = perfrec_timer_find(timer);
+	if (ret) {
+		irq->fault = PERFREC_IRQ_NO_NODE;
+		return ret;
+	}
+	perfrec_node_path(timer->node, irq->node, sizeof(irq->node));
+	/* The specifier's form is the parent's: only a GIC's is known */
+	if (perfrec_check_parent(timer->node, irq))
+		return -ENXIO;
+	ret = perfrec_timer_irq(timer, gic);
+	irq->intid = gic->intid;
+	switch (ret) {
+	case -ENXIO:
+		irq->fault = PERFREC_IRQ_NO_PROP;
+		break;
+	case -EPROTONOSUPPORT:
+		irq->fault = PERFREC_IRQ_BAD_SPEC;
+		break;
+	case -ENOLINK:
+		perfrec_gic_fault(gic, irq);
+		ret = -ENXIO;
+		break;
+	}
+
+	return ret;
+}
+
+void perfrec_source_snapshot(struct perfrec_snapshot *snap, const struct perfrec_gic *gic)
+{
+	struct pmuv3_hw hw;
+
+	snap->count = 0;
+	perfrec_cpu_snapshot(snap);
+	perfrec_timer_snapshot(snap);
+	if (!pmuv3_detect(&hw))
+		pmuv3_snapshot(&hw, snap);
+	if (gic)
+		perfrec_gic_snapshot(gic, snap);
+}
+
+void perfrec_snapshot(struct perfrec_snapshot *snap)
+{
+	struct perfrec_irq_report irq = { 0 };
+	struct perfrec_gic gic;
+	ofnode node;
+
+	if (perfrec_find_pmu_irq(&gic, &node, &irq)) {
+		perfrec_source_snapshot(snap, NULL);
+		return;
+	}
+	perfrec_source_snapshot(snap, &gic);
+	perfrec_gic_put(&gic);
+}
+
+/*
+ * Raise the session's interrupt on purpose (a PMU overflow flag, or a timer
+ * deadline long past) with the CPU's interrupts masked: it must show as
+ * pending at the GIC, or the device tree names the wrong interrupt.
+ */
+int perfrec_source_probe(enum perfrec_source source, struct perfrec_counters *ctr,
+			 struct perfrec_gic *gic, struct perfrec_irq_report *irq)
+{
+	struct pmuv3_saved pmu;
+	bool seen = false;
+	ulong start;
+	uint polls;
+
+	if (source == PERFREC_SRC_PMU) {
+		pmuv3_save(&ctr->hw, &pmu);
+		pmuv3_raise_irq();
+	} else {
+		perfrec_timer_start(&ctr->timer, 0);
+	}
+	start = timer_get_us();
+	polls = 0;
+	do {
+		seen = perfrec_gic_pending(gic);
+	} while (!seen && ++polls < PERFREC_PROBE_POLLS &&
+		 timer_get_us() - start < PERFREC_PROBE_US);
+	if (source == PERFREC_SRC_PMU)
+		pmuv3_restore(&pmu);
+	else
+		perfrec_timer_restore(&ctr->timer);
+	/* A level interrupt drops with its source; an edge one stays pending */
+	start = timer_get_us();
+	polls = 0;
+	while (perfrec_gic_pending(gic) && ++polls < PERFREC_PROBE_POLLS &&
+	       timer_get_us() - start < PERFREC_PROBE_US)
+		;
+	if (perfrec_gic_pending(gic))
+		perfrec_gic_clear_pending(gic);
+	if (!seen) {
+		irq->fault = PERFREC_IRQ_SILENT;
+		return -ETIMEDOUT;
+	}
+
+	return 0;
+}
+
+int perfrec_source_find(enum perfrec_source source, struct perfrec_counters *ctr,
+			struct perfrec_gic *gic, struct perfrec_irq_report *irq)
+{
+	ctr->pmu_node = ofnode_null();
+	switch (source) {
+	case PERFREC_SRC_PMU:
+		if (!ctr->have_pmu)
+			return -ENODEV;
+		return perfrec_find_pmu_irq(gic, &ctr->pmu_node, irq);
+	case PERFREC_SRC_TIMER:
+		return perfrec_find_timer_irq(&ctr->timer, gic, irq);
+	default:
+		return 0;
+	}
+}

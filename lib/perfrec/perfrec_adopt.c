@@ -1,0 +1,175 @@
+// SPDX-License-Identifier: GPL-2.0+
+/*
+ * Copyright (c) 2026 The perfrec authors
+ * perfrec: the boot recording becomes U-Boot's session after relocation
+ *
+ * A boot recording (perfrec_boot.c) runs before relocation from a fixed
+ * DRAM buffer, with the boot vectors and an IRQ state of its own. Once U-Boot
+ * has relocated, perfrec_session_relocated() points what any end gives back
+ * at the relocated image; once driver model and lmb are up,
+ * perfrec_session_adopt() writes the perf.data's head into the recording's
+ * buffer, copies the boot samples after it (image offsets become run-time
+ * addresses), and switches the handler to U-Boot's own session.
+ */
+
+#define LOG_CATEGORY	LOGC_ARCH
+
+#include <errno.h>
+#include <log.h>
+#include <perf_data.h>
+#include <perfrec.h>
+#include <asm/global_data.h>
+#include <dm/ofnode.h>
+#include <linux/kernel.h>
+#include <linux/string.h>
+#include "perfrec_cpu.h"
+#include "perfrec_info.h"
+#include "perfrec_irq.h"
+#include "perfrec_ring.h"
+#include "perfrec_session.h"
+#include "pmuv3.h"
+
+DECLARE_GLOBAL_DATA_PTR;
+
+/*
+ * A boot sample's address: a marker as it is, a raw one untagged, an image
+ * offset (perfrec_irq_boot_addr()) moved to the image's run-time place
+ */
+static u64 perfrec_boot_to_addr(u64 val, u64 base)
+{
+	if (val >= PERF_DATA_CONTEXT_USER)
+		return val;
+	if (val & PERFREC_BOOT_RAW)
+		return val & ~PERFREC_BOOT_RAW;
+
+	return val + base;
+}
+
+/* The longest sample: its fields, nr, PERF_CONTEXT_USER, the PC and PERFREC_MAX_DEPTH callers */
+#define PERFREC_SAMPLE_MAX_WORDS	(sizeof(struct perf_data_sample) / sizeof(u64) + 2 + \
+					 PERFREC_MAX_DEPTH + 1)
+
+/*
+ * Copy the boot ring's records in [@from, @to) (it never wraps: nothing
+ * consumes it) into @ring: samples with run-time addresses, the others (a
+ * boot phase's FORK and COMM) as they are. A sample that does not fit counts
+ * in @lost. Return: where the copy stopped, @to unless at a broken record
+ */
+static u64 perfrec_adopt_records(struct perfrec_ring *ring, const struct perfrec_irq *boot,
+				 u64 from, u64 to, u64 *copied, u64 *lost)
+{
+	const u8 *base = (const u8 *)boot->ring.base;
+
+	while (from < to) {
+		const struct perf_data_event_header *h = (const void *)(base + from);
+		u64 words[PERFREC_SAMPLE_MAX_WORDS];
+		struct perf_data_sample *s = (void *)words;
+		uint nr = h->size / sizeof(u64), i;
+		bool sample = h->type == PERF_DATA_RECORD_SAMPLE;
+
+		/* Only perfrec wrote here: anything else ends the copy */
+		if (h->size < sizeof(*h) || h->size > sizeof(words) || h->size % sizeof(u64) ||
+		    h->size > to - from)
+			break;
+		memcpy(words, h, h->size);
+		from += h->size;
+		if (sample) {
+			s->ip = perfrec_boot_to_addr(s->ip, gd->relocaddr);
+			for (i = sizeof(*s) / sizeof(u64) + 1; boot->callchain && i < nr; i++)
+				words[i] = perfrec_boot_to_addr(words[i], gd->relocaddr);
+		}
+		if (perfrec_ring_put(ring, words, nr))
+			*copied += sample;
+		else
+			*lost += sample;
+	}
+
+	return from;
+}
+
+void perfrec_session_relocated(struct perfrec_session *boot, u64 vbar)
+{
+	ulong old = gd->relocaddr - gd->reloc_off;	/* where the image ran before relocation */
+	uint i;
+
+	/*
+	 * What any end gives back from now on is U-Boot's relocated vector
+	 * table, and what the check expects. The snapshot's names are the old
+	 * image's strings: the relocated ones are what a snapshot taken now
+	 * holds.
+	 */
+	boot->cpu.vbar = vbar;
+	for (i = 0; i < boot->before.count; i++) {
+		struct perfrec_reg *reg = &boot->before.regs[i];
+
+		if ((ulong)reg->name - old < gd->mon_len)
+			reg->name += gd->relocaddr - old;
+		if (!strncmp(reg->name, "VBAR_EL", 7))
+			reg->val = vbar;
+	}
+}
+
+int perfrec_session_adopt(struct perfrec_session *boot, void *buf, ulong addr, ulong size,
+			  u64 *takenp, u64 *copiedp)
+{
+	struct perfrec_session *s = &perfrec_session;
+	struct perfrec_irq *st = &perfrec_irq;
+	const struct perfrec_irq *bst = boot->st;
+	struct perfrec_ring ring = { 0 };
+	ofnode node = ofnode_null();
+	u64 copied = 0, lost = 0, done;
+	int ret;
+
+	if (s->state == PERFREC_ARMED)
+		return -EBUSY;
+	/* While the boot recording goes on: all but the switch */
+	*s = *boot;
+	s->state = PERFREC_IDLE;
+	s->st = st;
+	s->boot = false;
+	s->cfg.buf = buf;
+	s->cfg.buf_addr = addr;
+	s->cfg.buf_size = size;
+	perfrec_info_fill(&s->facts, &s->cfg);
+	/* The leader's COMM and the MMAP: when the counters started */
+	s->facts.info.start_time = boot->ctr.start_ns;
+	ret = perf_data_begin(&s->writer, buf, size, &s->facts.info, &s->layout);
+	if (ret) {
+		perfrec_cpu_block();
+		perfrec_session_disarm(boot);
+		return log_msg_ret("head", ret);
+	}
+	ring.base = buf + s->layout.ring_offset;
+	ring.size = ALIGN_DOWN(s->layout.ring_bytes, sizeof(u64));
+	done = perfrec_adopt_records(&ring, bst, 0, perfrec_ring_head(&bst->ring), &copied, &lost);
+	perfrec_keep_buffer(s, &s->cfg);
+
+	/* The switch: the records taken since, and the handler's state */
+	perfrec_cpu_block();
+	perfrec_adopt_records(&ring, bst, done, bst->ring.head, &copied, &lost);
+	*takenp = bst->samples;
+	*copiedp = copied;
+	*st = *bst;
+	st->ring = ring;
+	st->samples = copied;
+	st->lost += lost;
+	/* From now on, as any recording: run-time addresses of the relocated image */
+	st->text_start = gd->relocaddr;
+	st->text_end = gd->relocaddr + perfrec_info_text_bytes();
+	st->stack_top = gd->start_addr_sp;
+	st->alt_start = 0;
+	st->alt_end = 0;
+	st->alt_stack_top = 0;
+	st->img_bytes = 0;
+	s->state = PERFREC_ARMED;
+	perfrec_cpu_switch_vectors(false);
+	perfrec_cpu_unmask(s->gic.group0);
+	/* Now that there is driver model: its removal before an OS boots disarms */
+	if (s->cfg.source == PERFREC_SRC_PMU)
+		pmuv3_find_node(&node);
+	ret = perfrec_probe_device(node);
+	if (ret)
+		log_debug("pmuv3 device: %d\n", ret);
+
+	return 0;
+}
