@@ -874,7 +874,7 @@ struct perfrec_frame;
  * @compress: gzip them first
  * @wirep: if not NULL, returns the bytes printed
  *
- * The format is tools/perfrec/perfrec_extract.py's (include/perfrec_frame.h).
+ * The format is tools/perfrec/perfrec_frames.py's (include/perfrec_frame.h).
  *
  * Return: 0, -ENOSYS for @compress without CONFIG_GZIP_COMPRESSED, -ENOMEM,
  * -EIO if gzip fails; each failure is printed

@@ -61,13 +61,11 @@ KNOWN = {
     'lines: lib/perf_data.c',
     'lines: scripts/perfrec_hotspot_shot.py',
     'lines: scripts/perfrec_loopback_lab.py',
-    'lines: test/host/test_extract.py',
     'lines: test/lib/perf_data.c',
     'lines: test/lib/perfrec.c',
     'lines: test/py/tests/perfrec_data.py',
     'lines: test/py/tests/test_perfrec_boot.py',
     'lines: tools/perfrec/perfrec_diff.py',
-    'lines: tools/perfrec/perfrec_extract.py',
 }
 
 C_SKIP = re.compile(r'(^|/)(build|__pycache__)(/|$)')
