@@ -59,8 +59,6 @@ KNOWN = {
     'lines: drivers/perf/perfrec_gic.c',
     'lines: include/perfrec.h',
     'lines: lib/perf_data.c',
-    'lines: scripts/perfrec_hotspot_shot.py',
-    'lines: scripts/perfrec_loopback_lab.py',
     'lines: test/lib/perf_data.c',
     'lines: test/lib/perfrec.c',
     'lines: test/py/tests/test_perfrec_boot.py',

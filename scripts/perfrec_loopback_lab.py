@@ -29,6 +29,8 @@ Each place is a board the way a lab has one:
   Pi, its device tree; for Versal the image with QEMU's device tree
   appended), where the next power-on boots it.
 The glue is the pty relay, the power script and the configuration files.
+(The relay is in perfrec_lab_relay.py, the processes, ports and network
+namespace checks in perfrec_lab_netns.py.)
 
 NAME=CELL@BUILD: a place NAME booting BUILD's image as scripts/
 perfrec_run_tests.py's cell CELL (el2-gicv3, raspi3b, versal, ...). Its tags:
@@ -49,232 +51,37 @@ As a module (make check-lab's tests, already in a namespace of their own):
 """
 
 import argparse
-import errno
 import json
 import os
-import pty
 import re
-import select
 import shutil
 import signal
-import socket
 import subprocess
 import sys
-import termios
-import threading
 import time
-import tty
 import uuid
 
 TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(TOP, 'scripts'))
 # pylint: disable-next=wrong-import-position
+from perfrec_lab_netns import (LabError, MARKER, START_SECS, comm, free_port,  # noqa: E402
+                               listeners, marked, only_loopback, wait_port)
+# pylint: disable-next=wrong-import-position
+from perfrec_lab_relay import Relay  # noqa: E402
+# pylint: disable-next=wrong-import-position
 from perfrec_run_tests import BOARD_CELLS, CELLS, Job, cell_env  # noqa: E402
 
-MARKER = 'PERFREC_LAB_RUN'
 # pdudaemon's localcmdline command for an outlet
 POWER = os.path.join(TOP, 'scripts/perfrec_lab_power.sh')
 PDU = 'perfrec-lab'
 EXPORTER = 'perfrec-lab'
-# How long a server may take to listen, and a client call to answer (s)
-START_SECS = 30
+# How long a client call may take to answer (s)
 CLIENT_SECS = 30
-# The console relay's backlog while ser2net does not read (a UART drops the rest)
-BACKLOG = 1 << 20
 
 
 def say(msg):
     """One line on stderr"""
     print('perfrec_loopback_lab: ' + msg, file=sys.stderr, flush=True)
-
-
-class LabError(Exception):
-    """The lab did not come up, or did not go down cleanly"""
-
-
-def free_port():
-    """A TCP port free on 127.0.0.1 now"""
-    with socket.socket() as sock:
-        sock.bind(('127.0.0.1', 0))
-        return sock.getsockname()[1]
-
-
-def wait_port(port, proc, what):
-    """Wait until 127.0.0.1:@port accepts connections; @proc must not exit"""
-    end = time.monotonic() + START_SECS
-    while time.monotonic() < end:
-        if proc.poll() is not None:
-            raise LabError('%s exited (%d) before listening on 127.0.0.1:%d' %
-                           (what, proc.returncode, port))
-        try:
-            socket.create_connection(('127.0.0.1', port), timeout=1).close()
-            return
-        except OSError:
-            time.sleep(0.1)
-    raise LabError('%s did not listen on 127.0.0.1:%d within %d s' % (what, port, START_SECS))
-
-
-def listeners():
-    """The TCP ports something listens on in this network namespace"""
-    out = subprocess.run(['ss', '-Hltn'], capture_output=True, text=True, check=True).stdout
-    return sorted({int(line.split()[3].rsplit(':', 1)[1]) for line in out.splitlines()})
-
-
-def marked(run_id):
-    """The PIDs whose environment carries this run's marker"""
-    want = ('%s=%s' % (MARKER, run_id)).encode() + b'\0'
-    pids = []
-    for name in os.listdir('/proc'):
-        if not name.isdigit():
-            continue
-        try:
-            with open('/proc/%s/environ' % name, 'rb') as inf:
-                if want in inf.read():
-                    pids.append(int(name))
-        except OSError:
-            pass
-    return pids
-
-
-def only_loopback():
-    """None if this network namespace has only 'lo' (and bring it up), else why
-    not. lo also gets 127.0.0.2: ser2net resolves its port with glibc's
-    AI_ADDRCONFIG, which finds no address where 127.0.0.1 is the only one"""
-    out = subprocess.run(['ip', '-o', 'link', 'show'], capture_output=True, text=True,
-                         check=True).stdout
-    links = [line.split(':')[1].strip().split('@')[0] for line in out.splitlines()]
-    if links != ['lo']:
-        return 'this network namespace has %s, not only lo' % ', '.join(links)
-    subprocess.run(['ip', 'link', 'set', 'lo', 'up'], check=True)
-    subprocess.run(['ip', 'addr', 'replace', '127.0.0.2/32', 'dev', 'lo'], check=True)
-    return None
-
-
-class Relay(threading.Thread):
-    """A board's console: a pty that exists while the board is off, relayed
-    to the QEMU that connects to @sock while one runs
-
-    A fault file (@fault) makes the relay lose part of the board's output
-    once, as a console that drops: 'drop MARK SKIP LEN' loses LEN bytes,
-    SKIP bytes after the next MARK. The file is removed when it has acted.
-    """
-
-    def __init__(self, sock, fault):
-        super().__init__(daemon=True)
-        self.master, self.slave = pty.openpty()
-        tty.setraw(self.slave)
-        os.set_blocking(self.master, False)
-        self.path = os.ttyname(self.slave)
-        self.fault = fault
-        self.listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-        self.listener.bind(sock)
-        self.listener.listen(1)
-        self.conn = None
-        self.backlog = bytearray()
-        self.stopping = threading.Event()
-        self.dropping = None    # [mark, skip, length, seen] while a fault is armed
-
-    def stop(self):
-        """Stop relaying and close the pty"""
-        self.stopping.set()
-        self.join(5)
-        for sock in (self.conn, self.listener):
-            if sock:
-                sock.close()
-        for fd in (self.master, self.slave):
-            os.close(fd)
-
-    def _arm(self):
-        """Read the fault file, if any, once per board connection"""
-        try:
-            with open(self.fault, encoding='utf-8') as inf:
-                words = inf.read().split()
-        except FileNotFoundError:
-            self.dropping = None
-            return
-        if len(words) != 4 or words[0] != 'drop':
-            raise LabError('%s: want "drop MARK SKIP LEN", not %r' % (self.fault, words))
-        self.dropping = [words[1].encode(), int(words[2]), int(words[3]), b'']
-
-    def _filter(self, data):
-        """@data less what an armed fault loses"""
-        if not self.dropping:
-            return data
-        mark, skip, length, seen = self.dropping
-        if mark:
-            seen += data
-            at = seen.find(mark)
-            if at < 0:
-                self.dropping[3] = seen[-len(mark):]
-                return data
-            # The mark may straddle reads: count from its start in @data
-            start = len(data) - (len(seen) - at)
-            self.dropping[0] = b''
-            keep, data = data[:max(start, 0)], data[max(start, 0):]
-        else:
-            keep = b''
-        if skip >= len(data):
-            self.dropping[1] = skip - len(data)
-            return keep + data
-        keep += data[:skip]
-        data = data[skip:]
-        self.dropping[1] = 0
-        self.dropping[2] = max(length - len(data), 0)
-        if self.dropping[2] == 0:
-            self.dropping = None
-            os.remove(self.fault)
-        return keep + data[length:]
-
-    def _to_console(self, data):
-        """Queue @data for the pty (dropping the oldest past BACKLOG)"""
-        self.backlog += data
-        if len(self.backlog) > BACKLOG:
-            del self.backlog[:len(self.backlog) - BACKLOG]
-        try:
-            done = os.write(self.master, self.backlog)
-            del self.backlog[:done]
-        except BlockingIOError:
-            pass
-
-    def run(self):
-        while not self.stopping.is_set():
-            rlist = [self.listener, self.master] + ([self.conn] if self.conn else [])
-            wlist = [self.master] if self.backlog else []
-            ready, writable, _ = select.select(rlist, wlist, [], 0.2)
-            if writable:
-                self._to_console(b'')
-            if self.listener in ready:
-                conn, _ = self.listener.accept()
-                if self.conn:
-                    self.conn.close()
-                self.conn = conn
-                # A board powered on: what the last one printed is not its
-                termios.tcflush(self.slave, termios.TCIFLUSH)
-                self.backlog.clear()
-                self._arm()
-            if self.master in ready:
-                try:
-                    data = os.read(self.master, 4096)
-                except OSError as exc:
-                    if exc.errno not in (errno.EAGAIN, errno.EIO):
-                        raise
-                    data = b''
-                if data and self.conn:
-                    try:
-                        self.conn.sendall(data)
-                    except OSError:
-                        self.conn.close()
-                        self.conn = None
-            if self.conn and self.conn in ready:
-                try:
-                    data = self.conn.recv(65536)
-                except OSError:
-                    data = b''
-                if not data:
-                    self.conn.close()
-                    self.conn = None
-                else:
-                    self._to_console(self._filter(data))
 
 
 def place_env(cell, build, where):
@@ -503,15 +310,6 @@ class Lab:
                                 'clean (no process of this run, no port listening, '
                                 'no place acquired)'))
         return left
-
-
-def comm(pid):
-    """A process's command name"""
-    try:
-        with open('/proc/%d/comm' % pid, encoding='utf-8') as inf:
-            return inf.read().strip()
-    except OSError:
-        return '?'
 
 
 # One place in exporter.yaml: its serial port and its outlet (the README's
