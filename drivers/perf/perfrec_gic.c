@@ -1,13 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0+
 /*
  * Copyright (c) 2026 The perfrec authors
- * perfrec's GIC policy: find the GIC in the device tree, borrow one interrupt, give it back
+ * perfrec's GIC policy: borrow one interrupt, give it back
  *
  * U-Boot on arm64 does not initialise the GIC for most boards (qemu_arm64
  * selects neither GICV2 nor GICV3), so perfrec brings up just what it needs
  * for one interrupt and restores every register afterwards. Register names
  * and offsets are those of <asm/gic.h>. Where the BCM2836 local controller
  * takes the GIC's place, each function here hands over to perfrec_bcm2836.c.
+ * Finding the GIC in the device tree and reaching its registers is
+ * perfrec_gic_dt.c's.
  */
 
 #define LOG_CATEGORY	LOGC_ARCH
@@ -29,9 +31,7 @@
 #include "perfrec_gic.h"
 
 /* GICD_CTLR (the enable bits: <perfrec_gic_ctlr.h>) */
-#define PERFREC_GICD_CTLR_DS		BIT(6)	/* v3: single security state */
 #define PERFREC_GICD_CTLR_RWP		BIT(31)	/* v3: register write pending */
-#define PERFREC_GICD_TYPER_ITLINES	GENMASK(4, 0)
 
 /* GICC_CTLR (v2) */
 #define PERFREC_GICC_CTLR_ENABLE_G0	BIT(0)
@@ -42,14 +42,8 @@
 
 /* GICR (v3) */
 #define PERFREC_GICR_CTLR_RWP		BIT(3)
-#define PERFREC_GICR_TYPER_VLPIS	BIT(1)
-#define PERFREC_GICR_TYPER_LAST		BIT(4)
-#define PERFREC_GICR_TYPER_AFF		GENMASK_ULL(63, 32)
 #define PERFREC_GICR_WAKER_SLEEP	BIT(1)	/* ProcessorSleep */
 #define PERFREC_GICR_WAKER_ASLEEP	BIT(2)	/* ChildrenAsleep */
-#define PERFREC_GICR_FRAME		SZ_128K	/* RD_base + SGI_base */
-#define PERFREC_GICR_MAX_REGIONS	8
-#define PERFREC_GICR_MAX_FRAMES		512
 
 /* Highest priority; PMR lets through everything but the lowest */
 #define PERFREC_GIC_PRIORITY		0x00
@@ -59,273 +53,10 @@
 /* At most this many looks, too: U-Boot's time stands still without CNTFRQ_EL0 */
 #define PERFREC_GIC_TIMEOUT_POLLS	1000000
 
-/* SPIs: INTIDs from 32; GICD_ICFGR has two bits per interrupt, the upper one "edge" */
-#define PERFREC_GIC_SPI_BASE		32
-
+/* GICD_ICFGR has two bits per interrupt, the upper one "edge" */
 static u32 perfrec_gic_cfg_bit(const struct perfrec_gic *gic)
 {
 	return BIT(2 * (gic->intid % 16) + 1);
-}
-
-static const char *const perfrec_gicv2_compat[] = {
-	"arm,gic-400", "arm,cortex-a15-gic", "arm,cortex-a9-gic", "arm,cortex-a7-gic",
-	"arm,arm11mp-gic", "arm,eb11mp-gic", "arm,pl390", "arm,tc11mp-gic",
-	"qcom,msm-qgic2",
-};
-
-/* GICv2 or v3 (or the BCM2836 local controller) by compatible, else 0 */
-static uint perfrec_gic_version(ofnode gic_node)
-{
-	uint i;
-
-	if (ofnode_device_is_compatible(gic_node, "arm,gic-v3"))
-		return 3;
-	if (ofnode_device_is_compatible(gic_node, "brcm,bcm2836-l1-intc"))
-		return PERFREC_GIC_BCM2836;
-	for (i = 0; i < ARRAY_SIZE(perfrec_gicv2_compat); i++) {
-		if (ofnode_device_is_compatible(gic_node, perfrec_gicv2_compat[i]))
-			return 2;
-	}
-
-	return 0;
-}
-
-int perfrec_gic_find_parent(ofnode node, ofnode *parentp)
-{
-	u32 phandle;
-
-	*parentp = ofnode_null();
-	for (; ofnode_valid(node); node = ofnode_get_parent(node)) {
-		if (!ofnode_read_u32(node, "interrupt-parent", &phandle)) {
-			*parentp = ofnode_get_by_phandle(phandle);
-			break;
-		}
-	}
-	if (!ofnode_valid(*parentp))
-		return -ENOENT;
-
-	return perfrec_gic_version(*parentp) ? 0 : -EPROTONOSUPPORT;
-}
-
-/*
- * Make one register block of the GIC reachable: map what U-Boot's MMU map
- * leaves out of it (until perfrec_gic_put()), then read the register at
- * @probe_off with a guard, so that a block where nothing answers is an
- * error and not an abort. @gic->fault names the block on error.
- */
-static int perfrec_gic_reach(struct perfrec_gic *gic, const char *block, fdt_addr_t base,
-			     fdt_size_t size, uint probe_off, void __iomem **regsp)
-{
-	struct perfrec_mmu mmu;
-	u32 val;
-	int ret;
-
-	gic->fault.block = block;
-	gic->fault.start = base;
-	gic->fault.end = base + size - 1;
-	ret = perfrec_mmu_get(&mmu);
-	if (!ret)
-		ret = perfrec_mmu_map(&mmu, base, size, &gic->borrow);
-	if (ret > 0) {
-		perfrec_mmu_sync(&gic->borrow);
-	} else if (ret && ret != -ENOENT) {	/* -ENOENT: the MMU is off */
-		gic->fault.err = ret;
-		return log_msg_ret("map", -EADDRNOTAVAIL);
-	}
-	*regsp = map_sysmem(base, size);
-	if (perfrec_cpu_read_probe(*regsp + probe_off, &val))
-		return log_msg_ret("read", -EFAULT);
-	gic->fault.block = NULL;
-
-	return 0;
-}
-
-void perfrec_gic_put(struct perfrec_gic *gic)
-{
-	if (!gic->borrow.nr || gic->borrow.restored)
-		return;
-	perfrec_mmu_unmap(&gic->borrow);
-	perfrec_mmu_sync(&gic->borrow);
-}
-
-/* Find the redistributor whose GICR_TYPER affinity is this CPU's MPIDR */
-static int perfrec_gicv3_find_rdist(ofnode gic_node, struct perfrec_gic *gic)
-{
-	u64 mpidr = perfrec_cpu_affinity();
-	u64 aff = FIELD_GET(CPU_MPIDR_AFF3, mpidr) << 24 |
-		  FIELD_GET(CPU_MPIDR_AFF2, mpidr) << 16 |
-		  FIELD_GET(CPU_MPIDR_AFF1, mpidr) << 8 |
-		  FIELD_GET(CPU_MPIDR_AFF0, mpidr);
-	u32 regions = ofnode_read_u32_default(gic_node, "#redistributor-regions", 1);
-	u64 stride = ofnode_read_u64_default(gic_node, "redistributor-stride", 0);
-	uint region;
-
-	regions = min_t(u32, regions, PERFREC_GICR_MAX_REGIONS);
-	for (region = 0; region < regions; region++) {
-		fdt_addr_t base = ofnode_get_addr_index(gic_node, 1 + region);
-		fdt_size_t size = 0;
-		void __iomem *rd;
-		ulong off;
-		uint frames;
-
-		if (base == FDT_ADDR_T_NONE)
-			return -EINVAL;
-		/* Without a size, GICR_TYPER.Last ends the region */
-		ofnode_get_addr_size_index(gic_node, 1 + region, &size);
-		for (off = 0, frames = 0; (!size || off + PERFREC_GICR_FRAME <= size) &&
-		     frames < PERFREC_GICR_MAX_FRAMES; frames++) {
-			u64 typer;
-			int ret;
-
-			ret = perfrec_gic_reach(gic, "redistributor", base + off,
-						PERFREC_GICR_FRAME, GICR_TYPER, &rd);
-			if (ret)
-				return ret;
-			typer = readq(rd + GICR_TYPER);
-			if (FIELD_GET(PERFREC_GICR_TYPER_AFF, typer) == aff) {
-				gic->rdist = rd;
-				gic->sgi = rd + SZ_64K;
-				return 0;
-			}
-			if (typer & PERFREC_GICR_TYPER_LAST)
-				break;
-			if (stride)
-				off += stride;
-			else
-				off += typer & PERFREC_GICR_TYPER_VLPIS ? 2 * PERFREC_GICR_FRAME :
-					PERFREC_GICR_FRAME;
-		}
-	}
-	log_debug("no redistributor for MPIDR %llx\n", mpidr);
-
-	return -ENODEV;
-}
-
-/* PPIs: INTIDs 16-31; SPIs: 32-1019 */
-#define PERFREC_GIC_PPI_BASE		16
-#define PERFREC_GIC_NR_PPI		16
-#define PERFREC_GIC_NR_SPI		988
-
-/* Sources of the BCM2836 local controller: 0-11 (the local timer is 11) */
-#define PERFREC_BCM2836_NR_SOURCES	12
-
-uint perfrec_gic_dt_cells(ofnode node)
-{
-	ofnode parent;
-
-	perfrec_gic_find_parent(node, &parent);
-
-	return ofnode_valid(parent) && perfrec_gic_version(parent) == PERFREC_GIC_BCM2836 ?
-	       PERFREC_DT_IRQ_CELLS_BCM2836 : PERFREC_DT_IRQ_CELLS;
-}
-
-/* <source flags>: each source is a core's own, as a GIC's PPI */
-static int perfrec_bcm2836_dt_irq(ofnode node, uint idx, struct perfrec_dt_irq *irq)
-{
-	idx *= PERFREC_DT_IRQ_CELLS_BCM2836;
-	irq->type = PERFREC_DT_IRQ_TYPE_PPI;
-	if (ofnode_read_u32_index(node, "interrupts", idx, &irq->intid) ||
-	    ofnode_read_u32_index(node, "interrupts", idx + 1, &irq->flags))
-		return -ENXIO;
-
-	return irq->intid < PERFREC_BCM2836_NR_SOURCES ? 0 : -EPROTONOSUPPORT;
-}
-
-int perfrec_gic_dt_irq(ofnode node, uint idx, struct perfrec_dt_irq *irq)
-{
-	u32 num;
-
-	if (perfrec_gic_dt_cells(node) == PERFREC_DT_IRQ_CELLS_BCM2836)
-		return perfrec_bcm2836_dt_irq(node, idx, irq);
-	idx *= PERFREC_DT_IRQ_CELLS;
-	irq->type = U32_MAX;
-	if (ofnode_read_u32_index(node, "interrupts", idx, &irq->type) ||
-	    ofnode_read_u32_index(node, "interrupts", idx + 1, &num) ||
-	    ofnode_read_u32_index(node, "interrupts", idx + 2, &irq->flags))
-		return -ENXIO;
-	if (irq->type == PERFREC_DT_IRQ_TYPE_PPI && num < PERFREC_GIC_NR_PPI)
-		irq->intid = PERFREC_GIC_PPI_BASE + num;
-	else if (irq->type == PERFREC_DT_IRQ_TYPE_SPI && num < PERFREC_GIC_NR_SPI)
-		irq->intid = PERFREC_GIC_SPI_BASE + num;
-	else
-		return -EPROTONOSUPPORT;
-
-	return 0;
-}
-
-int perfrec_gic_check_intid(const struct perfrec_gic *gic, uint intid)
-{
-	if (gic->version == PERFREC_GIC_BCM2836)
-		return perfrec_bcm2836_check(gic->l1.core, intid) ? -EPROTONOSUPPORT : 0;
-
-	return intid < 32 * gic->nr_enable_regs && intid < PERFREC_GIC_INTID_SPECIAL ? 0 :
-	       -EPROTONOSUPPORT;
-}
-
-/* The distributor and CPU interface (v2), or the redistributor (v3), found and reachable */
-static int perfrec_gic_find(ofnode node, struct perfrec_gic *gic)
-{
-	fdt_addr_t dist, cpu;
-	fdt_size_t size = 0;
-	ofnode gic_node;
-	int ret;
-
-	ret = perfrec_gic_find_parent(node, &gic_node);
-	if (ret)
-		return log_msg_ret("parent", ret);
-	gic->version = perfrec_gic_version(gic_node);
-	dist = ofnode_get_addr_size_index(gic_node, 0, &size);
-	if (dist == FDT_ADDR_T_NONE)
-		return log_msg_ret("dist", -EINVAL);
-	if (gic->version == PERFREC_GIC_BCM2836) {
-		gic->l1.core = FIELD_GET(CPU_MPIDR_AFF0, perfrec_cpu_affinity());
-		if (gic->l1.core >= PERFREC_BCM2836_CORES)
-			return log_msg_ret("core", -ENODEV);
-		ret = perfrec_gic_reach(gic, "registers", dist, size ?: SZ_256, 0,
-					&gic->dist);
-		if (ret)
-			return ret;
-		gic->l1.base = gic->dist;
-		gic->cpu = perfrec_bcm2836_source(gic->dist, gic->l1.core);
-		return 0;
-	}
-	ret = perfrec_gic_reach(gic, "distributor", dist,
-				size ?: gic->version == 3 ? SZ_64K : SZ_4K, GICD_TYPER, &gic->dist);
-	if (ret)
-		return ret;
-	gic->nr_enable_regs = FIELD_GET(PERFREC_GICD_TYPER_ITLINES,
-					readl(gic->dist + GICD_TYPER)) + 1;
-
-	if (gic->version == 2) {
-		size = 0;
-		cpu = ofnode_get_addr_size_index(gic_node, 1, &size);
-		if (cpu == FDT_ADDR_T_NONE)
-			return log_msg_ret("cpu", -EINVAL);
-		ret = perfrec_gic_reach(gic, "CPU interface", cpu, size ?: SZ_8K, GICC_CTLR,
-					&gic->cpu);
-		if (ret)
-			return ret;
-		/* Without Security Extensions (or at EL3) the groups are ours */
-		gic->may_set_group = current_el() == 3 ||
-				     !(readl(gic->dist + GICD_TYPER) & BIT(10));
-		return 0;
-	}
-
-	gic->may_set_group = current_el() == 3 ||
-			     (readl(gic->dist + GICD_CTLR) & PERFREC_GICD_CTLR_DS);
-	gic->group0 = current_el() == 3;
-
-	return perfrec_gicv3_find_rdist(gic_node, gic);
-}
-
-int perfrec_gic_from_dt(ofnode node, struct perfrec_gic *gic)
-{
-	memset(gic, 0, sizeof(*gic));
-	gic->dt_err = perfrec_gic_find(node, gic);
-	if (gic->dt_err)
-		perfrec_gic_put(gic);
-
-	return gic->dt_err;
 }
 
 /*
@@ -530,6 +261,54 @@ static void perfrec_gicv3_sleep(struct perfrec_gic *gic)
 		;
 }
 
+/*
+ * Nothing but our interrupt may be taken during the session: disable every
+ * other. If the writes never take effect, the enables and the v3 CPU
+ * interface (all that has changed yet) go back.
+ */
+static int perfrec_gic_quiesce(struct perfrec_gic *gic)
+{
+	uint i;
+	int ret;
+
+	for (i = 0; i < gic->nr_enable_regs; i++)
+		writel(gic->saved.enable[i], perfrec_gic_enable_reg(gic, GICD_ICENABLERn, i));
+	ret = perfrec_gic_sync(gic);
+	if (!ret)
+		return 0;
+	for (i = 0; i < gic->nr_enable_regs; i++)
+		writel(gic->saved.enable[i], perfrec_gic_enable_reg(gic, GICD_ISENABLERn, i));
+	if (gic->version == 3) {
+		perfrec_gicv3_cpu_restore(gic);
+		perfrec_gicv3_sleep(gic);
+	}
+
+	return ret;
+}
+
+/*
+ * Our interrupt's own settings: the highest priority, non-secure group 1
+ * (an IRQ at EL1/EL2) or group 0 (an FIQ at EL3) where the group is ours
+ * to set, and for an SPI this CPU as its target and the device tree's
+ * trigger. @frame, @reg and @bit locate it (perfrec_gic_irq_frame()).
+ */
+static void perfrec_gic_take_line(struct perfrec_gic *gic, void __iomem *frame, uint reg, u32 bit)
+{
+	writeb(PERFREC_GIC_PRIORITY, frame + GICD_IPRIORITYRn + gic->intid);
+	if (gic->may_set_group && gic->version == 3) {
+		writel(gic->group0 ? gic->saved.group & ~bit : gic->saved.group | bit,
+		       frame + GICD_IGROUPRn + 4 * reg);
+		writel(gic->saved.grpmod & ~bit, frame + GICR_IGROUPMODRn + 4 * reg);
+	}
+	if (gic->intid >= PERFREC_GIC_SPI_BASE) {
+		perfrec_gic_route(gic);
+		gic->saved.cfg = readl(gic->dist + GICD_ICFGR + 4 * (gic->intid / 16));
+		writel((gic->saved.cfg & ~perfrec_gic_cfg_bit(gic)) |
+		       (gic->edge ? perfrec_gic_cfg_bit(gic) : 0),
+		       gic->dist + GICD_ICFGR + 4 * (gic->intid / 16));
+	}
+}
+
 int perfrec_gic_setup(struct perfrec_gic *gic)
 {
 	void __iomem *frame = perfrec_gic_irq_frame(gic);
@@ -567,37 +346,11 @@ int perfrec_gic_setup(struct perfrec_gic *gic)
 	gic->saved.group = readl(frame + GICD_IGROUPRn + 4 * reg);
 	gic->saved.grpmod = gic->version == 3 ? readl(frame + GICR_IGROUPMODRn + 4 * reg) : 0;
 
-	/* Nothing but our interrupt may be taken during the session */
-	for (i = 0; i < gic->nr_enable_regs; i++)
-		writel(gic->saved.enable[i], perfrec_gic_enable_reg(gic, GICD_ICENABLERn, i));
-	ret = perfrec_gic_sync(gic);
-	if (ret) {
-		/* Only the enables have changed yet, and the v3 CPU interface */
-		for (i = 0; i < gic->nr_enable_regs; i++)
-			writel(gic->saved.enable[i],
-			       perfrec_gic_enable_reg(gic, GICD_ISENABLERn, i));
-		if (gic->version == 3) {
-			perfrec_gicv3_cpu_restore(gic);
-			perfrec_gicv3_sleep(gic);
-		}
+	ret = perfrec_gic_quiesce(gic);
+	if (ret)
 		return log_msg_ret("sync", ret);
-	}
 
-	writeb(PERFREC_GIC_PRIORITY, frame + GICD_IPRIORITYRn + gic->intid);
-	if (gic->may_set_group && gic->version == 3) {
-		/* Non-secure group 1: an IRQ at EL1/EL2; group 0: an FIQ at EL3 */
-		writel(gic->group0 ? gic->saved.group & ~bit : gic->saved.group | bit,
-		       frame + GICD_IGROUPRn + 4 * reg);
-		writel(gic->saved.grpmod & ~bit, frame + GICR_IGROUPMODRn + 4 * reg);
-	}
-	if (gic->intid >= PERFREC_GIC_SPI_BASE) {
-		/* An SPI: to this CPU, level or edge as the device tree says */
-		perfrec_gic_route(gic);
-		gic->saved.cfg = readl(gic->dist + GICD_ICFGR + 4 * (gic->intid / 16));
-		writel((gic->saved.cfg & ~perfrec_gic_cfg_bit(gic)) |
-		       (gic->edge ? perfrec_gic_cfg_bit(gic) : 0),
-		       gic->dist + GICD_ICFGR + 4 * (gic->intid / 16));
-	}
+	perfrec_gic_take_line(gic, frame, reg, bit);
 	writel(gic->saved.dist_ctlr | perfrec_gicd_ctlr_enable(gic->version, gic->may_set_group),
 	       gic->dist + GICD_CTLR);
 	ret = perfrec_gic_sync(gic);

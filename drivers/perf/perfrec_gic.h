@@ -26,6 +26,9 @@ struct perfrec_snapshot;
  */
 #define PERFREC_GIC_BCM2836		1
 
+/* SPIs: INTIDs from 32; GICD_ICFGR has two bits per interrupt, the upper one "edge" */
+#define PERFREC_GIC_SPI_BASE		32
+
 /* GICC_IAR / ICC_IAR1_EL1: INTIDs 1020-1023 are special (no interrupt) */
 #define PERFREC_GIC_INTID_SPECIAL	1020
 #define PERFREC_GICV2_IAR_INTID		GENMASK(9, 0)
