@@ -59,7 +59,6 @@ KNOWN = {
     'lines: lib/perf_data.c',
     'lines: test/lib/perf_data.c',
     'lines: test/lib/perfrec.c',
-    'lines: test/py/tests/test_perfrec_boot.py',
 }
 
 C_SKIP = re.compile(r'(^|/)(build|__pycache__)(/|$)')

@@ -268,3 +268,24 @@ def dtb_with_gic_at(cons, tmp_path, addr):
     cells[:2] = [f'{addr >> 32:x}', f'{addr & 0xffffffff:x}']
     subprocess.run(['fdtput', '-t', 'x', dtb, GIC, 'reg'] + cells, check=True)
     return dtb
+
+
+def elf_symbols(cons):
+    """The ELF's path, its defined symbols (nm -S, split) and the image's
+    link address (__image_copy_start)"""
+    elf = os.path.join(cons.config.build_dir, 'u-boot')
+    out = subprocess.run(['aarch64-linux-gnu-nm', '-S', '--defined-only', elf],
+                         capture_output=True, text=True, check=True).stdout
+    syms = [line.split() for line in out.splitlines()]
+    base = next(int(parts[0], 16) for parts in syms if parts[-1] == '__image_copy_start')
+    return elf, syms, base
+
+
+def text_of(cons):
+    """[(start, end, name)] of the ELF's functions as offsets into the image
+    (from its link address, CONFIG_TEXT_BASE), sorted, for classifying
+    offsets (a list: two static functions may share a name)"""
+    _, syms, base = elf_symbols(cons)
+    return sorted((int(parts[0], 16) - base, int(parts[0], 16) - base + int(parts[1], 16),
+                   parts[3]) for parts in syms
+                  if len(parts) == 4 and parts[2] in 'tTwW' and int(parts[1], 16))

@@ -23,7 +23,8 @@ import pytest
 import test_perfrec_hotspot as hotspot
 import test_perfrec_session as session
 from perfrec_data import PerfData
-from perfrec_helpers import events, fetch, icount_shift, perf, qemu_dtb, status
+from perfrec_helpers import (elf_symbols, events, fetch, icount_shift, perf, qemu_dtb, status,
+                             text_of)
 from test_perfrec_callgraph import FLAMEGRAPH, flame_stacks
 
 BOOT_LINE = re.compile(r'perfrec: recording since board_init_f\(\): (\d+) of (\d+) samples '
@@ -67,27 +68,6 @@ def options_dtb(cons, tmp_path, mem='1G', **props):
                'perfrec,' + name.replace('_', '-'), str(val)]
               for name, val in props.items()]
     return qemu_dtb(cons, tmp_path, 'options.dtb', edits, mem)
-
-
-def elf_symbols(cons):
-    """The ELF's path, its defined symbols (nm -S, split) and the image's
-    link address (__image_copy_start)"""
-    elf = os.path.join(cons.config.build_dir, 'u-boot')
-    out = subprocess.run(['aarch64-linux-gnu-nm', '-S', '--defined-only', elf],
-                         capture_output=True, text=True, check=True).stdout
-    syms = [line.split() for line in out.splitlines()]
-    base = next(int(parts[0], 16) for parts in syms if parts[-1] == '__image_copy_start')
-    return elf, syms, base
-
-
-def text_of(cons):
-    """[(start, end, name)] of the ELF's functions as offsets into the image
-    (from its link address, CONFIG_TEXT_BASE), sorted, for classifying
-    offsets (a list: two static functions may share a name)"""
-    _, syms, base = elf_symbols(cons)
-    return sorted((int(parts[0], 16) - base, int(parts[0], 16) - base + int(parts[1], 16),
-                   parts[3]) for parts in syms
-                  if len(parts) == 4 and parts[2] in 'tTwW' and int(parts[1], 16))
 
 
 def copy_loop_range(cons):
