@@ -53,7 +53,6 @@ LAYERS = ['cmd/', 'lib/perfrec/', 'drivers/perf/', 'lib/perf_data.c']
 KNOWN = {
     'function: test/lib/perf_data.c lib_test_perf_data_file',
     'function: test/lib/perf_data.c lib_test_perf_data_pipe',
-    'lines: bench/perfrec_bench.py',
     'lines: cmd/perfrec.c',
     'lines: include/perfrec.h',
     'lines: lib/perf_data.c',
