@@ -16,6 +16,8 @@
 #include <perfrec.h>
 #include <perfrec_compat.h>
 #include <perfrec_frame.h>
+#include <perfrec_report.h>
+#include <perfrec_stream.h>
 #include <stdio.h>
 #include <vsprintf.h>
 #include <asm/global_data.h>

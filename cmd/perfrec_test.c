@@ -32,6 +32,7 @@
 #include <errno.h>
 #include <perfrec.h>
 #include <perfrec_compat.h>
+#include <perfrec_mmu.h>
 #include <perfrec_test.h>
 #include <stdio.h>
 #include <time.h>

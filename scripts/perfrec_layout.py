@@ -54,7 +54,6 @@ KNOWN = {
     'function: test/lib/perf_data.c lib_test_perf_data_file',
     'function: test/lib/perf_data.c lib_test_perf_data_pipe',
     'lines: cmd/perfrec.c',
-    'lines: include/perfrec.h',
     'lines: lib/perf_data.c',
     'lines: test/lib/perf_data.c',
     'lines: test/lib/perfrec.c',

@@ -16,6 +16,7 @@
 
 #include <errno.h>
 #include <perfrec.h>
+#include <perfrec_bcm2836.h>
 #include <asm/io.h>
 #include <linux/bitfield.h>
 #include <linux/bitops.h>

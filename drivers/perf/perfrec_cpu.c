@@ -13,6 +13,7 @@
 #include <cpu_func.h>
 #include <errno.h>
 #include <perfrec.h>
+#include <perfrec_mmu.h>
 #include <perfrec_snapshot.h>
 #include <asm/cache.h>
 #include <asm/system.h>

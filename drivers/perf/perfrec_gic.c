@@ -26,7 +26,9 @@
 #include <linux/bitfield.h>
 #include <linux/sizes.h>
 #include <perfrec.h>
+#include <perfrec_bcm2836.h>
 #include <perfrec_gic_ctlr.h>
+#include <perfrec_mmu.h>
 #include "perfrec_cpu.h"
 #include "perfrec_gic.h"
 

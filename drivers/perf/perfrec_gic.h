@@ -9,6 +9,8 @@
 #define __PERFREC_GIC_H
 
 #include <perfrec.h>
+#include <perfrec_bcm2836.h>
+#include <perfrec_mmu.h>
 #include <asm/io.h>
 #include <dm/ofnode.h>
 #include <linux/bitops.h>

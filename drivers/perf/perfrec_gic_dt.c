@@ -18,6 +18,8 @@
 #include <log.h>
 #include <mapmem.h>
 #include <perfrec.h>
+#include <perfrec_bcm2836.h>
+#include <perfrec_mmu.h>
 #include <asm/gic.h>
 #include <asm/io.h>
 #include <asm/system.h>

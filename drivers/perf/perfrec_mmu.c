@@ -21,6 +21,7 @@
 
 #include <errno.h>
 #include <perfrec.h>
+#include <perfrec_mmu.h>
 #include <linux/bitfield.h>
 #include <linux/bitops.h>
 #include <linux/kernel.h>

@@ -12,6 +12,7 @@
 #include <errno.h>
 #include <malloc.h>
 #include <perfrec.h>
+#include <perfrec_report.h>
 #include <sort.h>
 #include <stdio.h>
 #include <vsprintf.h>

@@ -13,6 +13,7 @@
 #include <mapmem.h>
 #include <perfrec.h>
 #include <perfrec_frame.h>
+#include <perfrec_stream.h>
 #include <semihosting.h>
 #include <stdio.h>
 #include <time.h>

@@ -8,6 +8,7 @@
 
 #include <errno.h>
 #include <perfrec.h>
+#include <perfrec_report.h>
 #include <stdio.h>
 #include <asm/global_data.h>
 #include <linux/kernel.h>

@@ -12,6 +12,8 @@
 #include <errno.h>
 #include <perf_data.h>
 #include <perfrec.h>
+#include <perfrec_report.h>
+#include <perfrec_stream.h>
 #include <linux/kernel.h>
 #include <linux/string.h>
 #include "perfrec_irq.h"

@@ -14,9 +14,13 @@
 #include <console.h>
 #include <env.h>
 #include <perfrec.h>
+#include <perfrec_bcm2836.h>
 #include <perfrec_compat.h>
 #include <perfrec_gic_ctlr.h>
+#include <perfrec_mmu.h>
 #include <perfrec_period.h>
+#include <perfrec_report.h>
+#include <perfrec_stream.h>
 #include <asm/global_data.h>
 #include <asm/u-boot.h>
 #include <linux/kernel.h>
