@@ -380,7 +380,8 @@ $(SANDBOX_O)/.config: $(SRC_STAMP) drivers/perf/Kconfig | $(OVERLAY_STAMP)
 check-sandbox: $(SANDBOX_O)/.config $(OVERLAY_STAMP)
 	$(SANDBOX_MAKE) -j$(JOBS) -s
 	@scripts/perfrec_sandbox_ut.sh $(SANDBOX_O) lib perf_data_ test/lib/perf_data.c
-	@scripts/perfrec_sandbox_ut.sh $(SANDBOX_O) lib perfrec_ test/lib/perfrec.c
+	@scripts/perfrec_sandbox_ut.sh $(SANDBOX_O) lib perfrec_ test/lib/perfrec.c \
+		test/lib/perfrec_hw.c
 
 # The early-boot build: the test build's fragments plus perfrec-early.config.
 # A new one starts as a copy of the test build, objects and timestamps (not
@@ -467,9 +468,9 @@ PERFREC_SOURCES	= $(addprefix $(SRC)/,$(shell ls cmd/*.[cS] drivers/perf/*.[chS]
 			lib/perfrec/*.[ch] lib/perfrec/Makefile test/lib/*.c))
 
 # Kept, by file and type (as perfrec_series_check.py's ACCEPTED):
-#  test/lib/perfrec.c PREFER_IF: sandbox's memio switch, for the BCM2836
+#  test/lib/perfrec_hw.c PREFER_IF: sandbox's memio switch, for the BCM2836
 #	test's registers in memory, is declared in sandbox's <asm/test.h> only
-CHECKPATCH_KEPT	= /test/lib/perfrec\.c:[0-9]+: WARNING:PREFER_IF:
+CHECKPATCH_KEPT	= /test/lib/perfrec_hw\.c:[0-9]+: WARNING:PREFER_IF:
 
 checkpatch: $(OVERLAY_STAMP)
 	cd $(SRC) && printf '%s\n' $(PERFREC_SOURCES) | xargs -P $(JOBS) -n 5 \

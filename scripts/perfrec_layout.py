@@ -56,7 +56,6 @@ KNOWN = {
     'lines: cmd/perfrec.c',
     'lines: lib/perf_data.c',
     'lines: test/lib/perf_data.c',
-    'lines: test/lib/perfrec.c',
 }
 
 C_SKIP = re.compile(r'(^|/)(build|__pycache__)(/|$)')

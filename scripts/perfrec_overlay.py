@@ -35,7 +35,7 @@ DIRS = ['arch', 'cmd', 'doc/usage', 'drivers/perf', 'include', 'lib/perfrec', 't
 # what U-Boot's own build runs (arch/arm/Makefile.postlink runs the pgoff
 # script); the rest of scripts/ is the project's tooling and stays out.
 FILES = ['doc/api/perf.rst', 'doc/develop/perfrec.rst', 'lib/perf_data.c', 'scripts/perfrec_pgoff.py',
-         'test/lib/perf_data.c', 'test/lib/perfrec.c']
+         'test/lib/perf_data.c', 'test/lib/perfrec.c', 'test/lib/perfrec_hw.c']
 
 # What earlier overlays copied into the tree that is no longer perfrec's there
 # (project tooling and the README's pictures): removed where still present
@@ -65,7 +65,7 @@ F:	lib/perf_data.c
 F:	lib/perfrec/
 F:	scripts/perfrec_pgoff.py
 F:	test/lib/perf_data.c
-F:	test/lib/perfrec.c
+F:	test/lib/perfrec*.c
 F:	test/py/tests/*perfrec*
 F:	test/py/tests/perfparser_stream.py
 F:	tools/perfrec/
@@ -74,7 +74,9 @@ F:	tools/perfrec/
 
 # The entry before it named the perfrec files it had missed
 # The entry before the recorder moved to lib/
-ENTRY_NO_LIB = MAINTAINERS_ENTRY.replace('F:\tlib/perf_data.c\nF:\tlib/perfrec/\n', '')
+# The entry before the hardware's unit tests had a file of their own
+ENTRY_ONE_UT = MAINTAINERS_ENTRY.replace('F:\ttest/lib/perfrec*.c\n', 'F:\ttest/lib/perfrec.c\n')
+ENTRY_NO_LIB = ENTRY_ONE_UT.replace('F:\tlib/perf_data.c\nF:\tlib/perfrec/\n', '')
 ENTRY_BEFORE = (ENTRY_NO_LIB.replace('F:\tarch/arm/Makefile.postlink\n', '')
                 .replace('F:\tcmd/perfrec*\n', 'F:\tcmd/perfrec*.c\n')
                 .replace('F:\ttest/py/tests/perfparser_stream.py\n', ''))
@@ -230,6 +232,9 @@ EDITS = [
     ('test/lib/Makefile', 'build the unit tests of perfrec\'s report engine and rate (ut lib)',
      'obj-$(CONFIG_UT_PERF_DATA) += perf_data.o\n',
      'obj-$(CONFIG_UT_PERFREC) += perfrec.o\n', 'after'),
+    ('test/lib/Makefile', 'build the unit tests of perfrec\'s page tables and BCM2836 (ut lib)',
+     'obj-$(CONFIG_UT_PERFREC) += perfrec.o\n',
+     'obj-$(CONFIG_UT_PERFREC) += perfrec_hw.o\n', 'after'),
     ('cmd/Makefile', 'build the perfrec command',
      'obj-$(CONFIG_CMD_', 'obj-$(CONFIG_CMD_PERFREC) += perfrec.o\n', 'sorted'),
     ('cmd/Makefile', 'build the perfrec_test command (test builds only)',
@@ -430,6 +435,7 @@ SUPERSEDED = [
      'obj-$(CONFIG_PERFREC_LIB) += perf/\n'),
     ('drivers/Makefile', 'obj-$(CONFIG_PERF_DATA) += perf/\n',
      'obj-$(CONFIG_PERFREC_LIB) += perf/\n'),
+    ('MAINTAINERS', ENTRY_ONE_UT, MAINTAINERS_ENTRY),
     ('MAINTAINERS', ENTRY_NO_LIB, MAINTAINERS_ENTRY),
     ('MAINTAINERS', ENTRY_BEFORE.replace('F:\ttest/lib/perf_data.c\n', '')
      .replace('F:\ttest/lib/perfrec.c\n', ''), MAINTAINERS_ENTRY),

@@ -110,7 +110,7 @@ ACCEPTED = [
      "the SPL test vehicle's functions exist in SPL only (spl_boot_device(), "
      "board_init_f(), save_boot_params()): a definition cannot be an if (); "
      "qemu-riscv.c guards its spl_boot_device() the same way"),
-    ('PREFER_IF', 'test/lib/perfrec.c',
+    ('PREFER_IF', 'test/lib/perfrec_hw.c',
      "sandbox's readl()/writel() reach the BCM2836 test's registers in memory only "
      "with sandbox_set_enable_memio(), declared in sandbox's <asm/test.h> alone"),
 ]
@@ -316,11 +316,11 @@ def build(tree, work, args, commit, board, configure=True):
 def sandbox_ut(tree, work):
     """Run perfrec's 'ut lib' groups in the sandbox build; return problems"""
     problems = []
-    for prefix, source in (('perf_data_', 'test/lib/perf_data.c'),
-                           ('perfrec_', 'test/lib/perfrec.c')):
+    for prefix, sources in (('perf_data_', ['test/lib/perf_data.c']),
+                            ('perfrec_', ['test/lib/perfrec.c', 'test/lib/perfrec_hw.c'])):
         res = subprocess.run([os.path.join(TOP, 'scripts/perfrec_sandbox_ut.sh'),
-                              os.path.join(work, 'build-sandbox'), 'lib', prefix,
-                              os.path.join(tree, source)],
+                              os.path.join(work, 'build-sandbox'), 'lib', prefix] +
+                             [os.path.join(tree, source) for source in sources],
                              capture_output=True, text=True, check=False)
         if res.returncode:
             problems.append('sandbox ut lib %s*: %s' % (prefix, (res.stdout + res.stderr)[-3000:]))
