@@ -63,6 +63,7 @@
 #include <linux/string.h>
 #endif
 #include <perf_data.h>
+#include "perf_data_internal.h"
 
 static_assert(sizeof(struct perf_data_file_header) == 104, "perf file header");
 static_assert(sizeof(struct perf_data_attr) == PERF_DATA_ATTR_SIZE_VER0, "attr VER0");
@@ -76,7 +77,7 @@ static_assert(sizeof(struct perf_data_build_id) == 36, "build-id record");
 static_assert(__builtin_offsetof(struct perf_data_build_id, size) == 32, "build-id size");
 
 /* Round @len up to a multiple of @align (a power of two) */
-static size_t perf_data_align(size_t len, size_t align)
+size_t perf_data_align(size_t len, size_t align)
 {
 	return (len + align - 1) & ~(align - 1);
 }
@@ -97,8 +98,8 @@ int perf_data_put(struct perf_data_writer *w, const void *src, size_t len)
 }
 
 /* Write @len bytes of @src, then zeroes up to @padded bytes */
-static int perf_data_put_padded(struct perf_data_writer *w, const void *src, size_t len,
-				size_t padded)
+int perf_data_put_padded(struct perf_data_writer *w, const void *src, size_t len,
+			 size_t padded)
 {
 	int ret;
 
@@ -133,7 +134,7 @@ static int perf_data_put_string(struct perf_data_writer *w, const char *str)
 	return ret;
 }
 
-static void perf_data_fill_attr(struct perf_data_attr *attr, const struct perf_data_event *ev)
+void perf_data_fill_attr(struct perf_data_attr *attr, const struct perf_data_event *ev)
 {
 	memset(attr, 0, sizeof(*attr));
 	attr->type = ev->type;
@@ -163,7 +164,7 @@ static void perf_data_fill_sample_id(struct perf_data_sample_id *sid,
 	sid->id = info->events[0].id;
 }
 
-static int perf_data_put_comm(struct perf_data_writer *w, const struct perf_data_info *info)
+int perf_data_put_comm(struct perf_data_writer *w, const struct perf_data_info *info)
 {
 	struct {
 		struct perf_data_event_header header;
@@ -212,7 +213,7 @@ size_t perf_data_thread(void *buf, __u32 pid, __u32 tid, const char *comm, __u64
 	return sizeof(fork) + sizeof(name);
 }
 
-static int perf_data_put_mmap(struct perf_data_writer *w, const struct perf_data_info *info)
+int perf_data_put_mmap(struct perf_data_writer *w, const struct perf_data_info *info)
 {
 	struct {
 		struct perf_data_event_header header;
@@ -260,7 +261,7 @@ static size_t perf_data_build_id_name_bytes(const struct perf_data_info *info)
 	return perf_data_align(head + strlen(info->image_name) + 1, 8) - head;
 }
 
-static int perf_data_put_build_id(struct perf_data_writer *w, const struct perf_data_info *info)
+int perf_data_put_build_id(struct perf_data_writer *w, const struct perf_data_info *info)
 {
 	struct perf_data_build_id rec;
 	size_t padded = perf_data_build_id_name_bytes(info);
@@ -318,9 +319,9 @@ static int perf_data_put_cmdline(struct perf_data_writer *w, const struct perf_d
 }
 
 /* Write the payload of feature @feat */
-static int perf_data_put_feature(struct perf_data_writer *w, int feat,
-				 const struct perf_data_info *info,
-				 const struct perf_data_stats *stats)
+int perf_data_put_feature(struct perf_data_writer *w, int feat,
+			  const struct perf_data_info *info,
+			  const struct perf_data_stats *stats)
 {
 	int ret;
 
@@ -355,14 +356,14 @@ static int perf_data_put_feature(struct perf_data_writer *w, int feat,
 }
 
 /* The features written, in file order (ascending bit number) */
-static const int perf_data_features[] = {
+const int perf_data_features[] = {
 	PERF_DATA_FEAT_BUILD_ID, PERF_DATA_FEAT_HOSTNAME, PERF_DATA_FEAT_OSRELEASE,
 	PERF_DATA_FEAT_VERSION, PERF_DATA_FEAT_ARCH, PERF_DATA_FEAT_NRCPUS,
 	PERF_DATA_FEAT_CPUID, PERF_DATA_FEAT_TOTAL_MEM, PERF_DATA_FEAT_CMDLINE,
 	PERF_DATA_FEAT_EVENT_DESC, PERF_DATA_FEAT_SAMPLE_TIME,
 };
 
-#define PERF_DATA_NR_FEATURES	ARRAY_SIZE(perf_data_features)
+static_assert(ARRAY_SIZE(perf_data_features) == PERF_DATA_NR_FEATURES, "feature count");
 
 /* Whether @info states feature @feat: all do but BUILD_ID, which is optional */
 static bool perf_data_has_feature(const struct perf_data_info *info, int feat)
@@ -371,8 +372,8 @@ static bool perf_data_has_feature(const struct perf_data_info *info, int feat)
 }
 
 /* PERF_RECORD_LOST_SAMPLES, if samples were lost */
-static int perf_data_put_lost(struct perf_data_writer *w, const struct perf_data_info *info,
-			      const struct perf_data_stats *stats)
+int perf_data_put_lost(struct perf_data_writer *w, const struct perf_data_info *info,
+		       const struct perf_data_stats *stats)
 {
 	struct perf_data_lost_samples rec = {
 		.header.type = PERF_DATA_RECORD_LOST_SAMPLES,
@@ -431,10 +432,10 @@ static int perf_data_put_trailer(struct perf_data_writer *w,
  * Bytes @put_end (perf_data_put_trailer() or perf_data_pipe_tail()) writes at
  * most: with a LOST_SAMPLES record. (size_t)-1 if it fails.
  */
-static size_t perf_data_end_bytes(int (*put_end)(struct perf_data_writer *w,
-						 const struct perf_data_info *info,
-						 const struct perf_data_stats *stats),
-				  const struct perf_data_info *info)
+size_t perf_data_end_bytes(int (*put_end)(struct perf_data_writer *w,
+					  const struct perf_data_info *info,
+					  const struct perf_data_stats *stats),
+			   const struct perf_data_info *info)
 {
 	struct perf_data_writer count = { .buf = NULL, .cap = (size_t)-1, .pos = 0 };
 	struct perf_data_stats stats = { .lost = 1 };
@@ -449,8 +450,8 @@ static size_t perf_data_end_bytes(int (*put_end)(struct perf_data_writer *w,
  * Lay out the rest of the buffer after the head at @w->pos: the ring, then
  * @trailer bytes kept for the end. -ENOSPC unless one sample fits.
  */
-static int perf_data_lay_out(const struct perf_data_writer *w, size_t trailer,
-			     struct perf_data_layout *lay)
+int perf_data_lay_out(const struct perf_data_writer *w, size_t trailer,
+		      struct perf_data_layout *lay)
 {
 	if (trailer > w->cap - w->pos ||
 	    w->cap - w->pos - trailer < sizeof(struct perf_data_sample))
@@ -462,7 +463,7 @@ static int perf_data_lay_out(const struct perf_data_writer *w, size_t trailer,
 	return 0;
 }
 
-static int perf_data_check_info(const struct perf_data_info *info)
+int perf_data_check_info(const struct perf_data_info *info)
 {
 	unsigned int i;
 
@@ -567,152 +568,4 @@ int perf_data_finish(struct perf_data_writer *w, const struct perf_data_info *in
 	*sizep = w->pos;
 
 	return 0;
-}
-
-/* Longest record: perf_event_header.size has 16 bits, and records keep 8-byte alignment */
-#define PERF_DATA_RECORD_MAX	0xfff8
-
-/*
- * One pipe-mode PERF_RECORD_HEADER_FEATURE: the feature's payload, padded to 8.
- * A payload too long for one record (a long CMDLINE) is -EINVAL: file mode
- * has no such limit, but here its size would wrap.
- */
-static int perf_data_put_feature_record(struct perf_data_writer *w, int feat,
-					const struct perf_data_info *info,
-					const struct perf_data_stats *stats)
-{
-	struct {
-		struct perf_data_event_header header;
-		__u64 feat_id;
-	} rec = {
-		.header.type = PERF_DATA_RECORD_HEADER_FEATURE,
-		.feat_id = feat,
-	};
-	size_t start = w->pos;
-	int ret;
-
-	ret = perf_data_put(w, &rec, sizeof(rec));
-	if (!ret)
-		ret = perf_data_put_feature(w, feat, info, stats);
-	if (!ret)
-		ret = perf_data_put(w, NULL, perf_data_align(w->pos - start, 8) - (w->pos - start));
-	if (!ret && w->pos - start > PERF_DATA_RECORD_MAX)
-		ret = -EINVAL;
-	if (!ret && w->buf) {
-		rec.header.size = w->pos - start;
-		memcpy(w->buf + start, &rec, sizeof(rec));
-	}
-
-	return ret;
-}
-
-/*
- * Pipe mode: name an event with PERF_RECORD_EVENT_UPDATE. perf applies
- * HEADER_EVENT_DESC names only to events it has not named yet, and in pipe
- * mode it names them ("cycles:u") as soon as their HEADER_ATTR arrives.
- */
-static int perf_data_put_event_name(struct perf_data_writer *w,
-				    const struct perf_data_event *ev)
-{
-	struct {
-		struct perf_data_event_header header;
-		__u64 type;
-		__u64 id;
-	} rec = {
-		.header.type = PERF_DATA_RECORD_EVENT_UPDATE,
-		.type = PERF_DATA_EVENT_UPDATE_NAME,
-		.id = ev->id,
-	};
-	size_t len = strlen(ev->name) + 1;
-	size_t padded = perf_data_align(len, 8);
-	int ret;
-
-	rec.header.size = sizeof(rec) + padded;
-	ret = perf_data_put(w, &rec, sizeof(rec));
-
-	return ret ? ret : perf_data_put_padded(w, ev->name, len, padded);
-}
-
-int perf_data_pipe_head(struct perf_data_writer *w, void *buf, size_t cap,
-			const struct perf_data_info *info)
-{
-	struct perf_data_stats none = { 0 };
-	struct {
-		__u64 magic;
-		__u64 size;
-	} hdr = { .magic = PERF_DATA_MAGIC, .size = sizeof(hdr) };
-	struct {
-		struct perf_data_event_header header;
-		struct perf_data_attr attr;
-		__u64 id;
-	} attr;
-	unsigned int i;
-	int ret;
-
-	ret = perf_data_check_info(info);
-	if (ret)
-		return ret;
-	w->buf = buf;
-	w->cap = cap;
-	w->pos = 0;
-	ret = perf_data_put(w, &hdr, sizeof(hdr));
-	for (i = 0; !ret && i < info->nr_events; i++) {
-		attr.header.type = PERF_DATA_RECORD_HEADER_ATTR;
-		attr.header.misc = 0;
-		attr.header.size = sizeof(attr);
-		perf_data_fill_attr(&attr.attr, &info->events[i]);
-		attr.id = info->events[i].id;
-		ret = perf_data_put(w, &attr, sizeof(attr));
-		if (!ret)
-			ret = perf_data_put_event_name(w, &info->events[i]);
-	}
-	/*
-	 * SAMPLE_TIME is known only at the end: perf_data_pipe_tail() sends it.
-	 * perf 6.1 reads a BUILD_ID feature record's payload from its standard
-	 * input (the stream itself with "-i -"), so the build-id goes as a
-	 * PERF_RECORD_HEADER_BUILD_ID record (as "perf inject -b" sends it),
-	 * before COMM and MMAP so that a stream cut off early has it too.
-	 */
-	for (i = 0; !ret && i < PERF_DATA_NR_FEATURES; i++) {
-		if (perf_data_features[i] != PERF_DATA_FEAT_SAMPLE_TIME &&
-		    perf_data_features[i] != PERF_DATA_FEAT_BUILD_ID)
-			ret = perf_data_put_feature_record(w, perf_data_features[i], info, &none);
-	}
-	if (!ret && info->build_id)
-		ret = perf_data_put_build_id(w, info);
-	if (!ret)
-		ret = perf_data_put_comm(w, info);
-	if (!ret)
-		ret = perf_data_put_mmap(w, info);
-
-	return ret;
-}
-
-int perf_data_pipe_tail(struct perf_data_writer *w, const struct perf_data_info *info,
-			const struct perf_data_stats *stats)
-{
-	int ret;
-
-	ret = perf_data_put_lost(w, info, stats);
-	if (!ret)
-		ret = perf_data_put_feature_record(w, PERF_DATA_FEAT_SAMPLE_TIME, info, stats);
-
-	return ret;
-}
-
-size_t perf_data_pipe_tail_bytes(const struct perf_data_info *info)
-{
-	return perf_data_end_bytes(perf_data_pipe_tail, info);
-}
-
-int perf_data_pipe_begin(struct perf_data_writer *w, void *buf, size_t cap,
-			 const struct perf_data_info *info, struct perf_data_layout *lay)
-{
-	int ret;
-
-	ret = perf_data_pipe_head(w, buf, cap, info);
-	if (ret)
-		return ret;
-
-	return perf_data_lay_out(w, perf_data_pipe_tail_bytes(info), lay);
 }

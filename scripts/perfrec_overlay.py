@@ -34,7 +34,8 @@ DIRS = ['arch', 'cmd', 'doc/usage', 'drivers/perf', 'include', 'lib/perfrec', 't
 # Single project files copied to the same path in the tree. Of scripts/ only
 # what U-Boot's own build runs (arch/arm/Makefile.postlink runs the pgoff
 # script); the rest of scripts/ is the project's tooling and stays out.
-FILES = ['doc/api/perf.rst', 'doc/develop/perfrec.rst', 'lib/perf_data.c', 'scripts/perfrec_pgoff.py',
+FILES = ['doc/api/perf.rst', 'doc/develop/perfrec.rst', 'lib/perf_data.c', 'lib/perf_data_internal.h',
+         'lib/perf_data_pipe.c', 'scripts/perfrec_pgoff.py',
          'test/lib/perf_data.c', 'test/lib/perfrec.c', 'test/lib/perfrec_hw.c']
 
 # What earlier overlays copied into the tree that is no longer perfrec's there
@@ -61,7 +62,7 @@ F:	doc/usage/cmd/perfrec.rst
 F:	drivers/perf/
 F:	include/perf_data.h
 F:	include/perfrec*.h
-F:	lib/perf_data.c
+F:	lib/perf_data*
 F:	lib/perfrec/
 F:	scripts/perfrec_pgoff.py
 F:	test/lib/perf_data.c
@@ -75,7 +76,9 @@ F:	tools/perfrec/
 # The entry before it named the perfrec files it had missed
 # The entry before the recorder moved to lib/
 # The entry before the hardware's unit tests had a file of their own
-ENTRY_ONE_UT = MAINTAINERS_ENTRY.replace('F:\ttest/lib/perfrec*.c\n', 'F:\ttest/lib/perfrec.c\n')
+# The entry before the writer's pipe mode had a file of its own
+ENTRY_ONE_WRITER = MAINTAINERS_ENTRY.replace('F:\tlib/perf_data*\n', 'F:\tlib/perf_data.c\n')
+ENTRY_ONE_UT = ENTRY_ONE_WRITER.replace('F:\ttest/lib/perfrec*.c\n', 'F:\ttest/lib/perfrec.c\n')
 ENTRY_NO_LIB = ENTRY_ONE_UT.replace('F:\tlib/perf_data.c\nF:\tlib/perfrec/\n', '')
 ENTRY_BEFORE = (ENTRY_NO_LIB.replace('F:\tarch/arm/Makefile.postlink\n', '')
                 .replace('F:\tcmd/perfrec*\n', 'F:\tcmd/perfrec*.c\n')
@@ -223,8 +226,11 @@ EDITS = [
     ('lib/Makefile', 'build the perf.data writer (lib/perf_data.c), in U-Boot proper only',
      'obj-$(CONFIG_OPTEE_LIB) += optee/\n',
      'obj-$(CONFIG_PERF_DATA) += perf_data.o\n', 'after'),
-    ('lib/Makefile', 'build the perfrec library (lib/perfrec/)',
+    ('lib/Makefile', 'build the perf.data writer\'s pipe mode (lib/perf_data_pipe.c)',
      'obj-$(CONFIG_PERF_DATA) += perf_data.o\n',
+     'obj-$(CONFIG_PERF_DATA) += perf_data_pipe.o\n', 'after'),
+    ('lib/Makefile', 'build the perfrec library (lib/perfrec/)',
+     'obj-$(CONFIG_PERF_DATA) += perf_data_pipe.o\n',
      'obj-$(CONFIG_PERFREC_LIB) += perfrec/\n', 'after'),
     ('test/lib/Makefile', 'build the perf.data writer\'s unit tests (ut lib)',
      'obj-$(CONFIG_UT_LIB_CRYPT) += test_crypt.o\n',
@@ -435,6 +441,7 @@ SUPERSEDED = [
      'obj-$(CONFIG_PERFREC_LIB) += perf/\n'),
     ('drivers/Makefile', 'obj-$(CONFIG_PERF_DATA) += perf/\n',
      'obj-$(CONFIG_PERFREC_LIB) += perf/\n'),
+    ('MAINTAINERS', ENTRY_ONE_WRITER, MAINTAINERS_ENTRY),
     ('MAINTAINERS', ENTRY_ONE_UT, MAINTAINERS_ENTRY),
     ('MAINTAINERS', ENTRY_NO_LIB, MAINTAINERS_ENTRY),
     ('MAINTAINERS', ENTRY_BEFORE.replace('F:\ttest/lib/perf_data.c\n', '')

@@ -4,7 +4,7 @@
 
 """Fixtures and helpers for the host tests of the perf.data writer.
 
-The writer (lib/perf_data.c) is built for the host with ASan and
+The writer (lib/perf_data.c, perf_data_pipe.c) is built for the host with ASan and
 UBSan into the driver test/host/perf_data_gen.c; test/host/perf_fixture.c is
 cross-compiled into small aarch64 images linked like U-Boot; the files the
 driver writes are judged by the real host perf (with HOME in a temporary
@@ -350,7 +350,8 @@ def gen(tmp_path_factory):
     run([tool(HOSTCC), '-Wall', '-Wextra', '-Werror', '-fsanitize=address,undefined',
          '-fno-sanitize-recover=all', '-DUSE_HOSTCC', '-I', os.path.join(REPO, 'include'),
          '-o', path, os.path.join(REPO, 'test', 'host', 'perf_data_gen.c'),
-         os.path.join(REPO, 'lib', 'perf_data.c')])
+         os.path.join(REPO, 'lib', 'perf_data.c'),
+         os.path.join(REPO, 'lib', 'perf_data_pipe.c')])
     return Gen(path)
 
 

@@ -205,7 +205,8 @@ def test_makefile_writer():
         assert SE.makefile_for(cumulative(WRITER + 1), rel) is None
     edits = [OV.EDITS[idx] for idx, owner in SE.assign(SE.PARTS)[1].items() if owner == WRITER]
     assert [(edit[0], edit[3]) for edit in edits if edit[0] == 'lib/Makefile'] == \
-        [('lib/Makefile', 'obj-$(CONFIG_PERF_DATA) += perf_data.o\n')]
+        [('lib/Makefile', 'obj-$(CONFIG_PERF_DATA) += perf_data.o\n'),
+         ('lib/Makefile', 'obj-$(CONFIG_PERF_DATA) += perf_data_pipe.o\n')]
 
 
 @pytest.mark.parametrize('fields, version', [
@@ -234,7 +235,7 @@ def test_maintainers_writer(tmp_path):
     present = [rel for rel, owner in files.items() if owner <= WRITER]
     text = maintainers_text(tmp_path, present)
     fls = re.findall(r'^F:\t(\S+)$', text, re.M)
-    assert fls == ['include/perf_data.h', 'lib/perf_data.c', 'test/lib/perf_data.c']
+    assert fls == ['include/perf_data.h', 'lib/perf_data*', 'test/lib/perf_data.c']
     assert text.startswith('PCI\nS:\tMaintained\n\nPERFREC SAMPLING PROFILER\n')
     assert text.endswith('\n\nPOWER\nS:\tMaintained\n')
 
