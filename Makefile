@@ -463,7 +463,7 @@ check-qemu-fast: deps build
 #  MACRO_ARG_REUSE: pmuv3_regs.h generates accessors from register-name tokens
 #  LIVETREE: perfrec_fdt.c fixes up the OS's flat tree with
 #	fdtdec_add_reserved_memory(), which has no ofnode counterpart in 2023.01
-PERFREC_SOURCES	= $(addprefix $(SRC)/,$(shell ls cmd/*.[cS] drivers/perf/*.[chS] \
+PERFREC_SOURCES	= $(addprefix $(SRC)/,$(shell ls cmd/*.[chS] drivers/perf/*.[chS] \
 			drivers/perf/Makefile drivers/perf/Kconfig include/*.h lib/perf_data*.[ch] \
 			lib/perfrec/*.[ch] lib/perfrec/Makefile test/lib/*.c))
 

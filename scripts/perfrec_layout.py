@@ -53,7 +53,6 @@ LAYERS = ['cmd/', 'lib/perfrec/', 'drivers/perf/', 'lib/perf_data']
 KNOWN = {
     'function: test/lib/perf_data.c lib_test_perf_data_file',
     'function: test/lib/perf_data.c lib_test_perf_data_pipe',
-    'lines: cmd/perfrec.c',
     'lines: test/lib/perf_data.c',
 }
 

@@ -136,7 +136,9 @@ record while the shell runs other commands (start/stop), count events
 report the hottest functions on the board. After linking, a post-link
 step records the image's ELF file offset in the image, so that perf maps
 samples of the relocated U-Boot to its ELF.''',
-         files=['cmd/perfrec.c', 'doc/usage/cmd/perfrec.rst', 'doc/api/perf.rst',
+         files=['cmd/perfrec.c', 'cmd/perfrec_opts.c', 'cmd/perfrec_opts.h',
+                'cmd/perfrec_show.c', 'cmd/perfrec_show.h',
+                'doc/usage/cmd/perfrec.rst', 'doc/api/perf.rst',
                 'doc/develop/perfrec.rst',
                 'arch/arm/Makefile.postlink', 'scripts/perfrec_pgoff.py'],
          edits=['build the perfrec command', 'list the perfrec page',

@@ -1,0 +1,271 @@
+// SPDX-License-Identifier: GPL-2.0+
+/*
+ * Copyright (c) 2026 The perfrec authors
+ * perfrec command: what it shows of a recording: dump, list, report, status
+ */
+
+#include <command.h>
+#include <console.h>
+#include <env.h>
+#include <errno.h>
+#include <malloc.h>
+#include <mapmem.h>
+#include <perfrec.h>
+#include <perfrec_compat.h>
+#include <perfrec_frame.h>
+#include <perfrec_report.h>
+#include <perfrec_stream.h>
+#include <stdio.h>
+#include <vsprintf.h>
+#include <asm/global_data.h>
+#include <asm/system.h>
+#include <linux/kernel.h>
+#include <linux/string.h>
+#include "perfrec_opts.h"
+#include "perfrec_show.h"
+
+/*
+ * A counter must run this many periods before too few samples mean more
+ * than the interrupt's latency at the end of a short recording
+ */
+#define PERFREC_MISSED_MIN_PERIODS	8
+
+static const char *const perfrec_state_name[] = {
+	[PERFREC_IDLE] = "idle",
+	[PERFREC_ARMED] = "recording",
+	[PERFREC_FINALISED] = "finalised",
+};
+
+int do_perfrec_dump(struct cmd_tbl *cmdtp, int flag, int argc, char *const argv[])
+{
+	struct perfrec_frame frame = { .kind = "file" };
+	struct perfrec_result res;
+	struct perfrec_opts o = { };
+	bool stream = false;
+	size_t wire;
+	void *data;
+	int i, ret;
+
+	for (i = 1; i < argc; i++) {
+		if (argv[i][0] != '-' || !argv[i][1] || argv[i][2] || !strchr("ziH", argv[i][1])) {
+			printf("Unknown option '%s'\n", argv[i]);
+			return CMD_RET_USAGE;
+		}
+		if (argv[i][1] == 'z') {
+			o.compress = true;
+			continue;
+		}
+		if (argv[i][1] == 'i') {
+			stream = true;
+			continue;
+		}
+		if (++i == argc) {
+			printf("Option -H needs a value\n");
+			return CMD_RET_USAGE;
+		}
+		ret = perfrec_parse_value('H', argv[i], &o);
+		if (ret)
+			return ret;
+	}
+	perfrec_get_result(&res);
+	if (stream) {
+		if (o.host_path)
+			return CMD_RET_USAGE;
+		if (res.state == PERFREC_IDLE || res.mode != PERFREC_RECORD) {
+			printf("No recording to stream\n");
+			return CMD_RET_FAILURE;
+		}
+		if (!perfrec_stream_pending()) {
+			printf("perfrec: nothing new to stream\n");
+			return CMD_RET_SUCCESS;
+		}
+		return perfrec_dump_stream(o.compress, SIZE_MAX, &wire) ?
+			CMD_RET_FAILURE : CMD_RET_SUCCESS;
+	}
+	if (res.state != PERFREC_FINALISED || res.mode != PERFREC_RECORD) {
+		printf("No finished recording to dump\n");
+		return CMD_RET_FAILURE;
+	}
+	if (res.streamed) {
+		printf("The recording was streamed: 'perfrec dump -i' sends what is left\n");
+		return CMD_RET_FAILURE;
+	}
+	if (o.host_path)
+		return perfrec_host_write(o.host_path, res.addr, res.size) ?
+			CMD_RET_FAILURE : CMD_RET_SUCCESS;
+
+	frame.id = res.id;
+	frame.size = res.size;
+	data = map_sysmem(res.addr, res.size);
+	ret = perfrec_dump(&frame, data, o.compress, NULL);
+	unmap_sysmem(data);
+
+	return ret ? CMD_RET_FAILURE : CMD_RET_SUCCESS;
+}
+
+/*
+ * After a recording: a PMU event whose counter ran whole periods with few
+ * or no samples (fewer than half) had its overflow interrupt come late or
+ * never (QEMU's event counters under -icount do that). Say so, with what to
+ * try.
+ */
+void perfrec_print_missed(const struct perfrec_result *res)
+{
+	u64 periods, taken;
+	uint i;
+
+	if (res->state != PERFREC_FINALISED || res->mode != PERFREC_RECORD ||
+	    res->source != PERFREC_SRC_PMU || res->streamed)
+		return;
+	for (i = 0; i < res->nr_events; i++) {
+		if (!res->period[i])
+			continue;
+		/* Each period ended in a sample, or passed without one (late) */
+		periods = res->count[i] / res->period[i];
+		taken = periods > res->event_late[i] ? periods - res->event_late[i] : 0;
+		if (periods < PERFREC_MISSED_MIN_PERIODS || 2 * taken >= periods)
+			continue;
+		printf("perfrec: %s (counter %u) counted %llu periods of %llu but %llu samples were taken: its overflow interrupt %s\n",
+		       res->name[i], res->counter[i], periods, res->period[i], taken,
+		       taken ? "came late; try a longer period (-c or -F)" :
+		       res->counter[i] == PERFREC_CYCLE_COUNTER ?
+		       "never came; check the PMU's \"interrupts\" in the device tree" :
+		       "never came; try -e cycles, or cycles beside it (see the docs on QEMU's event counters)");
+	}
+}
+
+static const char *perfrec_pmu_version(uint version)
+{
+	static const char *const names[] = {
+		[1] = "PMUv3", [4] = "PMUv3p1", [5] = "PMUv3p4", [6] = "PMUv3p5",
+		[7] = "PMUv3p7", [8] = "PMUv3p8", [9] = "PMUv3p9",
+	};
+
+	return version < ARRAY_SIZE(names) && names[version] ? names[version] : "PMUv3 (newer)";
+}
+
+int do_perfrec_list(struct cmd_tbl *cmdtp, int flag, int argc, char *const argv[])
+{
+	struct perfrec_event_info ev;
+	struct perfrec_pmu_info pmu;
+	bool all = argc == 2 && !strcmp(argv[1], "-a");
+	uint i;
+
+	if (argc > 2 || (argc == 2 && !all))
+		return CMD_RET_USAGE;
+	if (perfrec_get_pmu_info(&pmu)) {
+		printf("This CPU has no PMUv3 (ID_AA64DFR0_EL1.PMUVer)\n");
+		return CMD_RET_FAILURE;
+	}
+	printf("PMU: %s (PMUVer %u), %u event counters of %u bits, cycle counter of 64 bits\n",
+	       perfrec_pmu_version(pmu.version), pmu.version, pmu.nr_counters,
+	       pmu.counter_bits);
+	printf("Counts at EL%u; PMCEID0_EL0 %#llx, PMCEID1_EL0 %#llx\n\n", pmu.el,
+	       pmu.pmceid0, pmu.pmceid1);
+	for (i = 0; !perfrec_event_at(i, &ev); i++) {
+		if (!ev.implemented && !all)
+			continue;
+		printf("  %-24s %-9s %#06x  %s%s\n", ev.name, ev.generic ? "[generic]" : "[common]",
+		       ev.number, ev.desc, ev.implemented ? "" : " (not implemented)");
+	}
+	printf("\n  r<hex>                   [raw]     any event number, e.g. r11\n");
+	printf("  %-24s %-9s         %s\n", PERFREC_CPU_CLOCK, "[software]",
+	       "the generic timer: samples without the PMU interrupt, counts in ns");
+
+	return CMD_RET_SUCCESS;
+}
+
+int do_perfrec_report(struct cmd_tbl *cmdtp, int flag, int argc, char *const argv[])
+{
+	struct perfrec_result res;
+	u64 top = 10;
+	int ret;
+
+	if (argc == 3 && !strcmp(argv[1], "-n")) {
+		if (perfrec_parse_dec(argv[2], &top) || !top || top > PERFREC_REPORT_MAX_TOP) {
+			printf("Invalid count '%s': give 1 to %u\n", argv[2],
+			       PERFREC_REPORT_MAX_TOP);
+			return CMD_RET_FAILURE;
+		}
+	} else if (argc != 1) {
+		return CMD_RET_USAGE;
+	}
+	if (!IS_ENABLED(CONFIG_PERFREC_REPORT)) {
+		printf("perfrec report needs CONFIG_PERFREC_REPORT (an embedded symbol table)\n");
+		return CMD_RET_FAILURE;
+	}
+	ret = perfrec_report(top);
+	switch (ret) {
+	case 0:
+		perfrec_get_result(&res);
+		perfrec_print_missed(&res);
+		return CMD_RET_SUCCESS;
+	case -ENOSYS:
+		printf("perfrec report needs CONFIG_PERFREC_REPORT (an embedded symbol table)\n");
+		break;
+	case -ENOENT:
+		printf("No finished recording to report\n");
+		break;
+	case -ENOMEM:
+		printf("No memory to report the recording's samples (err=%d)\n", ret);
+		break;
+	default:
+		printf("perfrec report failed (err=%d)\n", ret);
+		break;
+	}
+
+	return CMD_RET_FAILURE;
+}
+
+int do_perfrec_status(struct cmd_tbl *cmdtp, int flag, int argc, char *const argv[])
+{
+	struct perfrec_snapshot *snap;
+	struct perfrec_result res;
+	char name[32];
+	uint i;
+
+	if (argc > 2 || (argc == 2 && strcmp(argv[1], "-v")))
+		return CMD_RET_USAGE;
+
+	perfrec_get_result(&res);
+	printf("state: %s\n", perfrec_state_name[res.state]);
+	if (res.state != PERFREC_IDLE) {
+		if (res.mode == PERFREC_RECORD && res.state == PERFREC_FINALISED)
+			printf("buffer: %#lx, %lu bytes of perf.data\n", res.addr, res.size);
+		else if (res.mode == PERFREC_RECORD)
+			printf("buffer: %#lx, %lu bytes, samples use %llu of %llu (%llu%%)\n",
+			       res.addr, res.size, res.ring_used, res.ring_size,
+			       res.ring_used * 100 / res.ring_size);
+		printf("samples: %llu, lost: %llu, spurious: %llu, foreign: %llu, late: %llu\n",
+		       res.samples, res.lost, res.spurious, res.foreign, res.late);
+		if (res.source == PERFREC_SRC_NONE)
+			printf("interrupt: none\n");
+		else
+			printf("interrupt: %s, %s %u from %s\n",
+			       res.source == PERFREC_SRC_TIMER ? "timer" : "PMU",
+			       res.irq.local ? "local source" : "INTID", res.irq.intid,
+			       res.irq.node);
+		/* Counter 31 is the cycle counter, 32 the generic timer (cpu-clock) */
+		for (i = 0; i < res.nr_events; i++)
+			printf("event %s: %llu counted, period %llu, late %llu, counter %u\n",
+			       res.name[i], res.count[i], res.period[i], res.event_late[i],
+			       res.counter[i]);
+		perfrec_print_missed(&res);
+	}
+	if (argc < 2)
+		return CMD_RET_SUCCESS;
+
+	snap = malloc(sizeof(*snap));
+	if (!snap) {
+		printf("Out of memory for the register snapshot\n");
+		return CMD_RET_FAILURE;
+	}
+	perfrec_snapshot(snap);
+	for (i = 0; i < snap->count; i++) {
+		perfrec_reg_name(&snap->regs[i], name, sizeof(name));
+		printf("reg %s = %#llx\n", name, snap->regs[i].val);
+	}
+	free(snap);
+
+	return CMD_RET_SUCCESS;
+}
