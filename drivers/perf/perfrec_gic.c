@@ -25,7 +25,6 @@
 #include <dm/ofnode.h>
 #include <linux/bitfield.h>
 #include <linux/sizes.h>
-#include <perfrec.h>
 #include <perfrec_bcm2836.h>
 #include <perfrec_gic_ctlr.h>
 #include <perfrec_mmu.h>

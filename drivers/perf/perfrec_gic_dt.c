@@ -17,7 +17,6 @@
 #include <errno.h>
 #include <log.h>
 #include <mapmem.h>
-#include <perfrec.h>
 #include <perfrec_bcm2836.h>
 #include <perfrec_mmu.h>
 #include <asm/gic.h>
