@@ -379,7 +379,8 @@ $(SANDBOX_O)/.config: $(SRC_STAMP) drivers/perf/Kconfig | $(OVERLAY_STAMP)
 
 check-sandbox: $(SANDBOX_O)/.config $(OVERLAY_STAMP)
 	$(SANDBOX_MAKE) -j$(JOBS) -s
-	@scripts/perfrec_sandbox_ut.sh $(SANDBOX_O) lib perf_data_ test/lib/perf_data.c
+	@scripts/perfrec_sandbox_ut.sh $(SANDBOX_O) lib perf_data_ test/lib/perf_data.c \
+		test/lib/perf_data_pipe.c
 	@scripts/perfrec_sandbox_ut.sh $(SANDBOX_O) lib perfrec_ test/lib/perfrec.c \
 		test/lib/perfrec_hw.c
 
@@ -465,7 +466,7 @@ check-qemu-fast: deps build
 #	fdtdec_add_reserved_memory(), which has no ofnode counterpart in 2023.01
 PERFREC_SOURCES	= $(addprefix $(SRC)/,$(shell ls cmd/*.[chS] drivers/perf/*.[chS] \
 			drivers/perf/Makefile drivers/perf/Kconfig include/*.h lib/perf_data*.[ch] \
-			lib/perfrec/*.[ch] lib/perfrec/Makefile test/lib/*.c))
+			lib/perfrec/*.[ch] lib/perfrec/Makefile test/lib/*.[ch]))
 
 # Kept, by file and type (as perfrec_series_check.py's ACCEPTED):
 #  test/lib/perfrec_hw.c PREFER_IF: sandbox's memio switch, for the BCM2836

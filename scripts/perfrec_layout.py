@@ -49,12 +49,9 @@ PY_DIRS = ['bench', 'scripts', 'test', 'tools/perfrec']
 # layer and those below (a path prefix; unlisted files are not checked)
 LAYERS = ['cmd/', 'lib/perfrec/', 'drivers/perf/', 'lib/perf_data']
 
-# What is over a limit or in a circle today, each to be taken off as it is fixed
-KNOWN = {
-    'function: test/lib/perf_data.c lib_test_perf_data_file',
-    'function: test/lib/perf_data.c lib_test_perf_data_pipe',
-    'lines: test/lib/perf_data.c',
-}
+# What is over a limit or in a circle today, each to be taken off as it is
+# fixed: nothing now, and a finding that appears fails the check
+KNOWN = set()
 
 C_SKIP = re.compile(r'(^|/)(build|__pycache__)(/|$)')
 TOKEN = re.compile(r'[A-Za-z_]\w*')

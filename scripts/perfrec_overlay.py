@@ -36,7 +36,8 @@ DIRS = ['arch', 'cmd', 'doc/usage', 'drivers/perf', 'include', 'lib/perfrec', 't
 # script); the rest of scripts/ is the project's tooling and stays out.
 FILES = ['doc/api/perf.rst', 'doc/develop/perfrec.rst', 'lib/perf_data.c', 'lib/perf_data_internal.h',
          'lib/perf_data_pipe.c', 'scripts/perfrec_pgoff.py',
-         'test/lib/perf_data.c', 'test/lib/perfrec.c', 'test/lib/perfrec_hw.c']
+         'test/lib/perf_data.c', 'test/lib/perf_data_pipe.c', 'test/lib/perf_data_ut.h',
+         'test/lib/perfrec.c', 'test/lib/perfrec_hw.c']
 
 # What earlier overlays copied into the tree that is no longer perfrec's there
 # (project tooling and the README's pictures): removed where still present
@@ -65,7 +66,7 @@ F:	include/perfrec*.h
 F:	lib/perf_data*
 F:	lib/perfrec/
 F:	scripts/perfrec_pgoff.py
-F:	test/lib/perf_data.c
+F:	test/lib/perf_data*
 F:	test/lib/perfrec*.c
 F:	test/py/tests/*perfrec*
 F:	test/py/tests/perfparser_stream.py
@@ -77,7 +78,10 @@ F:	tools/perfrec/
 # The entry before the recorder moved to lib/
 # The entry before the hardware's unit tests had a file of their own
 # The entry before the writer's pipe mode had a file of its own
-ENTRY_ONE_WRITER = MAINTAINERS_ENTRY.replace('F:\tlib/perf_data*\n', 'F:\tlib/perf_data.c\n')
+# The entry before the writer's pipe-mode tests had a file of their own
+ENTRY_ONE_WRITER_UT = MAINTAINERS_ENTRY.replace('F:\ttest/lib/perf_data*\n',
+                                                'F:\ttest/lib/perf_data.c\n')
+ENTRY_ONE_WRITER = ENTRY_ONE_WRITER_UT.replace('F:\tlib/perf_data*\n', 'F:\tlib/perf_data.c\n')
 ENTRY_ONE_UT = ENTRY_ONE_WRITER.replace('F:\ttest/lib/perfrec*.c\n', 'F:\ttest/lib/perfrec.c\n')
 ENTRY_NO_LIB = ENTRY_ONE_UT.replace('F:\tlib/perf_data.c\nF:\tlib/perfrec/\n', '')
 ENTRY_BEFORE = (ENTRY_NO_LIB.replace('F:\tarch/arm/Makefile.postlink\n', '')
@@ -235,8 +239,11 @@ EDITS = [
     ('test/lib/Makefile', 'build the perf.data writer\'s unit tests (ut lib)',
      'obj-$(CONFIG_UT_LIB_CRYPT) += test_crypt.o\n',
      'obj-$(CONFIG_UT_PERF_DATA) += perf_data.o\n', 'after'),
-    ('test/lib/Makefile', 'build the unit tests of perfrec\'s report engine and rate (ut lib)',
+    ('test/lib/Makefile', 'build the perf.data writer\'s pipe-mode unit tests (ut lib)',
      'obj-$(CONFIG_UT_PERF_DATA) += perf_data.o\n',
+     'obj-$(CONFIG_UT_PERF_DATA) += perf_data_pipe.o\n', 'after'),
+    ('test/lib/Makefile', 'build the unit tests of perfrec\'s report engine and rate (ut lib)',
+     'obj-$(CONFIG_UT_PERF_DATA) += perf_data_pipe.o\n',
      'obj-$(CONFIG_UT_PERFREC) += perfrec.o\n', 'after'),
     ('test/lib/Makefile', 'build the unit tests of perfrec\'s page tables and BCM2836 (ut lib)',
      'obj-$(CONFIG_UT_PERFREC) += perfrec.o\n',
@@ -445,6 +452,7 @@ SUPERSEDED = [
      'obj-$(CONFIG_PERFREC_LIB) += perf/\n'),
     ('drivers/Makefile', 'obj-$(CONFIG_PERF_DATA) += perf/\n',
      'obj-$(CONFIG_PERFREC_LIB) += perf/\n'),
+    ('MAINTAINERS', ENTRY_ONE_WRITER_UT, MAINTAINERS_ENTRY),
     ('MAINTAINERS', ENTRY_ONE_WRITER, MAINTAINERS_ENTRY),
     ('MAINTAINERS', ENTRY_ONE_UT, MAINTAINERS_ENTRY),
     ('MAINTAINERS', ENTRY_NO_LIB, MAINTAINERS_ENTRY),

@@ -101,7 +101,8 @@ a caller's buffer or as a pipe stream. It knows nothing of PMUs and uses
 no driver model: a profiler fills it, and unit tests run it on sandbox
 ('ut lib perf_data_*').''',
          files=['include/perf_data.h', 'lib/perf_data.c', 'lib/perf_data_internal.h',
-                'lib/perf_data_pipe.c', 'test/lib/perf_data.c'],
+                'lib/perf_data_pipe.c', 'test/lib/perf_data.c', 'test/lib/perf_data_pipe.c',
+                'test/lib/perf_data_ut.h'],
          edits=['source the perfrec Kconfig menu', 'build the perf.data writer',
                 'maintainer entry'],
          symbols=['PERF_DATA', 'UT_PERF_DATA']),

@@ -316,7 +316,7 @@ def build(tree, work, args, commit, board, configure=True):
 def sandbox_ut(tree, work):
     """Run perfrec's 'ut lib' groups in the sandbox build; return problems"""
     problems = []
-    for prefix, sources in (('perf_data_', ['test/lib/perf_data.c']),
+    for prefix, sources in (('perf_data_', ['test/lib/perf_data.c', 'test/lib/perf_data_pipe.c']),
                             ('perfrec_', ['test/lib/perfrec.c', 'test/lib/perfrec_hw.c'])):
         res = subprocess.run([os.path.join(TOP, 'scripts/perfrec_sandbox_ut.sh'),
                               os.path.join(work, 'build-sandbox'), 'lib', prefix] +

@@ -17,15 +17,11 @@
 #include <test/lib.h>
 #include <test/test.h>
 #include <test/ut.h>
+#include "perf_data_ut.h"
 
 /* Bytes of canary on each side of the buffer handed to the writer */
 #define PD_CANARY_BYTES		64
 #define PD_CANARY		0xa5
-/* Room for any recording of these tests */
-#define PD_BUF_BYTES		4096
-
-#define PD_SAMPLE_BYTES		sizeof(struct perf_data_sample)
-#define PD_LOST_BYTES		sizeof(struct perf_data_lost_samples)
 /* COMM "u-boot" and MMAP "/u-boot", each with its sample_id trailer */
 #define PD_COMM_BYTES		48
 #define PD_MMAP_BYTES		72
@@ -33,7 +29,7 @@
 #define PD_NR_FEATURES		10
 
 static u8 pd_area[PD_CANARY_BYTES + PD_BUF_BYTES + PD_CANARY_BYTES] __aligned(8);
-static u8 *const pd_buf = pd_area + PD_CANARY_BYTES;
+u8 *const pd_buf = pd_area + PD_CANARY_BYTES;
 
 static const struct perf_data_event pd_events[] = {
 	{ .type = PERF_DATA_TYPE_HARDWARE, .config = PERF_DATA_COUNT_HW_CPU_CYCLES,
@@ -56,7 +52,7 @@ static const u8 pd_build_id[PERF_DATA_BUILD_ID_MAX] = {
  * @info: returns the facts
  * @nr_events: number of events, from pd_events[]
  */
-static void pd_info(struct perf_data_info *info, unsigned int nr_events)
+void pd_info(struct perf_data_info *info, unsigned int nr_events)
 {
 	memset(info, 0, sizeof(*info));
 	info->events = pd_events;
@@ -82,7 +78,7 @@ static void pd_info(struct perf_data_info *info, unsigned int nr_events)
 }
 
 /* Fill the buffer and both canary areas with the canary byte */
-static void pd_clear(void)
+void pd_clear(void)
 {
 	memset(pd_area, PD_CANARY, sizeof(pd_area));
 }
@@ -94,7 +90,7 @@ static void pd_clear(void)
  * Return: number of bytes before the buffer or after @cap bytes of it that no
  * longer hold the canary
  */
-static int pd_canaries_hit(size_t cap)
+int pd_canaries_hit(size_t cap)
 {
 	int hit = 0;
 	size_t i;
@@ -109,7 +105,7 @@ static int pd_canaries_hit(size_t cap)
 }
 
 /* Read a u32 or u64 at @offset in the buffer, whatever its alignment */
-static u32 pd_u32(size_t offset)
+u32 pd_u32(size_t offset)
 {
 	u32 val;
 
@@ -118,7 +114,7 @@ static u32 pd_u32(size_t offset)
 	return val;
 }
 
-static u64 pd_u64(size_t offset)
+u64 pd_u64(size_t offset)
 {
 	u64 val;
 
@@ -172,8 +168,8 @@ static bool pd_add_sample(const struct perf_data_layout *lay, struct perf_data_s
  * @period: period expected
  * Return: 0 if it holds these values, else CMD_RET_FAILURE
  */
-static int pd_check_sample(struct unit_test_state *uts, size_t offset, u64 id, u64 ip,
-			   u64 time, u64 period)
+int pd_check_sample(struct unit_test_state *uts, size_t offset, u64 id, u64 ip,
+		    u64 time, u64 period)
 {
 	struct perf_data_sample s;
 
@@ -220,46 +216,33 @@ static int pd_nr_features(const struct perf_data_file_header *hdr)
 }
 
 /* A finished file's header, attrs, ids, records and feature sections agree */
-static int lib_test_perf_data_file(struct unit_test_state *uts)
+/* The file header of a two-event recording of two samples */
+static int pd_check_file_header(struct unit_test_state *uts,
+				const struct perf_data_file_header *hdr,
+				const struct perf_data_layout *lay, size_t data_offset)
 {
-	struct perf_data_file_header hdr;
-	struct perf_data_file_section sec[PD_NR_FEATURES];
+	ut_asserteq_64(PERF_DATA_MAGIC, hdr->magic);
+	ut_asserteq_mem("PERFILE2", pd_buf, 8);
+	ut_asserteq(104, hdr->size);
+	ut_asserteq(sizeof(struct perf_data_file_attr), hdr->attr_size);
+	ut_asserteq(104, hdr->attrs.offset);
+	ut_asserteq(2 * sizeof(struct perf_data_file_attr), hdr->attrs.size);
+	ut_asserteq(data_offset, hdr->data.offset);
+	ut_asserteq(lay->ring_offset + 2 * PD_SAMPLE_BYTES - data_offset, hdr->data.size);
+	ut_asserteq(0, hdr->event_types.offset);
+	ut_asserteq(0, hdr->event_types.size);
+
+	return 0;
+}
+
+/* Its attrs, each pointing at its id */
+static int pd_check_file_attrs(struct unit_test_state *uts, const struct perf_data_file_header *hdr)
+{
 	struct perf_data_file_attr fattr;
-	struct perf_data_event_header eh;
-	struct perf_data_stats stats = { 0 };
-	struct perf_data_layout lay;
-	struct perf_data_info info;
-	struct perf_data_writer w;
-	size_t size, off, end, data_offset;
 	unsigned int i;
 
-	pd_info(&info, 2);
-	pd_clear();
-	ut_assertok(perf_data_begin(&w, pd_buf, PD_BUF_BYTES, &info, &lay));
-	data_offset = sizeof(hdr) + 2 * (sizeof(fattr) + sizeof(u64));
-	ut_asserteq(data_offset + PD_COMM_BYTES + PD_MMAP_BYTES, lay.ring_offset);
-	ut_asserteq(PD_BUF_BYTES, lay.ring_offset + lay.ring_bytes + lay.trailer_bytes);
-	ut_assert(pd_add_sample(&lay, &stats, &pd_events[0], 0x7fef8000, 2000));
-	ut_assert(pd_add_sample(&lay, &stats, &pd_events[1], 0x7fef8100, 3000));
-	ut_assertok(perf_data_finish(&w, &info, &lay, &stats, &size));
-	ut_asserteq(0, pd_canaries_hit(PD_BUF_BYTES));
-
-	/* File header */
-	memcpy(&hdr, pd_buf, sizeof(hdr));
-	ut_asserteq_64(PERF_DATA_MAGIC, hdr.magic);
-	ut_asserteq_mem("PERFILE2", pd_buf, 8);
-	ut_asserteq(104, hdr.size);
-	ut_asserteq(sizeof(fattr), hdr.attr_size);
-	ut_asserteq(104, hdr.attrs.offset);
-	ut_asserteq(2 * sizeof(fattr), hdr.attrs.size);
-	ut_asserteq(data_offset, hdr.data.offset);
-	ut_asserteq(lay.ring_offset + 2 * PD_SAMPLE_BYTES - data_offset, hdr.data.size);
-	ut_asserteq(0, hdr.event_types.offset);
-	ut_asserteq(0, hdr.event_types.size);
-
-	/* Attrs, each pointing at its id */
 	for (i = 0; i < 2; i++) {
-		memcpy(&fattr, pd_buf + hdr.attrs.offset + i * sizeof(fattr), sizeof(fattr));
+		memcpy(&fattr, pd_buf + hdr->attrs.offset + i * sizeof(fattr), sizeof(fattr));
 		ut_asserteq(pd_events[i].type, fattr.attr.type);
 		ut_asserteq(PERF_DATA_ATTR_SIZE_VER0, fattr.attr.size);
 		ut_asserteq_64(pd_events[i].config, fattr.attr.config);
@@ -269,13 +252,23 @@ static int lib_test_perf_data_file(struct unit_test_state *uts)
 		ut_asserteq(i ? 1 : 0, !!(fattr.attr.flags & PERF_DATA_ATTR_FREQ));
 		ut_assert(fattr.attr.flags & PERF_DATA_ATTR_SAMPLE_ID_ALL);
 		ut_asserteq(sizeof(u64), fattr.ids.size);
-		ut_assert(fattr.ids.offset >= hdr.attrs.offset + hdr.attrs.size);
-		ut_assert(fattr.ids.offset + fattr.ids.size <= hdr.data.offset);
+		ut_assert(fattr.ids.offset >= hdr->attrs.offset + hdr->attrs.size);
+		ut_assert(fattr.ids.offset + fattr.ids.size <= hdr->data.offset);
 		ut_asserteq_64(pd_events[i].id, pd_u64(fattr.ids.offset));
 	}
 
-	/* Data section: COMM, MMAP, the samples, ending exactly at its size */
-	off = hdr.data.offset;
+	return 0;
+}
+
+/* Its data section: COMM, MMAP, the two samples, ending exactly at its size */
+static int pd_check_file_data(struct unit_test_state *uts, const struct perf_data_file_header *hdr,
+			      const struct perf_data_layout *lay,
+			      const struct perf_data_info *info)
+{
+	struct perf_data_event_header eh;
+	size_t off = hdr->data.offset, end;
+	unsigned int i;
+
 	memcpy(&eh, pd_buf + off, sizeof(eh));
 	ut_asserteq(PERF_DATA_RECORD_COMM, eh.type);
 	ut_asserteq(PD_COMM_BYTES, eh.size);
@@ -284,25 +277,39 @@ static int lib_test_perf_data_file(struct unit_test_state *uts)
 	memcpy(&eh, pd_buf + off, sizeof(eh));
 	ut_asserteq(PERF_DATA_RECORD_MMAP, eh.type);
 	ut_asserteq(PD_MMAP_BYTES, eh.size);
-	ut_asserteq_64(info.image_start, pd_u64(off + 16));
-	ut_asserteq_64(info.image_len, pd_u64(off + 24));
-	ut_asserteq_64(info.image_pgoff, pd_u64(off + 32));
+	ut_asserteq_64(info->image_start, pd_u64(off + 16));
+	ut_asserteq_64(info->image_len, pd_u64(off + 24));
+	ut_asserteq_64(info->image_pgoff, pd_u64(off + 32));
 	ut_asserteq_str("/u-boot", (char *)pd_buf + off + 40);
 	off += eh.size;
-	ut_asserteq(lay.ring_offset, off);
-	for (end = hdr.data.offset + hdr.data.size, i = 0; off < end; off += eh.size, i++) {
+	ut_asserteq(lay->ring_offset, off);
+	for (end = hdr->data.offset + hdr->data.size, i = 0; off < end; off += eh.size, i++) {
 		memcpy(&eh, pd_buf + off, sizeof(eh));
 		ut_asserteq(PERF_DATA_RECORD_SAMPLE, eh.type);
 	}
 	ut_asserteq(end, off);
 	ut_asserteq(2, i);
 
-	/* Feature table right after the data, sections back to back up to the end */
-	ut_asserteq(PD_NR_FEATURES, pd_nr_features(&hdr));
-	ut_assert(!(hdr.features[0] & BIT_ULL(PERF_DATA_FEAT_BUILD_ID)));
-	ut_assert(hdr.features[0] & BIT_ULL(PERF_DATA_FEAT_HOSTNAME));
-	ut_assert(hdr.features[0] & BIT_ULL(PERF_DATA_FEAT_EVENT_DESC));
-	ut_assert(hdr.features[0] & BIT_ULL(PERF_DATA_FEAT_SAMPLE_TIME));
+	return 0;
+}
+
+/*
+ * Its feature table, right after the data, with sections back to back up
+ * to the end (@size), and some payloads in feature-bit order: HOSTNAME
+ * first, SAMPLE_TIME last
+ */
+static int pd_check_file_features(struct unit_test_state *uts,
+				  const struct perf_data_file_header *hdr, size_t size)
+{
+	struct perf_data_file_section sec[PD_NR_FEATURES];
+	size_t end = hdr->data.offset + hdr->data.size, off;
+	unsigned int i;
+
+	ut_asserteq(PD_NR_FEATURES, pd_nr_features(hdr));
+	ut_assert(!(hdr->features[0] & BIT_ULL(PERF_DATA_FEAT_BUILD_ID)));
+	ut_assert(hdr->features[0] & BIT_ULL(PERF_DATA_FEAT_HOSTNAME));
+	ut_assert(hdr->features[0] & BIT_ULL(PERF_DATA_FEAT_EVENT_DESC));
+	ut_assert(hdr->features[0] & BIT_ULL(PERF_DATA_FEAT_SAMPLE_TIME));
 	memcpy(sec, pd_buf + end, sizeof(sec));
 	off = end + sizeof(sec);
 	for (i = 0; i < PD_NR_FEATURES; i++) {
@@ -312,7 +319,6 @@ static int lib_test_perf_data_file(struct unit_test_state *uts)
 	}
 	ut_asserteq(size, off);
 
-	/* Some payloads, in feature-bit order: HOSTNAME first, SAMPLE_TIME last */
 	ut_assertok(pd_check_string(uts, sec[0].offset, "sandbox"));
 	ut_asserteq(4 + PERF_DATA_NAME_ALIGN, sec[0].size);
 	ut_assertok(pd_check_string(uts, sec[3].offset, "aarch64"));
@@ -325,6 +331,35 @@ static int lib_test_perf_data_file(struct unit_test_state *uts)
 	ut_asserteq(16, sec[9].size);			/* SAMPLE_TIME */
 	ut_asserteq_64(2000, pd_u64(sec[9].offset));
 	ut_asserteq_64(3000, pd_u64(sec[9].offset + 8));
+
+	return 0;
+}
+
+static int lib_test_perf_data_file(struct unit_test_state *uts)
+{
+	struct perf_data_file_header hdr;
+	struct perf_data_stats stats = { 0 };
+	struct perf_data_layout lay;
+	struct perf_data_info info;
+	struct perf_data_writer w;
+	size_t size, data_offset;
+
+	pd_info(&info, 2);
+	pd_clear();
+	ut_assertok(perf_data_begin(&w, pd_buf, PD_BUF_BYTES, &info, &lay));
+	data_offset = sizeof(hdr) + 2 * (sizeof(struct perf_data_file_attr) + sizeof(u64));
+	ut_asserteq(data_offset + PD_COMM_BYTES + PD_MMAP_BYTES, lay.ring_offset);
+	ut_asserteq(PD_BUF_BYTES, lay.ring_offset + lay.ring_bytes + lay.trailer_bytes);
+	ut_assert(pd_add_sample(&lay, &stats, &pd_events[0], 0x7fef8000, 2000));
+	ut_assert(pd_add_sample(&lay, &stats, &pd_events[1], 0x7fef8100, 3000));
+	ut_assertok(perf_data_finish(&w, &info, &lay, &stats, &size));
+	ut_asserteq(0, pd_canaries_hit(PD_BUF_BYTES));
+
+	memcpy(&hdr, pd_buf, sizeof(hdr));
+	ut_assertok(pd_check_file_header(uts, &hdr, &lay, data_offset));
+	ut_assertok(pd_check_file_attrs(uts, &hdr));
+	ut_assertok(pd_check_file_data(uts, &hdr, &lay, &info));
+	ut_assertok(pd_check_file_features(uts, &hdr, size));
 
 	return 0;
 }
@@ -486,136 +521,6 @@ static int lib_test_perf_data_build_id(struct unit_test_state *uts)
 }
 
 LIB_TEST(lib_test_perf_data_build_id, 0);
-
-/* Pipe mode: the 16-byte header, then 8-byte aligned records to the end */
-static int lib_test_perf_data_pipe(struct unit_test_state *uts)
-{
-	static const u32 types[] = {
-		PERF_DATA_RECORD_HEADER_ATTR, PERF_DATA_RECORD_EVENT_UPDATE,
-		PERF_DATA_RECORD_HEADER_FEATURE, PERF_DATA_RECORD_HEADER_FEATURE,
-		PERF_DATA_RECORD_HEADER_FEATURE, PERF_DATA_RECORD_HEADER_FEATURE,
-		PERF_DATA_RECORD_HEADER_FEATURE, PERF_DATA_RECORD_HEADER_FEATURE,
-		PERF_DATA_RECORD_HEADER_FEATURE, PERF_DATA_RECORD_HEADER_FEATURE,
-		PERF_DATA_RECORD_HEADER_FEATURE, PERF_DATA_RECORD_COMM,
-		PERF_DATA_RECORD_MMAP, PERF_DATA_RECORD_SAMPLE, PERF_DATA_RECORD_SAMPLE,
-		PERF_DATA_RECORD_LOST_SAMPLES, PERF_DATA_RECORD_HEADER_FEATURE,
-	};
-	struct perf_data_stats stats = { .lost = 3, .first_time = 2000, .last_time = 3000 };
-	struct perf_data_writer w, count;
-	struct perf_data_event_header eh;
-	struct perf_data_sample s = {
-		.header.type = PERF_DATA_RECORD_SAMPLE,
-		.header.misc = PERF_DATA_MISC_USER,
-		.header.size = sizeof(s),
-		.id = 1, .ip = 0x7fef8000, .pid = 1, .tid = 1, .period = 10000,
-	};
-	struct perf_data_info info;
-	size_t off, head, cap;
-	unsigned int i;
-
-	pd_info(&info, 1);
-	pd_clear();
-	ut_assertok(perf_data_pipe_head(&w, pd_buf, PD_BUF_BYTES, &info));
-	head = w.pos;
-	for (i = 0; i < 2; i++) {
-		s.time = 2000 + 1000 * i;
-		ut_assertok(perf_data_put(&w, &s, sizeof(s)));
-	}
-	ut_assertok(perf_data_pipe_tail(&w, &info, &stats));
-	ut_asserteq(0, pd_canaries_hit(PD_BUF_BYTES));
-
-	ut_asserteq_64(PERF_DATA_MAGIC, pd_u64(0));
-	ut_asserteq_64(16, pd_u64(8));
-	for (off = 16, i = 0; off < w.pos; off += eh.size, i++) {
-		memcpy(&eh, pd_buf + off, sizeof(eh));
-		ut_assert(i < ARRAY_SIZE(types));
-		ut_asserteq(types[i], eh.type);
-		ut_assert(eh.size >= sizeof(eh));
-		ut_asserteq(0, eh.size % 8);
-		if (i == 0) {
-			/* HEADER_ATTR: the attr, then the event's id */
-			ut_asserteq(PERF_DATA_ATTR_SIZE_VER0, pd_u32(off + 12));
-			ut_asserteq(8 + PERF_DATA_ATTR_SIZE_VER0 + 8, eh.size);
-			ut_asserteq_64(1, pd_u64(off + 8 + PERF_DATA_ATTR_SIZE_VER0));
-		}
-		if (i == 1)
-			ut_asserteq_str("cycles", (char *)pd_buf + off + 24);
-		if (i == 2)
-			ut_asserteq_64(PERF_DATA_FEAT_HOSTNAME, pd_u64(off + 8));
-		if (i == 13)
-			ut_assertok(pd_check_sample(uts, off, 1, 0x7fef8000, 2000, 10000));
-		if (i == 15)
-			ut_asserteq_64(3, pd_u64(off + 8));
-		if (i == ARRAY_SIZE(types) - 1) {
-			ut_asserteq_64(PERF_DATA_FEAT_SAMPLE_TIME, pd_u64(off + 8));
-			ut_asserteq_64(2000, pd_u64(off + 16));
-			ut_asserteq_64(3000, pd_u64(off + 24));
-		}
-	}
-	ut_asserteq(w.pos, off);
-	ut_asserteq(ARRAY_SIZE(types), i);
-
-	/* Counting with no buffer gives the same head */
-	ut_assertok(perf_data_pipe_head(&count, NULL, (size_t)-1, &info));
-	ut_asserteq(head, count.pos);
-
-	/* Too small for the head: -ENOSPC, nothing outside the buffer */
-	for (cap = 0; cap < head; cap += cap < 24 ? 1 : 37) {
-		pd_clear();
-		ut_asserteq(-ENOSPC, perf_data_pipe_head(&w, pd_buf, cap, &info));
-		ut_asserteq(0, pd_canaries_hit(cap));
-	}
-	pd_clear();
-	ut_asserteq(-ENOSPC, perf_data_pipe_head(&w, pd_buf, head - 1, &info));
-	ut_asserteq(0, pd_canaries_hit(head - 1));
-
-	return 0;
-}
-
-LIB_TEST(lib_test_perf_data_pipe, 0);
-
-/* Pipe mode in one buffer: the head, the ring, room for the longest tail */
-static int lib_test_perf_data_pipe_begin(struct unit_test_state *uts)
-{
-	struct perf_data_stats stats = { .lost = 2, .first_time = 2000, .last_time = 3000 };
-	struct perf_data_writer w, head;
-	struct perf_data_layout lay;
-	struct perf_data_info info;
-	size_t tail, cap;
-
-	pd_info(&info, 1);
-	ut_assertok(perf_data_pipe_head(&head, NULL, (size_t)-1, &info));
-	tail = perf_data_pipe_tail_bytes(&info);
-	/* LOST_SAMPLES, then the SAMPLE_TIME feature record (header, id, two times) */
-	ut_asserteq(PD_LOST_BYTES + 32, tail);
-
-	pd_clear();
-	ut_assertok(perf_data_pipe_begin(&w, pd_buf, PD_BUF_BYTES, &info, &lay));
-	ut_asserteq(head.pos, w.pos);
-	ut_asserteq(head.pos, lay.ring_offset);
-	ut_asserteq(tail, lay.trailer_bytes);
-	ut_asserteq(PD_BUF_BYTES - head.pos - tail, lay.ring_bytes);
-	/* A full ring leaves room for the tail, which ends the buffer */
-	w.pos = lay.ring_offset + lay.ring_bytes;
-	ut_assertok(perf_data_pipe_tail(&w, &info, &stats));
-	ut_asserteq(PD_BUF_BYTES, w.pos);
-	ut_asserteq(0, pd_canaries_hit(PD_BUF_BYTES));
-
-	/* The smallest buffer holds one sample; one byte less is -ENOSPC */
-	cap = head.pos + PD_SAMPLE_BYTES + tail;
-	ut_assertok(perf_data_pipe_begin(&w, pd_buf, cap, &info, &lay));
-	ut_asserteq(PD_SAMPLE_BYTES, lay.ring_bytes);
-	ut_asserteq(-ENOSPC, perf_data_pipe_begin(&w, pd_buf, cap - 1, &info, &lay));
-	ut_asserteq(-ENOSPC, perf_data_pipe_begin(&w, pd_buf, head.pos, &info, &lay));
-
-	/* Inconsistent facts: refused by the head */
-	info.comm = NULL;
-	ut_asserteq(-EINVAL, perf_data_pipe_begin(&w, pd_buf, PD_BUF_BYTES, &info, &lay));
-
-	return 0;
-}
-
-LIB_TEST(lib_test_perf_data_pipe_begin, 0);
 
 /* Inconsistent facts are refused before anything is written */
 static int lib_test_perf_data_einval(struct unit_test_state *uts)

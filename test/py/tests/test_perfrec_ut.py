@@ -31,7 +31,7 @@ def defined(cons, sources, prefix):
 @pytest.mark.buildconfigspec('ut_perf_data')
 @pytest.mark.buildconfigspec('ut_perfrec')
 @pytest.mark.parametrize('prefix,sources', [
-    ('perf_data_', ['test/lib/perf_data.c']),
+    ('perf_data_', ['test/lib/perf_data.c', 'test/lib/perf_data_pipe.c']),
     ('perfrec_', ['test/lib/perfrec.c', 'test/lib/perfrec_hw.c'])])
 def test_perfrec_ut(ubman, prefix, sources):
     """'ut lib <prefix>*' runs every test of @sources, and none fails"""
