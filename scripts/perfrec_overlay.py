@@ -34,8 +34,8 @@ DIRS = ['arch', 'cmd', 'doc/usage', 'drivers/perf', 'include', 'lib/perfrec', 't
 # Single project files copied to the same path in the tree. Of scripts/ only
 # what U-Boot's own build runs (arch/arm/Makefile.postlink runs the pgoff
 # script); the rest of scripts/ is the project's tooling and stays out.
-FILES = ['doc/api/perf.rst', 'doc/develop/perfrec.rst', 'lib/perf_data.c', 'lib/perf_data_internal.h',
-         'lib/perf_data_pipe.c', 'scripts/perfrec_pgoff.py',
+FILES = ['doc/api/perf.rst', 'doc/develop/perfrec.rst', 'lib/perf_data.c',
+         'lib/perf_data_internal.h', 'lib/perf_data_pipe.c', 'scripts/perfrec_pgoff.py',
          'test/lib/perf_data.c', 'test/lib/perf_data_pipe.c', 'test/lib/perf_data_ut.h',
          'test/lib/perfrec.c', 'test/lib/perfrec_hw.c']
 
@@ -74,16 +74,11 @@ F:	tools/perfrec/
 
 '''
 
+# The entry before the recorder moved to lib/ and the unit tests split
+ENTRY_NO_LIB = (MAINTAINERS_ENTRY.replace('F:\tlib/perf_data*\nF:\tlib/perfrec/\n', '')
+                .replace('F:\ttest/lib/perf_data*\n', 'F:\ttest/lib/perf_data.c\n')
+                .replace('F:\ttest/lib/perfrec*.c\n', 'F:\ttest/lib/perfrec.c\n'))
 # The entry before it named the perfrec files it had missed
-# The entry before the recorder moved to lib/
-# The entry before the hardware's unit tests had a file of their own
-# The entry before the writer's pipe mode had a file of its own
-# The entry before the writer's pipe-mode tests had a file of their own
-ENTRY_ONE_WRITER_UT = MAINTAINERS_ENTRY.replace('F:\ttest/lib/perf_data*\n',
-                                                'F:\ttest/lib/perf_data.c\n')
-ENTRY_ONE_WRITER = ENTRY_ONE_WRITER_UT.replace('F:\tlib/perf_data*\n', 'F:\tlib/perf_data.c\n')
-ENTRY_ONE_UT = ENTRY_ONE_WRITER.replace('F:\ttest/lib/perfrec*.c\n', 'F:\ttest/lib/perfrec.c\n')
-ENTRY_NO_LIB = ENTRY_ONE_UT.replace('F:\tlib/perf_data.c\nF:\tlib/perfrec/\n', '')
 ENTRY_BEFORE = (ENTRY_NO_LIB.replace('F:\tarch/arm/Makefile.postlink\n', '')
                 .replace('F:\tcmd/perfrec*\n', 'F:\tcmd/perfrec*.c\n')
                 .replace('F:\ttest/py/tests/perfparser_stream.py\n', ''))
@@ -452,9 +447,6 @@ SUPERSEDED = [
      'obj-$(CONFIG_PERFREC_LIB) += perf/\n'),
     ('drivers/Makefile', 'obj-$(CONFIG_PERF_DATA) += perf/\n',
      'obj-$(CONFIG_PERFREC_LIB) += perf/\n'),
-    ('MAINTAINERS', ENTRY_ONE_WRITER_UT, MAINTAINERS_ENTRY),
-    ('MAINTAINERS', ENTRY_ONE_WRITER, MAINTAINERS_ENTRY),
-    ('MAINTAINERS', ENTRY_ONE_UT, MAINTAINERS_ENTRY),
     ('MAINTAINERS', ENTRY_NO_LIB, MAINTAINERS_ENTRY),
     ('MAINTAINERS', ENTRY_BEFORE.replace('F:\ttest/lib/perf_data.c\n', '')
      .replace('F:\ttest/lib/perfrec.c\n', ''), MAINTAINERS_ENTRY),
