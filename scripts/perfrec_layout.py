@@ -55,10 +55,10 @@ KNOWN = set()
 
 C_SKIP = re.compile(r'(^|/)(build|__pycache__)(/|$)')
 TOKEN = re.compile(r'[A-Za-z_]\w*')
-# A definition at column 0: 'type name(' or 'type *name(' with no 'static'
-C_FUNC_DEF = re.compile(r'^(?!static\b)(?!typedef\b)[A-Za-z_][\w \t\*]*?\b([A-Za-z_]\w*)\s*\(')
-C_VAR_DEF = re.compile(r'^(?!static\b)(?!extern\b)(?!typedef\b)(?:const\s+)?'
-                       r'(?:struct\s+\w+|enum\s+\w+|\w+)[\s\*]+([A-Za-z_]\w*)\s*'
+# A definition at column 0: 'type name(' or 'type *name(' (c_defines() takes
+# 'static' off first); a variable's, with its struct tag gone (strip_c())
+C_FUNC_DEF = re.compile(r'^(?!typedef\b)[A-Za-z_][\w \t\*]*?\b([A-Za-z_]\w*)\s*\(')
+C_VAR_DEF = re.compile(r'^(?!extern\b)(?!typedef\b)(?:const\s+)?\w+[\s\*]+([A-Za-z_]\w*)\s*'
                        r'(?:\[[^\]]*\])?\s*[=;]')
 C_INCLUDE = re.compile(r'^\s*#\s*include\s*[<"]([^>"]+)[>"]', re.M)
 C_ANY_DEF = re.compile(r'^[A-Za-z_][\w \t\*]*?\b([A-Za-z_]\w*)\s*\([^;]*$')
@@ -83,7 +83,8 @@ def strip_c(text):
     out = re.sub(r'^\s*#\s*include[^\n]*', '', out, flags=re.M)
     out = re.sub(r'"(?:\\.|[^"\\\n])*"', '""', out)
     out = re.sub(r"'(?:\\.|[^'\\\n])*'", "''", out)
-    return re.sub(r'\b(?:struct|enum|union)\s+\w+', '', out)
+    # The tag goes, the keyword stays: 'struct foo foo;' still defines foo
+    return re.sub(r'\b(struct|enum|union)\s+\w+', r'\1', out)
 
 
 def c_defines(text):

@@ -103,3 +103,15 @@ def test_layers(tmp_path):
     assert not LA.findings(str(tmp_path))
     write(tmp_path, 'drivers/perf/low.c', '#include "rec.h"\n\nint low_fn;\n')
     assert LA.findings(str(tmp_path)) == {'up: drivers/perf/low.c lib/perfrec/rec.c'}
+
+
+def test_c_struct_global(tmp_path):
+    """A global of a struct type is a name its file defines: another file
+    that uses it depends on that file (a struct tag alone does not)"""
+    write(tmp_path, 'lib/perfrec/state.c', 'struct state state;\n')
+    write(tmp_path, 'lib/perfrec/user.c',
+          'int user_fn(void)\n{\n\treturn state.count;\n}\n')
+    write(tmp_path, 'lib/perfrec/tag.c', 'int tag_fn(struct state *s)\n{\n\treturn 0;\n}\n')
+    graph = LA.c_graph(str(tmp_path), LA.project_files(str(tmp_path), LA.C_DIRS, ('.c', '.h')))
+    assert graph == {'lib/perfrec/state.c': set(), 'lib/perfrec/tag.c': set(),
+                     'lib/perfrec/user.c': {'lib/perfrec/state.c'}}
