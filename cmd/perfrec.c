@@ -5,7 +5,8 @@
  *
  * Parsing, messages and environment only; the hardware is the session's
  * business (include/perfrec.h). Options and events are parsed in
- * perfrec_opts.c, what is shown of a recording in perfrec_show.c.
+ * perfrec_opts.c, the recording goes off the board in perfrec_dump.c, and
+ * what is shown of it and the PMU is in perfrec_show.c.
  */
 
 #include <command.h>
@@ -25,6 +26,7 @@
 #include <asm/system.h>
 #include <linux/kernel.h>
 #include <linux/string.h>
+#include "perfrec_dump.h"
 #include "perfrec_opts.h"
 #include "perfrec_show.h"
 
@@ -73,30 +75,6 @@ static int perfrec_run_workload(int argc, char *const argv[])
 /* The host file 'perfrec start -H' names, written by 'perfrec stop' */
 static char perfrec_host_path[PERFREC_HOST_PATH_LEN];
 
-/*
- * The default event needs the PMU interrupt; when that is missing or silent,
- * sample cpu-clock on the timer, which always works. An event the user
- * named is not swapped for another.
- */
-static bool perfrec_record_fallback(struct perfrec_cfg *cfg,
-				    const struct perfrec_irq_report *irq, void *ctx)
-{
-	const struct perfrec_opts *o = ctx;
-	char why[PERFREC_WHY_LEN];
-
-	if (o->events_given || irq->source != PERFREC_SRC_PMU)
-		return false;
-	perfrec_irq_reason(irq, why, sizeof(why));
-	perfrec_event_lookup(PERFREC_CPU_CLOCK, &cfg->events[0]);
-	cfg->events[0].period = 0;
-	cfg->events[0].freq_hz = o->freq ? min_t(u64, o->freq, PERFREC_MAX_FREQ_HZ) :
-				 PERFREC_DEFAULT_FREQ_HZ;
-	cfg->source = PERFREC_SRC_TIMER;
-	printf("perfrec: %s; sampling cpu-clock at %u Hz instead\n", why, cfg->events[0].freq_hz);
-
-	return true;
-}
-
 /* Set up and arm a recording from 'record' or 'start' options; print why not */
 static int perfrec_begin_recording(struct perfrec_opts *o, int argc, char *const argv[])
 {
@@ -133,6 +111,17 @@ static int perfrec_begin_recording(struct perfrec_opts *o, int argc, char *const
 	cfg.no_probe = o->no_probe;
 	if (perfrec_clock_check(&cfg))
 		return CMD_RET_FAILURE;
+	/*
+	 * The default event needs the PMU interrupt; when that is missing or
+	 * silent, sample cpu-clock on the timer, which always works. An event
+	 * the user named is not swapped for another.
+	 */
+	if (!o->events_given && cfg.source == PERFREC_SRC_PMU) {
+		cfg.fallback[cfg.nr_fallback++] = PERFREC_SRC_TIMER;
+		perfrec_event_lookup(PERFREC_CPU_CLOCK, &cfg.clock);
+		cfg.clock.freq_hz = o->freq ? min_t(u64, o->freq, PERFREC_MAX_FREQ_HZ) :
+				    PERFREC_DEFAULT_FREQ_HZ;
+	}
 
 	perfrec_release_buffer();
 	if (!o->have_addr) {
@@ -154,15 +143,16 @@ static int perfrec_begin_recording(struct perfrec_opts *o, int argc, char *const
 	cfg.buf_size = o->size;
 	cfg.argc = argc + 1;
 	cfg.argv = (const char *const *)argv - 1;	/* from "perfrec" on */
-	ret = perfrec_arm_fallback(&cfg, perfrec_record_fallback, o);
+	ret = perfrec_arm(&cfg);
 	if (ret) {
 		unmap_sysmem(cfg.buf);
-		perfrec_print_arm_error(ret, &cfg);
+		perfrec_arm_failed(ret, &cfg);
 		return CMD_RET_FAILURE;
 	}
 	perfrec_buf_map = cfg.buf;
 	strlcpy(perfrec_host_path, o->host_path ? o->host_path : "", sizeof(perfrec_host_path));
-	perfrec_stream_setup(o->stream_rate, o->compress);
+	if (IS_ENABLED(CONFIG_PERFREC_STREAM))
+		perfrec_stream_setup(o->stream_rate, o->compress);
 
 	return CMD_RET_SUCCESS;
 }
@@ -189,7 +179,7 @@ static int perfrec_end_recording(int wret)
 		printf("perfrec: cannot finalise the perf.data (err=%d)\n", ret);
 		return CMD_RET_FAILURE;
 	}
-	if (res.streamed) {
+	if (IS_ENABLED(CONFIG_PERFREC_DUMP_STREAM) && res.streamed) {
 		printf("perfrec: %llu samples, %llu lost, streamed\n", res.samples, res.lost);
 		return perfrec_stream_finish() ? CMD_RET_FAILURE : CMD_RET_SUCCESS;
 	}
@@ -264,36 +254,20 @@ static int do_perfrec_stop(struct cmd_tbl *cmdtp, int flag, int argc, char *cons
 /*
  * Arm a count. The PMU interrupt extends 32-bit counts to 64 bits; without
  * it, the timer checks the overflow flags every 10 ms instead; without
- * that either, a 32-bit event counter that wraps twice loses 2^32. Say so.
+ * that either, a 32-bit event counter that wraps twice loses 2^32. The
+ * session says which it took.
  */
-static bool perfrec_stat_fallback(struct perfrec_cfg *cfg,
-				  const struct perfrec_irq_report *irq, void *ctx)
-{
-	char why[PERFREC_WHY_LEN];
-
-	perfrec_irq_reason(irq, why, sizeof(why));
-	switch (cfg->source) {
-	case PERFREC_SRC_PMU:
-		printf("perfrec: %s; the timer extends the counts instead\n", why);
-		cfg->source = PERFREC_SRC_TIMER;
-		return true;
-	case PERFREC_SRC_TIMER:
-		printf("perfrec: and %s: 32-bit counts may wrap\n", why);
-		cfg->source = PERFREC_SRC_NONE;
-		return true;
-	default:
-		return false;
-	}
-}
-
 static int perfrec_arm_stat(struct perfrec_cfg *cfg)
 {
 	int ret;
 
 	cfg->source = PERFREC_SRC_PMU;
-	ret = perfrec_arm_fallback(cfg, perfrec_stat_fallback, NULL);
+	cfg->fallback[0] = PERFREC_SRC_TIMER;
+	cfg->fallback[1] = PERFREC_SRC_NONE;
+	cfg->nr_fallback = 2;
+	ret = perfrec_arm(cfg);
 	if (ret) {
-		perfrec_print_arm_error(ret, cfg);
+		perfrec_arm_failed(ret, cfg);
 		return CMD_RET_FAILURE;
 	}
 
@@ -307,6 +281,10 @@ static int do_perfrec_stat(struct cmd_tbl *cmdtp, int flag, int argc, char *cons
 	struct perfrec_opts o;
 	int ret, wret;
 
+	if (!IS_ENABLED(CONFIG_PERFREC_STAT)) {
+		printf("perfrec stat needs CONFIG_PERFREC_STAT\n");
+		return CMD_RET_FAILURE;
+	}
 	ret = perfrec_parse_opts(argc, argv, "ewN", true, &o);
 	if (ret)
 		return ret;
@@ -338,38 +316,91 @@ static int do_perfrec_stat(struct cmd_tbl *cmdtp, int flag, int argc, char *cons
 	return wret;
 }
 
+/* The help names only what this build has */
+#if IS_ENABLED(CONFIG_PERFREC_CALLCHAIN)
+#define PERFREC_HELP_G		" [-g]"
+#define PERFREC_HELP_G_TEXT	"      -g: call graphs (frame records)\n"
+#else
+#define PERFREC_HELP_G		""
+#define PERFREC_HELP_G_TEXT	""
+#endif
+#if IS_ENABLED(CONFIG_PERFREC_EVENTS)
+#define PERFREC_HELP_E							\
+	"      -e: events, comma-separated (default cycles; see 'perfrec list'),\n" \
+	"          each optionally with /period=<n>/ or /freq=<hz>/\n"
+#define PERFREC_HELP_LIST						\
+	"perfrec list [-a] - the events this CPU counts (-a: all known)\n"
+#else
+#define PERFREC_HELP_E							\
+	"      -e: cycles (default) or cpu-clock, optionally with /period=<n>/\n" \
+	"          or /freq=<hz>/\n"
+#define PERFREC_HELP_LIST	""
+#endif
+#if IS_ENABLED(CONFIG_PERFREC_STREAM)
+#define PERFREC_HELP_S							\
+	" [-S <bytes/s> [-z]]\n"					\
+	"    - record while the shell runs other commands, until 'perfrec stop'\n" \
+	"      -S: stream new samples after each command, at most <bytes/s>\n" \
+	"          on the wire (e.g. 11520 at 115200 baud); -z: gzip them\n"
+#else
+#define PERFREC_HELP_S							\
+	"\n    - record while the shell runs other commands, until 'perfrec stop'\n"
+#endif
+#if IS_ENABLED(CONFIG_PERFREC_DUMP_STREAM)
+#define PERFREC_HELP_I		" [-i]"
+#define PERFREC_HELP_I_TEXT						\
+	"    -i: only what is new, as the next chunk of a pipe-mode stream\n"
+#else
+#define PERFREC_HELP_I		""
+#define PERFREC_HELP_I_TEXT	""
+#endif
+#if IS_ENABLED(CONFIG_PERFREC_STAT)
+#define PERFREC_HELP_STAT						\
+	"perfrec stat [-e <events>] [-w <events>] [-N] -- <command...>\n"	\
+	"    - count events over <command> (-w: start the counters that many\n" \
+	"      events before they wrap)\n"
+#else
+#define PERFREC_HELP_STAT	""
+#endif
+#if IS_ENABLED(CONFIG_PERFREC_DUMP_GZIP)
+#define PERFREC_HELP_Z		" [-z]"
+#define PERFREC_HELP_Z_TEXT	" (-z: gzipped)"
+#else
+#define PERFREC_HELP_Z		""
+#define PERFREC_HELP_Z_TEXT	""
+#endif
+#if IS_ENABLED(CONFIG_PERFREC_REPORT)
+#define PERFREC_HELP_REPORT						\
+	"perfrec report [-n <count>] - the hottest functions (and call paths)\n" \
+	"    of the last recording, named on the board (default 10)\n"
+#else
+#define PERFREC_HELP_REPORT	""
+#endif
+
 U_BOOT_LONGHELP(perfrec,
-		"record [-e <events>] [-c <period> | -F <hz>] [-g] [-j <pct>] [-o <addr>]\n"
+		"record [-e <events>] [-c <period> | -F <hz>]" PERFREC_HELP_G
+		" [-j <pct>] [-o <addr>]\n"
 		"               [-s <size>] [-H <hostfile>] [-N] -- <command...>\n"
-		"    - run <command> while sampling it into a perf.data in memory\n"
-		"      -e: events, comma-separated (default cycles), each optionally\n"
-		"          with /period=<n>/ or /freq=<hz>/; see 'perfrec list';\n"
-		"          cpu-clock samples on the timer (when the PMU interrupt\n"
-		"          is missing, the default falls back to it)\n"
-		"      -c: events (cpu-clock: ns) per sample (decimal); -F: samples\n"
-		"          per second (decimal, default 4000, at most 100000)\n"
-		"      -g: record call graphs (frame pointers)\n"
-		"      -j: vary each period randomly by up to <pct> percent (default 0)\n"
-		"      -o, -s: buffer address and size (hex); default: a free region\n"
+		"    - sample <command> into a perf.data in memory\n"
+		PERFREC_HELP_E
+		"      -c: events (cpu-clock: ns) per sample; -F: samples a second\n"
+		"          (default 4000, at most 100000); both decimal\n"
+		PERFREC_HELP_G_TEXT
+		"      -j: vary each period randomly by up to <pct> percent\n"
+		"      -o, -s: buffer address and size (hex; default: free DRAM)\n"
 		"      -H: also write the perf.data to this host file (semihosting)\n"
 		"      -N: do not check that the interrupt reaches the GIC\n"
-		"perfrec start [-e <events>] [-c <period> | -F <hz>] [-g] [-j <pct>] [-o <addr>]\n"
-		"              [-s <size>] [-H <hostfile>] [-N] [-S <bytes/s> [-z]]\n"
-		"    - record while the shell runs other commands, until 'perfrec stop'\n"
-		"      -S: stream new samples to the console after each command, at most\n"
-		"          <bytes/s> on the wire (e.g. 11520 at 115200 baud); -z: gzip it\n"
-		"perfrec stop - end the recording 'perfrec start' began\n"
-		"perfrec stat [-e <events>] [-w <events>] [-N] -- <command...>\n"
-		"    - run <command> and count events (-w: start the counters that many\n"
-		"      events before they wrap)\n"
-		"perfrec dump [-z] [-i] [-H <hostfile>] - print the last recording as framed\n"
-		"    text (-z: gzip-compressed) for tools/perfrec/perfrec_extract.py, or\n"
-		"    write it to a host file through semihosting; -i: only what is new,\n"
-		"    as the next chunk of a pipe-mode stream (also while recording)\n"
-		"perfrec list [-a] - list the events this CPU counts (-a: all known)\n"
-		"perfrec report [-n <count>] - the hottest functions (and call paths)\n"
-		"    of the last recording, named on the board (default 10, decimal)\n"
-		"perfrec status [-v] - show the last session (-v: and the registers perfrec borrows)");
+		"perfrec start [record's options]" PERFREC_HELP_S
+		"perfrec stop - end that recording\n"
+		PERFREC_HELP_STAT
+		"perfrec dump" PERFREC_HELP_Z PERFREC_HELP_I " [-H <hostfile>]\n"
+		"    - the last recording as framed text for tools/perfrec/perfrec_extract.py"
+		PERFREC_HELP_Z_TEXT ",\n"
+		"      or to a host file\n"
+		PERFREC_HELP_I_TEXT
+		PERFREC_HELP_LIST
+		PERFREC_HELP_REPORT
+		"perfrec status [-v] - the last session (-v: and the registers perfrec borrows)");
 
 U_BOOT_CMD_WITH_SUBCMDS(perfrec, "Sample or count a command with the PMU, for host perf",
 			perfrec_help_text,

@@ -23,75 +23,13 @@
 #include <linux/string.h>
 #include "perfrec_opts.h"
 
-void perfrec_print_arm_error(int err, const struct perfrec_cfg *cfg)
+void perfrec_arm_failed(int err, const struct perfrec_cfg *cfg)
 {
 	struct perfrec_result res;
-	struct perfrec_pmu_info pmu;
-	const char *event = "";
 
 	perfrec_get_result(&res);
-	if (res.failed_event >= 0)
-		event = cfg->events[res.failed_event].name;
-	if (res.irq.fault != PERFREC_IRQ_OK) {
-		char why[PERFREC_WHY_LEN];
-
-		perfrec_irq_reason(&res.irq, why, sizeof(why));
-		if (res.irq.source == PERFREC_SRC_TIMER)
-			printf("perfrec: cpu-clock cannot sample: %s\n", why);
-		else
-			printf("perfrec: %s: fix the device tree, or sample -e cpu-clock\n", why);
-		return;
-	}
-	switch (err) {
-	case -EBUSY:
-		printf("perfrec is already recording\n");
-		break;
-	case -ETIME:
-		printf("The generic timer has no frequency (CNTFRQ_EL0 is 0): the firmware must set it\n");
-		break;
-	case -ENODEV:
-		printf("This CPU has no PMUv3 (ID_AA64DFR0_EL1.PMUVer)\n");
-		break;
-	case -ENOENT:
-		printf("No PMU node (compatible \"arm,armv8-pmuv3\") in the device tree\n");
-		break;
-	case -ENXIO:
-		printf("The device tree's PMU node has no usable \"interrupts\" property\n");
-		break;
-	case -EPROTONOSUPPORT:
-		printf("The PMU interrupt is not a PPI of a GICv2/v3\n");
-		break;
-	case -ENOSPC:
-		printf("Buffer too small: %#lx bytes cannot hold the perf.data header and a sample\n",
-		       cfg->buf_size);
-		break;
-	case -EOPNOTSUPP:
-		printf("Call graphs (-g) need CONFIG_PERFREC_CALLCHAIN\n");
-		break;
-	case -ENOEXEC:
-		printf("The build did not record the image's ELF offset (perfrec_image_pgoff)\n");
-		break;
-	case -E2BIG:
-		perfrec_get_pmu_info(&pmu);
-		printf("Too many events: %u given, this PMU has %u event counters and the cycle counter\n",
-		       cfg->nr_events, pmu.nr_counters);
-		break;
-	case -ERANGE:
-		if (res.failed_event >= 0) {
-			printf("Period %llu of event '%s' does not fit its 32-bit counter (64-bit event counters need PMUv3p5)\n",
-			       cfg->events[res.failed_event].period, event);
-			break;
-		}
-		fallthrough;
-	default:
-		printf("Cannot start (err=%d)\n", err);
-		break;
-	}
+	perfrec_print_arm_error(err, cfg, &res);
 }
-
-/* Longest -H file name */
-
-/* Largest -j: periods vary by at most half */
 
 /* Parse a decimal number (periods, frequencies): digits only, no overflow */
 int perfrec_parse_dec(const char *str, u64 *valp)
@@ -167,7 +105,7 @@ int perfrec_parse_value(char opt, const char *val, struct perfrec_opts *o)
 		break;
 	case 'S':
 		if (!IS_ENABLED(CONFIG_PERFREC_STREAM)) {
-			printf("Streaming (-S) needs CONFIG_PERFREC_STREAM: 'perfrec dump -i' sends what is new\n");
+			printf("Streaming (-S) needs CONFIG_PERFREC_STREAM\n");
 			return CMD_RET_FAILURE;
 		}
 		if (perfrec_parse_dec(val, &o->stream_rate) || !o->stream_rate ||
@@ -327,17 +265,25 @@ int perfrec_parse_events(const char *list, bool terms, struct perfrec_cfg *cfg)
 			printf("Unknown event '%s' (see 'perfrec list')\n", name);
 			return CMD_RET_FAILURE;
 		}
-		if (ret == -EDOM) {
+		if (ret == -ENOSYS) {
+			printf("Event '%s' needs CONFIG_PERFREC_EVENTS: this build samples cycles and cpu-clock\n",
+			       name);
+			return CMD_RET_FAILURE;
+		}
+		/* Events besides cycles may not fit the PMU, or not be counted by it */
+		if (IS_ENABLED(CONFIG_PERFREC_EVENTS) && ret == -EDOM) {
 			printf("Event number %#x ('%s') does not fit this PMU's %u-bit event field\n",
 			       ev->pmu_event, name, perfrec_event_bits());
 			return CMD_RET_FAILURE;
 		}
-		if (ret == -EOPNOTSUPP) {
+		if (IS_ENABLED(CONFIG_PERFREC_EVENTS) && ret == -EOPNOTSUPP) {
 			printf("Event '%s' is not implemented by this CPU (PMCEID0/1_EL0)\n", name);
 			return CMD_RET_FAILURE;
 		}
 		if (ret) {
-			perfrec_print_arm_error(ret, cfg);
+			struct perfrec_result none = { .failed_event = -1 };
+
+			perfrec_print_arm_error(ret, cfg, &none);
 			return CMD_RET_FAILURE;
 		}
 		p = end;
@@ -369,4 +315,37 @@ int perfrec_parse_events(const char *list, bool terms, struct perfrec_cfg *cfg)
 	}
 
 	return CMD_RET_SUCCESS;
+}
+
+/*
+ * cpu-clock samples on the generic timer alone (no PMU event beside it), at
+ * a steady period of at least PERFREC_MIN_CLOCK_NS; choose the session's
+ * interrupt accordingly
+ */
+int perfrec_clock_check(struct perfrec_cfg *cfg)
+{
+	const struct perfrec_event_cfg *ev = &cfg->events[0];
+	uint i;
+
+	cfg->source = PERFREC_SRC_PMU;
+	for (i = 0; i < cfg->nr_events; i++) {
+		if (cfg->events[i].timer && cfg->nr_events > 1) {
+			printf("cpu-clock samples on the timer's interrupt: record it alone, not with PMU events\n");
+			return -EINVAL;
+		}
+	}
+	if (!ev->timer)
+		return 0;
+	if (cfg->jitter_pct) {
+		printf("-j does not apply to cpu-clock: its period is the timer's\n");
+		return -EINVAL;
+	}
+	if (ev->period && ev->period < PERFREC_MIN_CLOCK_NS) {
+		printf("Period %llu ns of cpu-clock is below its %u ns minimum\n", ev->period,
+		       PERFREC_MIN_CLOCK_NS);
+		return -EINVAL;
+	}
+	cfg->source = PERFREC_SRC_TIMER;
+
+	return 0;
 }

@@ -92,10 +92,21 @@ int perfrec_parse_opts(int argc, char *const argv[], const char *allowed,
 int perfrec_parse_events(const char *list, bool terms, struct perfrec_cfg *cfg);
 
 /**
- * perfrec_print_arm_error() - Say in one line why arming failed
- * @err: what perfrec_arm() returned
+ * perfrec_clock_check() - Check a cpu-clock recording and choose its interrupt
+ * @cfg: the recording; its source becomes the timer for cpu-clock, else the PMU
+ *
+ * cpu-clock samples on the generic timer alone (no PMU event beside it),
+ * without -j, at a period of at least 10 us.
+ *
+ * Return: 0, or -EINVAL with the reason printed
+ */
+int perfrec_clock_check(struct perfrec_cfg *cfg);
+
+/**
+ * perfrec_arm_failed() - Say in one line why perfrec_arm() failed
+ * @err: what it returned
  * @cfg: what it was asked to arm
  */
-void perfrec_print_arm_error(int err, const struct perfrec_cfg *cfg);
+void perfrec_arm_failed(int err, const struct perfrec_cfg *cfg);
 
 #endif /* __PERFREC_OPTS_H */

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0+
 /*
  * Copyright (c) 2026 The perfrec authors
- * perfrec command: what it shows of a recording: dump, list, report, status
+ * perfrec command: what it shows of a recording and the PMU: list, report, status
  */
 
 #include <command.h>
@@ -36,73 +36,6 @@ static const char *const perfrec_state_name[] = {
 	[PERFREC_FINALISED] = "finalised",
 };
 
-int do_perfrec_dump(struct cmd_tbl *cmdtp, int flag, int argc, char *const argv[])
-{
-	struct perfrec_frame frame = { .kind = "file" };
-	struct perfrec_result res;
-	struct perfrec_opts o = { };
-	bool stream = false;
-	size_t wire;
-	void *data;
-	int i, ret;
-
-	for (i = 1; i < argc; i++) {
-		if (argv[i][0] != '-' || !argv[i][1] || argv[i][2] || !strchr("ziH", argv[i][1])) {
-			printf("Unknown option '%s'\n", argv[i]);
-			return CMD_RET_USAGE;
-		}
-		if (argv[i][1] == 'z') {
-			o.compress = true;
-			continue;
-		}
-		if (argv[i][1] == 'i') {
-			stream = true;
-			continue;
-		}
-		if (++i == argc) {
-			printf("Option -H needs a value\n");
-			return CMD_RET_USAGE;
-		}
-		ret = perfrec_parse_value('H', argv[i], &o);
-		if (ret)
-			return ret;
-	}
-	perfrec_get_result(&res);
-	if (stream) {
-		if (o.host_path)
-			return CMD_RET_USAGE;
-		if (res.state == PERFREC_IDLE || res.mode != PERFREC_RECORD) {
-			printf("No recording to stream\n");
-			return CMD_RET_FAILURE;
-		}
-		if (!perfrec_stream_pending()) {
-			printf("perfrec: nothing new to stream\n");
-			return CMD_RET_SUCCESS;
-		}
-		return perfrec_dump_stream(o.compress, SIZE_MAX, &wire) ?
-			CMD_RET_FAILURE : CMD_RET_SUCCESS;
-	}
-	if (res.state != PERFREC_FINALISED || res.mode != PERFREC_RECORD) {
-		printf("No finished recording to dump\n");
-		return CMD_RET_FAILURE;
-	}
-	if (res.streamed) {
-		printf("The recording was streamed: 'perfrec dump -i' sends what is left\n");
-		return CMD_RET_FAILURE;
-	}
-	if (o.host_path)
-		return perfrec_host_write(o.host_path, res.addr, res.size) ?
-			CMD_RET_FAILURE : CMD_RET_SUCCESS;
-
-	frame.id = res.id;
-	frame.size = res.size;
-	data = map_sysmem(res.addr, res.size);
-	ret = perfrec_dump(&frame, data, o.compress, NULL);
-	unmap_sysmem(data);
-
-	return ret ? CMD_RET_FAILURE : CMD_RET_SUCCESS;
-}
-
 /*
  * After a recording: a PMU event whose counter ran whole periods with few
  * or no samples (fewer than half) had its overflow interrupt come late or
@@ -128,6 +61,7 @@ void perfrec_print_missed(const struct perfrec_result *res)
 		printf("perfrec: %s (counter %u) counted %llu periods of %llu but %llu samples were taken: its overflow interrupt %s\n",
 		       res->name[i], res->counter[i], periods, res->period[i], taken,
 		       taken ? "came late; try a longer period (-c or -F)" :
+		       !IS_ENABLED(CONFIG_PERFREC_EVENTS) ||
 		       res->counter[i] == PERFREC_CYCLE_COUNTER ?
 		       "never came; check the PMU's \"interrupts\" in the device tree" :
 		       "never came; try -e cycles, or cycles beside it (see the docs on QEMU's event counters)");
@@ -153,6 +87,10 @@ int do_perfrec_list(struct cmd_tbl *cmdtp, int flag, int argc, char *const argv[
 
 	if (argc > 2 || (argc == 2 && !all))
 		return CMD_RET_USAGE;
+	if (!IS_ENABLED(CONFIG_PERFREC_EVENTS)) {
+		printf("perfrec list needs CONFIG_PERFREC_EVENTS: this build samples cycles and cpu-clock\n");
+		return CMD_RET_FAILURE;
+	}
 	if (perfrec_get_pmu_info(&pmu)) {
 		printf("This CPU has no PMUv3 (ID_AA64DFR0_EL1.PMUVer)\n");
 		return CMD_RET_FAILURE;

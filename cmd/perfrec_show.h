@@ -16,8 +16,7 @@
  */
 void perfrec_print_missed(const struct perfrec_result *res);
 
-/* The subcommands: 'perfrec dump', 'list', 'report' and 'status' */
-int do_perfrec_dump(struct cmd_tbl *cmdtp, int flag, int argc, char *const argv[]);
+/* The subcommands: 'perfrec list', 'report' and 'status' */
 int do_perfrec_list(struct cmd_tbl *cmdtp, int flag, int argc, char *const argv[]);
 int do_perfrec_report(struct cmd_tbl *cmdtp, int flag, int argc, char *const argv[]);
 int do_perfrec_status(struct cmd_tbl *cmdtp, int flag, int argc, char *const argv[]);

@@ -42,6 +42,9 @@ enum perfrec_state {
 /* perf's name of the timer event, which needs no PMU interrupt */
 #define PERFREC_CPU_CLOCK		"cpu-clock"
 
+/* Most sources a session falls back to after its first (timer, then none) */
+#define PERFREC_MAX_FALLBACK		2
+
 /* Longest event name, with any /terms/ stripped */
 #define PERFREC_EVENT_NAME_LEN		32
 
@@ -114,6 +117,8 @@ enum perfrec_source {
  * @PERFREC_IRQ_STUCK: a GICv3 register kept a busy bit set while perfrec
  *	waited for a write to take effect (@block, @start, @bit): what answers
  *	there is not a working GIC
+ * @PERFREC_IRQ_LEFT_OUT: the interrupt parent is a controller this build
+ *	leaves out (@parent, @compat; @block names the option it needs)
  */
 enum perfrec_irq_fault {
 	PERFREC_IRQ_OK,
@@ -127,6 +132,7 @@ enum perfrec_irq_fault {
 	PERFREC_IRQ_NO_ANSWER,
 	PERFREC_IRQ_SILENT,
 	PERFREC_IRQ_STUCK,
+	PERFREC_IRQ_LEFT_OUT,
 };
 
 /**
@@ -172,7 +178,15 @@ struct perfrec_irq_report {
  *	percent either way (0: off)
  * @preload: stat mode: start each counter this many events before it wraps
  *	(0: from zero); exercises the 64-bit extension of the counts
- * @source: the interrupt that drives the session
+ * @source: the interrupt that drives the session, tried first
+ * @fallback: the sources to try next, in this order, while the one before
+ *	fails for its interrupt alone (missing or silent): 'perfrec record'
+ *	falls back to the timer for its default event, 'perfrec stat' to the
+ *	timer and then to none. A recording on the timer samples @clock.
+ * @nr_fallback: entries in @fallback
+ * @clock: a recording's cpu-clock event, for a fallback to the timer
+ * @quiet: print nothing while arming (the boot recording: no console yet);
+ *	otherwise each fallback taken is said in one line
  * @no_probe: arm without checking that the interrupt reaches the GIC
  * @buf: output buffer (already mapped); record mode only
  * @buf_addr: its bus address, as shown to the user
@@ -188,6 +202,10 @@ struct perfrec_cfg {
 	uint jitter_pct;
 	u64 preload;
 	enum perfrec_source source;
+	enum perfrec_source fallback[PERFREC_MAX_FALLBACK];
+	uint nr_fallback;
+	struct perfrec_event_cfg clock;
+	bool quiet;
 	bool no_probe;
 	void *buf;
 	ulong buf_addr;
@@ -334,7 +352,8 @@ int perfrec_event_at(uint idx, struct perfrec_event_info *info);
  *
  * Writes the head of a perf.data into the buffer, snapshots every register it
  * will change, takes the PMU interrupt through the GIC and a temporary vector
- * table, and starts the counters.
+ * table, and starts the counters. Where the interrupt is missing or silent,
+ * tries @cfg->fallback in order.
  * Return: 0 when sampling, -EBUSY if a session is active, -EINVAL for a bad
  * @cfg, -E2BIG if there are more events than counters, -ERANGE if a period
  * does not fit its counter, -ENODEV if the CPU has no PMUv3, -ENOENT if the device tree has no PMU
@@ -342,7 +361,8 @@ int perfrec_event_at(uint idx, struct perfrec_event_info *info);
  * its interrupt controller is not a GICv2/v3 or the interrupt is not a PPI,
  * -ENOSPC if the buffer cannot hold the header and one sample, -ENOEXEC if the
  * build did not record the image's ELF offset, -ETIMEDOUT if the GIC does not
- * respond. On error nothing is armed and nothing outside the buffer changed.
+ * respond, -EPERM if U-Boot runs at an EL this build leaves out. On error
+ * nothing is armed and nothing outside the buffer changed.
  */
 int perfrec_arm(const struct perfrec_cfg *cfg);
 
@@ -393,41 +413,6 @@ void perfrec_buffer_note_area(ulong addr, const char *area);
 int perfrec_buffer_check(ulong addr, ulong size);
 
 /**
- * perfrec_clock_check() - Check a cpu-clock recording and choose its interrupt
- * @cfg: the recording; its source becomes the timer for cpu-clock, else the PMU
- *
- * cpu-clock samples on the generic timer alone (no PMU event beside it),
- * without -j, at a period of at least 10 us.
- *
- * Return: 0, or -EINVAL with the reason printed
- */
-int perfrec_clock_check(struct perfrec_cfg *cfg);
-
-/**
- * typedef perfrec_fallback_fn - Choose the next interrupt source to try
- * @cfg: the configuration that failed to arm; change it for the next try
- * @irq: why its interrupt could not be used
- * @ctx: the caller's context
- * Return: true to arm again with @cfg, false to give up
- */
-typedef bool (*perfrec_fallback_fn)(struct perfrec_cfg *cfg,
-				    const struct perfrec_irq_report *irq, void *ctx);
-
-/**
- * perfrec_arm_fallback() - Arm, falling back through the interrupt sources
- * @cfg: what to arm; @next may change it between tries
- * @next: called when an interrupt is missing or silent (and only then)
- * @ctx: passed to @next
- *
- * 'perfrec record' falls back from the PMU's interrupt to cpu-clock on the
- * timer for its default event, 'perfrec stat' from the PMU's interrupt to
- * the timer and then to none: one loop, the policy in @next.
- *
- * Return: 0 when armed, else perfrec_arm()'s error for the last try
- */
-int perfrec_arm_fallback(struct perfrec_cfg *cfg, perfrec_fallback_fn next, void *ctx);
-
-/**
  * perfrec_release_buffer() - Give back the last recording's buffer to lmb
  *
  * From 2024.10 a recording's buffer is kept out of lmb's allocations and
@@ -446,6 +431,23 @@ void perfrec_release_buffer(void);
  * @size: its size, PERFREC_WHY_LEN or more for the whole phrase
  */
 void perfrec_irq_reason(const struct perfrec_irq_report *irq, char *buf, size_t size);
+
+/**
+ * perfrec_print_fallback() - Say in one line what a session falls back to, and why
+ * @cfg: the session, with the source (and for a recording the cpu-clock
+ *	event) it falls back to
+ * @why: why the interrupt it tried could not be used
+ */
+void perfrec_print_fallback(const struct perfrec_cfg *cfg, const struct perfrec_irq_report *why);
+
+/**
+ * perfrec_print_arm_error() - Say in one line why perfrec_arm() failed
+ * @err: its error
+ * @cfg: what it was given
+ * @res: perfrec_get_result() right after
+ */
+void perfrec_print_arm_error(int err, const struct perfrec_cfg *cfg,
+			     const struct perfrec_result *res);
 
 /**
  * struct perfrec_boot_result - What became of the boot recording
@@ -517,16 +519,6 @@ void perfrec_boot_mark(const char *name);
  * Return: 0, -ENOENT if no boot recording is live, else why it was dropped
  */
 int perfrec_boot_adopt(struct perfrec_boot_result *res);
-
-/**
- * perfrec_host_write() - Write a file on the host through semihosting
- * @path: the host file, created or truncated
- * @addr: the bytes to write
- * @size: how many
- * Return: 0 (and a line saying so), -ENOSYS without CONFIG_SEMIHOSTING,
- * -EIO if the host refused; each failure is printed
- */
-int perfrec_host_write(const char *path, ulong addr, ulong size);
 
 /**
  * perfrec_stat_report() - Print the counts of the finished 'perfrec stat', as perf stat does

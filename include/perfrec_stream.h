@@ -47,52 +47,6 @@ size_t perfrec_stream_pending(void);
  */
 int perfrec_stream_read(void *buf, size_t size, struct perfrec_chunk *chunk);
 
-struct perfrec_frame;
-
-/**
- * perfrec_dump() - Print data on the console as one framed block
- * @head: the block's kind, id and sequence number, and @data's size
- * @data: the bytes
- * @compress: gzip them first
- * @wirep: if not NULL, returns the bytes printed
- *
- * The format is tools/perfrec/perfrec_frames.py's (include/perfrec_frame.h).
- *
- * Return: 0, -ENOSYS for @compress without CONFIG_GZIP_COMPRESSED, -ENOMEM,
- * -EIO if gzip fails; each failure is printed
- */
-int perfrec_dump(const struct perfrec_frame *head, const void *data, bool compress,
-		 size_t *wirep);
-
-/**
- * perfrec_dump_stream() - Print what is new in the recording as a pipe-mode chunk
- * @compress: gzip it
- * @max: at most this many bytes of stream (the first chunk holds the whole
- *	header, whatever @max)
- * @wirep: returns the bytes printed
- *
- * After the last chunk, prints the end-of-stream line.
- *
- * Return: 0 (also with nothing new), or a negative error, printed
- */
-int perfrec_dump_stream(bool compress, size_t max, size_t *wirep);
-
-/**
- * perfrec_stream_setup() - Set how a new recording streams at command boundaries
- * @rate: bytes a second on the wire, 0 for no streaming
- * @compress: gzip the chunks
- */
-void perfrec_stream_setup(ulong rate, bool compress);
-
-/**
- * perfrec_stream_finish() - Print the rest of a streamed recording
- *
- * For 'perfrec stop': whatever the rate, the rest goes out now.
- *
- * Return: 0, or a negative error, printed
- */
-int perfrec_stream_finish(void);
-
 /**
  * perfrec_stream_refill() - A stream's byte budget after some time (a token bucket)
  *

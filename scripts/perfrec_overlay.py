@@ -50,7 +50,8 @@ STALE = ['doc/perfrec-flamegraph.png', 'doc/perfrec-hotspot.png',
                  'perfrec_boot.c', 'perfrec_buffer.c', 'perfrec_early.c', 'perfrec_fdt.c',
                  'perfrec_frame.c', 'perfrec_info.c', 'perfrec_info.h', 'perfrec_options.h',
                  'perfrec_profile.c', 'perfrec_record.c', 'perfrec_report.c',
-                 'perfrec_session.c', 'perfrec_session.h', 'perfrec_stream.c')]
+                 'perfrec_session.c', 'perfrec_session.h', 'perfrec_stream.c')] + [
+                     'lib/perfrec/perfrec_record.c']
 
 MAINTAINERS_ENTRY = '''PERFREC SAMPLING PROFILER
 M:	perfrec developers <perfrec@localhost>
@@ -247,7 +248,9 @@ EDITS = [
      'obj-$(CONFIG_CMD_', 'obj-$(CONFIG_CMD_PERFREC) += perfrec.o\n', 'sorted'),
     ('cmd/Makefile', 'build the perfrec command\'s options and event lists',
      'obj-$(CONFIG_CMD_', 'obj-$(CONFIG_CMD_PERFREC) += perfrec_opts.o\n', 'sorted'),
-    ('cmd/Makefile', 'build the perfrec command\'s dump, list, report and status',
+    ('cmd/Makefile', 'build the perfrec command\'s dump and stream',
+     'obj-$(CONFIG_CMD_', 'obj-$(CONFIG_CMD_PERFREC) += perfrec_dump.o\n', 'sorted'),
+    ('cmd/Makefile', 'build the perfrec command\'s list, report and status',
      'obj-$(CONFIG_CMD_', 'obj-$(CONFIG_CMD_PERFREC) += perfrec_show.o\n', 'sorted'),
     ('cmd/Makefile', 'build the perfrec_test command (test builds only)',
      'obj-$(CONFIG_CMD_', 'obj-$(CONFIG_CMD_PERFREC_TEST) += perfrec_test.o\n', 'sorted'),

@@ -110,6 +110,12 @@ ACCEPTED = [
      "the SPL test vehicle's functions exist in SPL only (spl_boot_device(), "
      "board_init_f(), save_boot_params()): a definition cannot be an if (); "
      "qemu-riscv.c guards its spl_boot_device() the same way"),
+    ('PREFER_IF', 'cmd/perfrec.c',
+     "the help names only what the build has, and a string literal cannot be an "
+     "if (): cmd/mmc.c's help does the same"),
+    ('PREFER_IF', 'drivers/perf/pmuv3_events.c',
+     "the event table builds for the host too (USE_HOSTCC), where there is no "
+     "IS_ENABLED()"),
     ('PREFER_IF', 'test/lib/perfrec_hw.c',
      "sandbox's readl()/writel() reach the BCM2836 test's registers in memory only "
      "with sandbox_set_enable_memio(), declared in sandbox's <asm/test.h> alone"),

@@ -56,7 +56,9 @@ static int perfrec_assign_counters(struct perfrec_counters *ctr, struct perfrec_
 		if (ec->cycle_counter && !(st->ovf_mask & BIT(PMUV3_CYCLE_IDX))) {
 			c->idx = PMUV3_CYCLE_IDX;
 		} else {
-			if (next_event_counter >= ctr->hw.nr_counters)
+			/* Without CONFIG_PERFREC_EVENTS the event counters are not ours */
+			if (!IS_ENABLED(CONFIG_PERFREC_EVENTS) ||
+			    next_event_counter >= ctr->hw.nr_counters)
 				return -E2BIG;
 			c->idx = next_event_counter++;
 		}
@@ -104,7 +106,7 @@ int perfrec_counters_init(struct perfrec_counters *ctr, struct perfrec_irq *st,
 	st->pid = PERFREC_PID;
 	st->tid = PERFREC_PID;
 	st->ns_mult = (PERFREC_NSEC_PER_SEC << 32) / read_cntfrq_el0();
-	st->stat = cfg->mode == PERFREC_STAT;
+	st->stat = IS_ENABLED(CONFIG_PERFREC_STAT) && cfg->mode == PERFREC_STAT;
 	st->callchain = cfg->callchain;
 	/* The depth exists only with call graphs: no chain is walked without */
 	if (IS_ENABLED(CONFIG_PERFREC_CALLCHAIN))
@@ -121,14 +123,14 @@ int perfrec_counters_init(struct perfrec_counters *ctr, struct perfrec_irq *st,
 	st->text_end = st->text_start + text_bytes;
 	st->jitter_pct = cfg->jitter_pct;
 	st->general = cfg->callchain || gic->group0 || st->timer || st->stat ||
-		      gic->version == PERFREC_GIC_BCM2836 ||
+		      perfrec_gic_bcm2836(gic->version) ||
 		      st->jitter_pct || cfg->nr_events != 1;
 	st->rng = read_cntpct_el0() | 1;
 	st->timer_gap = perfrec_ns_to_ticks(PERFREC_TIMER_GAP_NS, read_cntfrq_el0());
 	ret = perfrec_assign_counters(ctr, st, cfg);
 	if (ret)
 		return ret;
-	if (st->timer && st->stat)
+	if (st->timer && perfrec_irq_stat(st))
 		st->timer_ticks = perfrec_ns_to_ticks(PERFREC_STAT_POLL_NS, read_cntfrq_el0());
 
 	for (i = 0; i < st->nr_counters; i++) {
@@ -136,7 +138,7 @@ int perfrec_counters_init(struct perfrec_counters *ctr, struct perfrec_irq *st,
 		struct perfrec_counter *c = &st->counter[i];
 
 		c->id = events[i].id;
-		if (st->stat) {
+		if (perfrec_irq_stat(st)) {
 			/* Count from 0, or from just before the wrap */
 			ctr->start[i] = cfg->preload ? (c->max_period - cfg->preload + 1) &
 				      c->max_period : 0;
@@ -181,7 +183,7 @@ static u64 perfrec_total(struct perfrec_counters *ctr, struct perfrec_irq *st, u
 	bool pending;
 
 	if (c->idx == PERFREC_TIMER_IDX) {
-		if (st->stat)
+		if (perfrec_irq_stat(st))
 			return ctr->end_ns - ctr->start_ns;
 		/* Every deadline that passed was sampled or late; one not taken is late */
 		ticks = ctr->end_ticks - ctr->start_ticks;
@@ -192,7 +194,7 @@ static u64 perfrec_total(struct perfrec_counters *ctr, struct perfrec_irq *st, u
 	val = pmuv3_read_counter(c->idx) & c->max_period;
 	pending = pmuv3_overflowed(c->idx);
 
-	if (st->stat) {
+	if (perfrec_irq_stat(st)) {
 		if (pending)
 			c->count += c->max_period + 1;
 		return c->count + val - ctr->start[i];

@@ -3,8 +3,9 @@
  * Copyright (c) 2026 The perfrec authors
  * perfrec's use of the CPU's own state: vectors, interrupt masks and routing per EL
  *
- * Everything that depends on the EL U-Boot runs at is here: which VBAR_ELx
- * and vector table, and what routes a physical interrupt to that EL
+ * Everything that depends on the EL U-Boot runs at is here (perfrec_cpu_el()
+ * in perfrec_cpu.h says which, among those perfrec is built for): which
+ * VBAR_ELx and vector table, and what routes a physical interrupt to that EL
  * (HCR_EL2.IMO at EL2; SCR_EL3.IRQ/FIQ at EL3, with MDCR_EL3.SPME so that
  * the counters count in Secure state). Every change is saved first and
  * given back by the reverse call.
@@ -24,7 +25,7 @@
 
 static u64 perfrec_read_vbar(void)
 {
-	switch (current_el()) {
+	switch (perfrec_cpu_el()) {
 	case 3:
 		return read_vbar_el3();
 	case 2:
@@ -36,7 +37,7 @@ static u64 perfrec_read_vbar(void)
 
 static void perfrec_write_vbar(u64 val)
 {
-	switch (current_el()) {
+	switch (perfrec_cpu_el()) {
 	case 3:
 		write_vbar_el3(val);
 		break;
@@ -50,23 +51,27 @@ static void perfrec_write_vbar(u64 val)
 	isb();	/* the new table is in use before an exception can be taken */
 }
 
+/*
+ * A boot recording's tables are built with CONFIG_PERFREC_BOOT only, and an
+ * EL's with its option: without them, no reference is left
+ */
 static char *perfrec_vectors_for_el(bool boot)
 {
-	char *const vectors[] = { perfrec_vectors_el1, perfrec_vectors_el1, perfrec_vectors_el2,
-				  perfrec_vectors_el3 };
-	/* Built with CONFIG_PERFREC_BOOT only: without it, no reference is left */
-	char *const boot_vectors[] = { perfrec_boot_vectors_el1, perfrec_boot_vectors_el1,
-				       perfrec_boot_vectors_el2, perfrec_boot_vectors_el3 };
-
-	if (IS_ENABLED(CONFIG_PERFREC_BOOT) && boot)
-		return boot_vectors[current_el()];
-
-	return vectors[current_el()];
+	boot = IS_ENABLED(CONFIG_PERFREC_BOOT) && boot;
+	switch (perfrec_cpu_el()) {
+	case 3:
+		return boot ? perfrec_boot_vectors_el3 : perfrec_vectors_el3;
+	case 2:
+		return boot ? perfrec_boot_vectors_el2 : perfrec_vectors_el2;
+	default:
+		return boot ? perfrec_boot_vectors_el1 : perfrec_vectors_el1;
+	}
 }
 
 bool perfrec_cpu_vectors_ours(bool boot)
 {
-	return perfrec_read_vbar() == (ulong)perfrec_vectors_for_el(boot);
+	return perfrec_cpu_el_built() &&
+	       perfrec_read_vbar() == (ulong)perfrec_vectors_for_el(boot);
 }
 
 u64 perfrec_cpu_switch_vectors(bool boot)
@@ -80,15 +85,14 @@ u64 perfrec_cpu_switch_vectors(bool boot)
 
 void perfrec_cpu_snapshot(struct perfrec_snapshot *snap)
 {
-	static const char *const vbar_name[] = { "VBAR_EL1", "VBAR_EL1", "VBAR_EL2",
-						 "VBAR_EL3" };
+	uint el = perfrec_cpu_el();
 
-	perfrec_snap_add(snap, vbar_name[current_el()], -1, perfrec_read_vbar());
+	perfrec_snap_add(snap, "VBAR_EL%d", el, perfrec_read_vbar());
 	perfrec_snap_add(snap, "DAIF", -1, read_daif());
-	if (current_el() == 2) {
+	if (el == 2) {
 		perfrec_snap_add(snap, "HCR_EL2", -1, read_hcr_el2());
 		perfrec_snap_add(snap, "MDCR_EL2", -1, read_mdcr_el2());
-	} else if (current_el() == 3) {
+	} else if (el == 3) {
 		perfrec_snap_add(snap, "SCR_EL3", -1, read_scr_el3());
 		perfrec_snap_add(snap, "MDCR_EL3", -1, read_mdcr_el3());
 	}
@@ -103,12 +107,12 @@ void perfrec_cpu_mask(struct perfrec_cpu *cpu)
 void perfrec_cpu_take(struct perfrec_cpu *cpu, bool boot)
 {
 	cpu->vbar = perfrec_cpu_switch_vectors(boot);
-	if (current_el() == 2) {
+	if (perfrec_cpu_el() == 2) {
 		/* Physical IRQs are taken at EL2 only with HCR_EL2.IMO */
 		cpu->hcr = read_hcr_el2();
 		write_hcr_el2(cpu->hcr | CPU_HCR_EL2_IMO);
 		isb();	/* routing in effect before the interrupt can arrive */
-	} else if (current_el() == 3) {
+	} else if (perfrec_cpu_el() == 3) {
 		/*
 		 * EL3 takes physical interrupts only if they are routed to it
 		 * (GICv2 signals ours as an IRQ, GICv3 as an FIQ), and event
@@ -137,10 +141,10 @@ void perfrec_cpu_block(void)
 
 void perfrec_cpu_give_back(const struct perfrec_cpu *cpu)
 {
-	if (current_el() == 2) {
+	if (perfrec_cpu_el() == 2) {
 		write_hcr_el2(cpu->hcr);
 		isb();	/* routing restored before the vectors change */
-	} else if (current_el() == 3) {
+	} else if (perfrec_cpu_el() == 3) {
 		write_mdcr_el3(cpu->mdcr);
 		write_scr_el3(cpu->scr);
 		isb();	/* routing restored before the vectors change */
@@ -158,7 +162,7 @@ int perfrec_mmu_get(struct perfrec_mmu *mmu)
 	u64 sctlr, ttbr, tcr, mair;
 	uint i;
 
-	switch (current_el()) {
+	switch (perfrec_cpu_el()) {
 	case 3:
 		sctlr = read_sctlr_el3();
 		ttbr = read_ttbr0_el3();

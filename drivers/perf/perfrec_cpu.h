@@ -7,10 +7,46 @@
 #ifndef __PERFREC_CPU_H
 #define __PERFREC_CPU_H
 
+#include <linux/kconfig.h>
 #include <linux/types.h>
+#include <asm/system.h>
 #include "pmuv3_regs.h"
 
 struct perfrec_snapshot;
+
+/**
+ * perfrec_cpu_el_built() - Is perfrec built for the EL U-Boot runs at?
+ *
+ * EL2 always; EL1 and EL3 with CONFIG_PERFREC_EL1 and CONFIG_PERFREC_EL3.
+ * Nothing reads or writes an EL's registers before this said yes.
+ * Return: true if so
+ */
+static inline bool perfrec_cpu_el_built(void)
+{
+	uint el = current_el();
+
+	return el == 2 || (el == 1 && IS_ENABLED(CONFIG_PERFREC_EL1)) ||
+	       (el == 3 && IS_ENABLED(CONFIG_PERFREC_EL3));
+}
+
+/**
+ * perfrec_cpu_el() - The EL U-Boot runs at, among those perfrec is built for
+ *
+ * A build for EL2 alone knows the answer at build time, and drops the
+ * other ELs' code. Only after perfrec_cpu_el_built() said yes.
+ * Return: 1, 2 or 3
+ */
+static inline uint perfrec_cpu_el(void)
+{
+	uint el = current_el();
+
+	if (el == 3 && IS_ENABLED(CONFIG_PERFREC_EL3))
+		return 3;
+	if (el == 1 && IS_ENABLED(CONFIG_PERFREC_EL1))
+		return 1;
+
+	return 2;
+}
 
 /**
  * struct perfrec_cpu - The CPU state a session borrows, as it was before

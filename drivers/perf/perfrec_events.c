@@ -42,6 +42,10 @@ static const struct {
 	  PMUV3_EVT_STALL_BACKEND },
 };
 
+/* Without CONFIG_PERFREC_EVENTS, perf's cycles only: the table's first two */
+#define PERFREC_GENERIC_EVENTS	(IS_ENABLED(CONFIG_PERFREC_EVENTS) ? \
+				 ARRAY_SIZE(perfrec_generic_events) : 2)
+
 /* Largest raw event number: PMEVTYPER<n>_EL0.evtCount is 16 bits */
 #define PERFREC_RAW_MAX		0xffff
 
@@ -70,7 +74,7 @@ static int perfrec_parse_raw(const char *name, uint *numberp)
 
 int perfrec_event_lookup(const char *name, struct perfrec_event_cfg *ev)
 {
-	const struct pmuv3_event *pe;
+	struct pmuv3_event pe;
 	struct pmuv3_hw hw;
 	uint i, number;
 
@@ -90,20 +94,21 @@ int perfrec_event_lookup(const char *name, struct perfrec_event_cfg *ev)
 	if (pmuv3_detect(&hw))
 		return -ENODEV;
 
-	for (i = 0; i < ARRAY_SIZE(perfrec_generic_events); i++) {
+	for (i = 0; i < PERFREC_GENERIC_EVENTS; i++) {
 		if (!strcmp(name, perfrec_generic_events[i].name))
 			break;
 	}
-	if (i < ARRAY_SIZE(perfrec_generic_events)) {
+	if (i == PERFREC_GENERIC_EVENTS && !IS_ENABLED(CONFIG_PERFREC_EVENTS))
+		return -ENOSYS;
+	if (i < PERFREC_GENERIC_EVENTS) {
 		ev->type = PERF_DATA_TYPE_HARDWARE;
 		ev->config = perfrec_generic_events[i].config;
 		number = perfrec_generic_events[i].event;
 		/* Like Linux, perf's cycles go to the dedicated cycle counter */
 		ev->cycle_counter = ev->config == PERF_DATA_COUNT_HW_CPU_CYCLES;
 	} else {
-		pe = pmuv3_event_by_name(name);
-		if (pe)
-			number = pe->number;
+		if (pmuv3_event_by_name(name, &pe))
+			number = pe.number;
 		else if (perfrec_parse_raw(name, &number))
 			return -ENOENT;
 		ev->type = PERF_DATA_TYPE_RAW;
@@ -112,6 +117,9 @@ int perfrec_event_lookup(const char *name, struct perfrec_event_cfg *ev)
 	ev->pmu_event = number;
 	strlcpy(ev->name, name, sizeof(ev->name));
 
+	/* Cycles alone (no CONFIG_PERFREC_EVENTS): the cycle counter always counts */
+	if (!IS_ENABLED(CONFIG_PERFREC_EVENTS))
+		return 0;
 	/* evtCount would drop the bits above this PMU's field and count another event */
 	if (number >> pmuv3_event_bits(hw.version))
 		return -EDOM;
@@ -152,32 +160,30 @@ int perfrec_get_pmu_info(struct perfrec_pmu_info *info)
 
 int perfrec_event_at(uint idx, struct perfrec_event_info *info)
 {
-	const struct pmuv3_event *pe;
+	struct pmuv3_event pe;
 	struct pmuv3_hw hw;
 	bool have_pmu = !pmuv3_detect(&hw);
 
-	if (idx < ARRAY_SIZE(perfrec_generic_events)) {
+	if (idx < PERFREC_GENERIC_EVENTS) {
 		info->generic = true;
 		info->name = perfrec_generic_events[idx].name;
 		info->number = perfrec_generic_events[idx].event;
-		pe = pmuv3_event_by_number(info->number);
-		info->desc = pe ? pe->desc : "";
+		info->desc = pmuv3_event_by_number(info->number, &pe) ? pe.desc : "";
 		info->implemented = have_pmu &&
 			(info->number == PMUV3_EVT_CPU_CYCLES ||
 			 pmuv3_event_implemented(hw.pmceid0, hw.pmceid1, hw.version,
 						 info->number));
 		return 0;
 	}
-	pe = pmuv3_event_at(idx - ARRAY_SIZE(perfrec_generic_events));
-	if (!pe)
+	if (!pmuv3_event_at(idx - PERFREC_GENERIC_EVENTS, &pe))
 		return -ENOENT;
 	info->generic = false;
-	info->number = pe->number;
-	info->name = pe->name;
-	info->desc = pe->desc;
+	info->number = pe.number;
+	info->name = pe.name;
+	info->desc = pe.desc;
 	info->implemented = have_pmu &&
 			    pmuv3_event_implemented(hw.pmceid0, hw.pmceid1, hw.version,
-						    pe->number);
+						    pe.number);
 
 	return 0;
 }

@@ -95,7 +95,7 @@ static int perfrec_gic_wait_clear(struct perfrec_gic *gic, void __iomem *reg, u3
 static void __iomem *perfrec_gic_enable_reg(const struct perfrec_gic *gic, uint set_off,
 					    uint i)
 {
-	if (gic->version == 3 && !i)
+	if (perfrec_gic_v3(gic->version) && !i)
 		return gic->sgi + set_off;
 
 	return gic->dist + set_off + 4 * i;
@@ -111,7 +111,7 @@ static int perfrec_gic_sync(struct perfrec_gic *gic)
 {
 	int ret;
 
-	if (gic->version != 3)
+	if (!perfrec_gic_v3(gic->version))
 		return 0;
 	ret = perfrec_gic_wait_clear(gic, gic->dist + GICD_CTLR, PERFREC_GICD_CTLR_RWP,
 				     "distributor", "GICD_CTLR.RWP");
@@ -129,7 +129,8 @@ static int perfrec_gic_sync(struct perfrec_gic *gic)
  */
 static void __iomem *perfrec_gic_irq_frame(const struct perfrec_gic *gic)
 {
-	return gic->version == 3 && gic->intid < PERFREC_GIC_SPI_BASE ? gic->sgi : gic->dist;
+	return perfrec_gic_v3(gic->version) && gic->intid < PERFREC_GIC_SPI_BASE ? gic->sgi :
+									      gic->dist;
 }
 
 /* An SPI's route to this CPU: GICv2 CPU-interface mask, GICv3 affinity */
@@ -137,7 +138,7 @@ static void perfrec_gic_route(struct perfrec_gic *gic)
 {
 	u64 aff;
 
-	if (gic->version == 2) {
+	if (perfrec_gic_v2(gic->version)) {
 		/* GICD_ITARGETSR0 reads back this CPU's own interface bit */
 		gic->saved.target = readb(gic->dist + GICD_ITARGETSRn + gic->intid);
 		writeb(readb(gic->dist + GICD_ITARGETSRn),
@@ -151,7 +152,7 @@ static void perfrec_gic_route(struct perfrec_gic *gic)
 
 static void perfrec_gic_unroute(struct perfrec_gic *gic)
 {
-	if (gic->version == 2)
+	if (perfrec_gic_v2(gic->version))
 		writeb(gic->saved.target, gic->dist + GICD_ITARGETSRn + gic->intid);
 	else
 		writeq(gic->saved.target, gic->dist + GICD_IROUTERn + 8 * gic->intid);
@@ -160,7 +161,7 @@ static void perfrec_gic_unroute(struct perfrec_gic *gic)
 /* ICC_SRE_ELx of the EL U-Boot runs at: enables the system-register interface */
 static u64 perfrec_icc_sre_read(void)
 {
-	switch (current_el()) {
+	switch (perfrec_cpu_el()) {
 	case 3:
 		return read_icc_sre_el3();
 	case 2:
@@ -172,7 +173,7 @@ static u64 perfrec_icc_sre_read(void)
 
 static void perfrec_icc_sre_write(u64 val)
 {
-	switch (current_el()) {
+	switch (perfrec_cpu_el()) {
 	case 3:
 		write_icc_sre_el3(val);
 		break;
@@ -199,7 +200,7 @@ static int perfrec_gicv3_cpu_setup(struct perfrec_gic *gic)
 	gic->saved.icc_ctlr = read_icc_ctlr_el1();
 	write_icc_pmr_el1(PERFREC_GIC_PMR);
 	write_icc_ctlr_el1(gic->saved.icc_ctlr & ~GIC_ICC_CTLR_EOIMODE);
-	if (current_el() == 3) {
+	if (perfrec_cpu_el() == 3) {
 		/* At EL3 the EOI mode is ICC_CTLR_EL3's: one EOI drops and deactivates */
 		gic->saved.icc_ctlr_el3 = read_icc_ctlr_el3();
 		write_icc_ctlr_el3(gic->saved.icc_ctlr_el3 & ~GIC_ICC_CTLR_EL3_EOIMODE_EL3);
@@ -224,7 +225,7 @@ static void perfrec_gicv3_cpu_restore(struct perfrec_gic *gic)
 		else
 			write_icc_igrpen1_el1(gic->saved.icc_igrpen1);
 		write_icc_ctlr_el1(gic->saved.icc_ctlr);
-		if (current_el() == 3)
+		if (perfrec_cpu_el() == 3)
 			write_icc_ctlr_el3(gic->saved.icc_ctlr_el3);
 		write_icc_pmr_el1(gic->saved.icc_pmr);
 		isb();	/* the interface is closed before SRE may be turned off */
@@ -279,7 +280,7 @@ static int perfrec_gic_quiesce(struct perfrec_gic *gic)
 		return 0;
 	for (i = 0; i < gic->nr_enable_regs; i++)
 		writel(gic->saved.enable[i], perfrec_gic_enable_reg(gic, GICD_ISENABLERn, i));
-	if (gic->version == 3) {
+	if (perfrec_gic_v3(gic->version)) {
 		perfrec_gicv3_cpu_restore(gic);
 		perfrec_gicv3_sleep(gic);
 	}
@@ -296,7 +297,7 @@ static int perfrec_gic_quiesce(struct perfrec_gic *gic)
 static void perfrec_gic_take_line(struct perfrec_gic *gic, void __iomem *frame, uint reg, u32 bit)
 {
 	writeb(PERFREC_GIC_PRIORITY, frame + GICD_IPRIORITYRn + gic->intid);
-	if (gic->may_set_group && gic->version == 3) {
+	if (gic->may_set_group && perfrec_gic_v3(gic->version)) {
 		writel(gic->group0 ? gic->saved.group & ~bit : gic->saved.group | bit,
 		       frame + GICD_IGROUPRn + 4 * reg);
 		writel(gic->saved.grpmod & ~bit, frame + GICR_IGROUPMODRn + 4 * reg);
@@ -318,13 +319,13 @@ int perfrec_gic_setup(struct perfrec_gic *gic)
 	uint i;
 	int ret;
 
-	if (gic->version == PERFREC_GIC_BCM2836) {
+	if (perfrec_gic_bcm2836(gic->version)) {
 		gic->l1.hwirq = gic->intid;
 		perfrec_bcm2836_setup(&gic->l1);
 		return 0;
 	}
 	gic->fault.bit = NULL;
-	if (gic->version == 3) {
+	if (perfrec_gic_v3(gic->version)) {
 		ret = perfrec_gicv3_wake(gic);
 		if (ret)
 			return log_msg_ret("wake", ret);
@@ -345,7 +346,8 @@ int perfrec_gic_setup(struct perfrec_gic *gic)
 	gic->saved.dist_ctlr = readl(gic->dist + GICD_CTLR) & ~PERFREC_GICD_CTLR_RWP;
 	gic->saved.priority = readl(frame + GICD_IPRIORITYRn + (gic->intid & ~3));
 	gic->saved.group = readl(frame + GICD_IGROUPRn + 4 * reg);
-	gic->saved.grpmod = gic->version == 3 ? readl(frame + GICR_IGROUPMODRn + 4 * reg) : 0;
+	gic->saved.grpmod = perfrec_gic_v3(gic->version) ?
+			    readl(frame + GICR_IGROUPMODRn + 4 * reg) : 0;
 
 	ret = perfrec_gic_quiesce(gic);
 	if (ret)
@@ -358,7 +360,7 @@ int perfrec_gic_setup(struct perfrec_gic *gic)
 	if (ret)
 		goto err;
 
-	if (gic->version == 2) {
+	if (perfrec_gic_v2(gic->version)) {
 		writel(PERFREC_GIC_PMR, gic->cpu + GICC_PMR);
 		writel((gic->saved.cpu_ctlr | PERFREC_GICC_CTLR_ENABLE_G0 |
 			PERFREC_GICC_CTLR_ENABLE_G1 | PERFREC_GICC_CTLR_ACKCTL) &
@@ -386,19 +388,19 @@ void perfrec_gic_restore(struct perfrec_gic *gic)
 	u32 bit = BIT(gic->intid % 32);
 	uint i;
 
-	if (gic->version == PERFREC_GIC_BCM2836) {
+	if (perfrec_gic_bcm2836(gic->version)) {
 		perfrec_bcm2836_restore(&gic->l1);
 		return;
 	}
 	writel(bit, perfrec_gic_enable_reg(gic, GICD_ICENABLERn, reg));
 	perfrec_gic_sync(gic);
-	if (gic->version == 2) {
+	if (perfrec_gic_v2(gic->version)) {
 		writel(gic->saved.cpu_ctlr, gic->cpu + GICC_CTLR);
 		writel(gic->saved.pmr, gic->cpu + GICC_PMR);
 	}
 	writel(gic->saved.dist_ctlr, gic->dist + GICD_CTLR);
 	perfrec_gic_sync(gic);
-	if (gic->may_set_group && gic->version == 3) {
+	if (gic->may_set_group && perfrec_gic_v3(gic->version)) {
 		writel(gic->saved.grpmod, frame + GICR_IGROUPMODRn + 4 * reg);
 		writel(gic->saved.group, frame + GICD_IGROUPRn + 4 * reg);
 	}
@@ -410,7 +412,7 @@ void perfrec_gic_restore(struct perfrec_gic *gic)
 	for (i = 0; i < gic->nr_enable_regs; i++)
 		writel(gic->saved.enable[i], perfrec_gic_enable_reg(gic, GICD_ISENABLERn, i));
 	perfrec_gic_sync(gic);
-	if (gic->version == 3) {
+	if (perfrec_gic_v3(gic->version)) {
 		perfrec_gicv3_cpu_restore(gic);
 		perfrec_gicv3_sleep(gic);
 	}
@@ -418,7 +420,7 @@ void perfrec_gic_restore(struct perfrec_gic *gic)
 
 bool perfrec_gic_pending(const struct perfrec_gic *gic)
 {
-	if (gic->version == PERFREC_GIC_BCM2836)
+	if (perfrec_gic_bcm2836(gic->version))
 		return perfrec_bcm2836_pending(&gic->l1);
 
 	return readl(perfrec_gic_enable_reg(gic, GICD_ISPENDRn, gic->intid / 32)) &
@@ -428,7 +430,7 @@ bool perfrec_gic_pending(const struct perfrec_gic *gic)
 void perfrec_gic_clear_pending(struct perfrec_gic *gic)
 {
 	/* The BCM2836 has no pending state of its own: its sources are levels */
-	if (gic->version == PERFREC_GIC_BCM2836)
+	if (perfrec_gic_bcm2836(gic->version))
 		return;
 	writel(BIT(gic->intid % 32), perfrec_gic_enable_reg(gic, GICD_ICPENDRn, gic->intid / 32));
 	perfrec_gic_sync(gic);	/* a disable follows, which waits again */
@@ -440,7 +442,7 @@ void perfrec_gic_snapshot(const struct perfrec_gic *gic, struct perfrec_snapshot
 	u32 timer_ctl, mbox_ctl, pmu, gpu_route;
 	uint i;
 
-	if (gic->version == PERFREC_GIC_BCM2836) {
+	if (perfrec_gic_bcm2836(gic->version)) {
 		perfrec_bcm2836_regs(&gic->l1, &timer_ctl, &mbox_ctl, &pmu, &gpu_route);
 		/* Linux's irq-bcm2836.h names, without LOCAL_, with the core */
 		perfrec_snap_add(snap, "TIMER_INT_CONTROL%d", gic->l1.core, timer_ctl);
@@ -460,14 +462,14 @@ void perfrec_gic_snapshot(const struct perfrec_gic *gic, struct perfrec_snapshot
 	if (gic->intid >= PERFREC_GIC_SPI_BASE) {
 		perfrec_snap_add(snap, "GICD_ICFGR%d", gic->intid / 16,
 				 readl(gic->dist + GICD_ICFGR + 4 * (gic->intid / 16)));
-		if (gic->version == 2)
+		if (perfrec_gic_v2(gic->version))
 			perfrec_snap_add(snap, "GICD_ITARGETSR%d", gic->intid / 4,
 					 readl(gic->dist + GICD_ITARGETSRn + (gic->intid & ~3)));
 		else
 			perfrec_snap_add(snap, "GICD_IROUTER%d", gic->intid,
 					 readq(gic->dist + GICD_IROUTERn + 8 * gic->intid));
 	}
-	if (gic->version == 2) {
+	if (perfrec_gic_v2(gic->version)) {
 		perfrec_snap_add(snap, "GICC_CTLR", -1, readl(gic->cpu + GICC_CTLR));
 		perfrec_snap_add(snap, "GICC_PMR", -1, readl(gic->cpu + GICC_PMR));
 		return;
@@ -481,7 +483,7 @@ void perfrec_gic_snapshot(const struct perfrec_gic *gic, struct perfrec_snapshot
 		return;	/* ICC_* other than SRE are not accessible */
 	perfrec_snap_add(snap, "ICC_PMR_EL1", -1, read_icc_pmr_el1());
 	perfrec_snap_add(snap, "ICC_CTLR_EL1", -1, read_icc_ctlr_el1());
-	if (current_el() == 3)
+	if (perfrec_cpu_el() == 3)
 		perfrec_snap_add(snap, "ICC_CTLR_EL3", -1, read_icc_ctlr_el3());
 	perfrec_snap_add(snap, "ICC_IGRPEN1_EL1", -1, read_icc_igrpen1_el1());
 	if (gic->group0)

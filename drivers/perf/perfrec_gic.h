@@ -28,6 +28,34 @@ struct perfrec_snapshot;
  */
 #define PERFREC_GIC_BCM2836		1
 
+/*
+ * Is @version this controller? Only those this build has can be
+ * (CONFIG_PERFREC_GICV2, CONFIG_PERFREC_GICV3, CONFIG_PERFREC_BCM2836:
+ * perfrec_gic_find_parent() refuses the others), so a build with one of
+ * them knows the answer at build time and drops the others' code.
+ */
+#define PERFREC_GIC_ONLY(opt)						\
+	(IS_ENABLED(CONFIG_PERFREC_GICV2) + IS_ENABLED(CONFIG_PERFREC_GICV3) +	\
+	 IS_ENABLED(CONFIG_PERFREC_BCM2836) == 1 && IS_ENABLED(opt))
+
+static inline bool perfrec_gic_v2(uint version)
+{
+	return PERFREC_GIC_ONLY(CONFIG_PERFREC_GICV2) ||
+	       (IS_ENABLED(CONFIG_PERFREC_GICV2) && version == 2);
+}
+
+static inline bool perfrec_gic_v3(uint version)
+{
+	return PERFREC_GIC_ONLY(CONFIG_PERFREC_GICV3) ||
+	       (IS_ENABLED(CONFIG_PERFREC_GICV3) && version == 3);
+}
+
+static inline bool perfrec_gic_bcm2836(uint version)
+{
+	return PERFREC_GIC_ONLY(CONFIG_PERFREC_BCM2836) ||
+	       (IS_ENABLED(CONFIG_PERFREC_BCM2836) && version == PERFREC_GIC_BCM2836);
+}
+
 /* SPIs: INTIDs from 32; GICD_ICFGR has two bits per interrupt, the upper one "edge" */
 #define PERFREC_GIC_SPI_BASE		32
 
@@ -156,9 +184,18 @@ int perfrec_gic_dt_irq(ofnode node, uint idx, struct perfrec_dt_irq *irq);
  * @node: the node (the PMU's, the timer's)
  * @parentp: returns the parent, or ofnode_null() if there is none
  * Return: 0 if it is a GICv2/v3 or the BCM2836 local controller, -ENOENT if
- * @node has no interrupt parent, -EPROTONOSUPPORT if it is another controller
+ * @node has no interrupt parent, -EPROTONOSUPPORT if it is another controller,
+ * -ENOSYS if it is one this build leaves out (see perfrec_gic_option())
  */
 int perfrec_gic_find_parent(ofnode node, ofnode *parentp);
+
+/**
+ * perfrec_gic_option() - The option a build needs for this interrupt controller
+ * @gic_node: a GIC or BCM2836 local controller node
+ * Return: "CONFIG_PERFREC_GICV2", "CONFIG_PERFREC_GICV3" or
+ * "CONFIG_PERFREC_BCM2836" if this build leaves it out, else NULL
+ */
+const char *perfrec_gic_option(ofnode gic_node);
 
 /**
  * perfrec_gic_from_dt() - Find the interrupt controller of a device node
@@ -265,9 +302,9 @@ struct perfrec_gic_cpuif {
  */
 static inline u32 perfrec_gic_ack(const struct perfrec_gic_cpuif *cpuif, bool general)
 {
-	if (cpuif->version == 3)
+	if (perfrec_gic_v3(cpuif->version))
 		return general && cpuif->group0 ? read_icc_iar0_el1() : read_icc_iar1_el1();
-	if (general && cpuif->version == PERFREC_GIC_BCM2836)
+	if (general && perfrec_gic_bcm2836(cpuif->version))
 		return readl(cpuif->cpu);
 
 	return readl(cpuif->cpu + GICC_IAR);
@@ -280,9 +317,9 @@ static inline u32 perfrec_gic_ack(const struct perfrec_gic_cpuif *cpuif, bool ge
 static inline uint perfrec_gic_intid(const struct perfrec_gic_cpuif *cpuif, u32 iar,
 				     bool general)
 {
-	if (cpuif->version == 3)
+	if (perfrec_gic_v3(cpuif->version))
 		return iar & GIC_ICC_IAR_INTID;
-	if (general && cpuif->version == PERFREC_GIC_BCM2836)
+	if (general && perfrec_gic_bcm2836(cpuif->version))
 		return iar ? __ffs(iar) : PERFREC_GIC_INTID_SPECIAL;
 
 	return iar & PERFREC_GICV2_IAR_INTID;
@@ -295,10 +332,10 @@ static inline uint perfrec_gic_intid(const struct perfrec_gic_cpuif *cpuif, u32 
 static inline void perfrec_gic_eoi(const struct perfrec_gic_cpuif *cpuif, u32 iar,
 				   bool general)
 {
-	if (general && cpuif->version == PERFREC_GIC_BCM2836)
+	if (general && perfrec_gic_bcm2836(cpuif->version))
 		return;
 	dsb();	/* the sample and the PMU's flag clear complete before the EOI */
-	if (cpuif->version == 3) {
+	if (perfrec_gic_v3(cpuif->version)) {
 		if (general && cpuif->group0)
 			write_icc_eoir0_el1(iar);
 		else

@@ -44,7 +44,10 @@ static const char *const perfrec_gicv2_compat[] = {
 	"qcom,msm-qgic2",
 };
 
-/* GICv2 or v3 (or the BCM2836 local controller) by compatible, else 0 */
+/*
+ * GICv2 or v3 (or the BCM2836 local controller) by compatible, else 0;
+ * built or not
+ */
 static uint perfrec_gic_version(ofnode gic_node)
 {
 	uint i;
@@ -61,6 +64,20 @@ static uint perfrec_gic_version(ofnode gic_node)
 	return 0;
 }
 
+const char *perfrec_gic_option(ofnode gic_node)
+{
+	switch (perfrec_gic_version(gic_node)) {
+	case 2:
+		return IS_ENABLED(CONFIG_PERFREC_GICV2) ? NULL : "CONFIG_PERFREC_GICV2";
+	case 3:
+		return IS_ENABLED(CONFIG_PERFREC_GICV3) ? NULL : "CONFIG_PERFREC_GICV3";
+	case PERFREC_GIC_BCM2836:
+		return IS_ENABLED(CONFIG_PERFREC_BCM2836) ? NULL : "CONFIG_PERFREC_BCM2836";
+	default:
+		return NULL;
+	}
+}
+
 int perfrec_gic_find_parent(ofnode node, ofnode *parentp)
 {
 	u32 phandle;
@@ -75,7 +92,8 @@ int perfrec_gic_find_parent(ofnode node, ofnode *parentp)
 	if (!ofnode_valid(*parentp))
 		return -ENOENT;
 
-	return perfrec_gic_version(*parentp) ? 0 : -EPROTONOSUPPORT;
+	return perfrec_gic_option(*parentp) ? -ENOSYS :
+	       perfrec_gic_version(*parentp) ? 0 : -EPROTONOSUPPORT;
 }
 
 /*
@@ -186,7 +204,7 @@ uint perfrec_gic_dt_cells(ofnode node)
 
 	perfrec_gic_find_parent(node, &parent);
 
-	return ofnode_valid(parent) && perfrec_gic_version(parent) == PERFREC_GIC_BCM2836 ?
+	return ofnode_valid(parent) && perfrec_gic_bcm2836(perfrec_gic_version(parent)) ?
 	       PERFREC_DT_IRQ_CELLS_BCM2836 : PERFREC_DT_IRQ_CELLS;
 }
 
@@ -226,7 +244,7 @@ int perfrec_gic_dt_irq(ofnode node, uint idx, struct perfrec_dt_irq *irq)
 
 int perfrec_gic_check_intid(const struct perfrec_gic *gic, uint intid)
 {
-	if (gic->version == PERFREC_GIC_BCM2836)
+	if (perfrec_gic_bcm2836(gic->version))
 		return perfrec_bcm2836_check(gic->l1.core, intid) ? -EPROTONOSUPPORT : 0;
 
 	return intid < 32 * gic->nr_enable_regs && intid < PERFREC_GIC_INTID_SPECIAL ? 0 :
@@ -248,7 +266,7 @@ static int perfrec_gic_find(ofnode node, struct perfrec_gic *gic)
 	dist = ofnode_get_addr_size_index(gic_node, 0, &size);
 	if (dist == FDT_ADDR_T_NONE)
 		return log_msg_ret("dist", -EINVAL);
-	if (gic->version == PERFREC_GIC_BCM2836) {
+	if (perfrec_gic_bcm2836(gic->version)) {
 		gic->l1.core = FIELD_GET(CPU_MPIDR_AFF0, perfrec_cpu_affinity());
 		if (gic->l1.core >= PERFREC_BCM2836_CORES)
 			return log_msg_ret("core", -ENODEV);
@@ -261,13 +279,14 @@ static int perfrec_gic_find(ofnode node, struct perfrec_gic *gic)
 		return 0;
 	}
 	ret = perfrec_gic_reach(gic, "distributor", dist,
-				size ?: gic->version == 3 ? SZ_64K : SZ_4K, GICD_TYPER, &gic->dist);
+				size ?: perfrec_gic_v3(gic->version) ? SZ_64K : SZ_4K, GICD_TYPER,
+				&gic->dist);
 	if (ret)
 		return ret;
 	gic->nr_enable_regs = FIELD_GET(PERFREC_GICD_TYPER_ITLINES,
 					readl(gic->dist + GICD_TYPER)) + 1;
 
-	if (gic->version == 2) {
+	if (perfrec_gic_v2(gic->version)) {
 		size = 0;
 		cpu = ofnode_get_addr_size_index(gic_node, 1, &size);
 		if (cpu == FDT_ADDR_T_NONE)
@@ -277,14 +296,14 @@ static int perfrec_gic_find(ofnode node, struct perfrec_gic *gic)
 		if (ret)
 			return ret;
 		/* Without Security Extensions (or at EL3) the groups are ours */
-		gic->may_set_group = current_el() == 3 ||
+		gic->may_set_group = perfrec_cpu_el() == 3 ||
 				     !(readl(gic->dist + GICD_TYPER) & BIT(10));
 		return 0;
 	}
 
-	gic->may_set_group = current_el() == 3 ||
+	gic->may_set_group = perfrec_cpu_el() == 3 ||
 			     (readl(gic->dist + GICD_CTLR) & PERFREC_GICD_CTLR_DS);
-	gic->group0 = current_el() == 3;
+	gic->group0 = perfrec_cpu_el() == 3;
 
 	return perfrec_gicv3_find_rdist(gic_node, gic);
 }

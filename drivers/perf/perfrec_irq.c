@@ -79,7 +79,8 @@ static __always_inline notrace void perfrec_irq_reload(struct perfrec_counter *c
 {
 	u64 since;
 
-	if (c->idx == PMUV3_CYCLE_IDX) {
+	/* Without CONFIG_PERFREC_EVENTS, the cycle counter is the only one */
+	if (!IS_ENABLED(CONFIG_PERFREC_EVENTS) || c->idx == PMUV3_CYCLE_IDX) {
 		since = read_pmccntr_el0();
 		write_pmccntr_el0(since - next);
 	} else {
@@ -104,7 +105,7 @@ static __always_inline notrace void perfrec_irq_reload(struct perfrec_counter *c
 			c->count += skip * next;
 			gap += skip * next;
 		}
-		if (c->idx == PMUV3_CYCLE_IDX)
+		if (!IS_ENABLED(CONFIG_PERFREC_EVENTS) || c->idx == PMUV3_CYCLE_IDX)
 			write_pmccntr_el0(-gap);
 		else
 			write_pmevcntrn_el0(c->idx, -gap & c->max_period);
@@ -227,14 +228,14 @@ static notrace void perfrec_irq_timer(struct perfrec_irq *st, u64 pc, const u64 
 
 	next = perfrec_period_timer_next(st->timer_cval, st->timer_ticks, read_cntpct_el0(),
 					 st->timer_gap, &missed);
-	if (missed && !st->stat) {
+	if (missed && !perfrec_irq_stat(st)) {
 		c->late += missed;
 		c->count += missed * c->period;
 	}
 	st->timer_cval = next;
 	perfrec_timer_set(st->timer_el, next);
 	isb();	/* the timer's output drops before the GIC sees the EOI */
-	if (st->stat) {
+	if (perfrec_irq_stat(st)) {
 		u64 ovs = read_pmovsclr_el0() & st->ovf_mask;
 
 		write_pmovsclr_el0(ovs);
@@ -247,7 +248,7 @@ static notrace void perfrec_irq_timer(struct perfrec_irq *st, u64 pc, const u64 
 		return;
 	}
 	c->count += c->period;
-	if (st->callchain)
+	if (IS_ENABLED(CONFIG_PERFREC_CALLCHAIN) && st->callchain)
 		perfrec_irq_sample_chain(st, c, pc, regs, perfrec_irq_now_ns(st), boot);
 	else
 		perfrec_irq_sample(st, c, pc, perfrec_irq_now_ns(st), boot);
@@ -297,7 +298,7 @@ static __always_inline void perfrec_irq_handle(struct perfrec_irq *st, u64 pc, u
 
 		if (general ? !(ovs & BIT(c->idx)) : !ovs)
 			continue;
-		if (general && st->stat) {
+		if (general && perfrec_irq_stat(st)) {
 			/* Counting: the counter wrapped and counts on */
 			c->count += c->max_period + 1;
 			continue;
@@ -311,7 +312,7 @@ static __always_inline void perfrec_irq_handle(struct perfrec_irq *st, u64 pc, u
 						     c->max_period);
 		perfrec_irq_reload(c, next);
 		c->count += c->period;
-		if (general && st->callchain)
+		if (general && IS_ENABLED(CONFIG_PERFREC_CALLCHAIN) && st->callchain)
 			perfrec_irq_sample_chain(st, c, pc, regs, now, boot);
 		else
 			perfrec_irq_sample(st, c, pc, now, boot);

@@ -131,6 +131,12 @@ struct perfrec_irq {
 	u64 last_ns;
 };
 
+/* Counting (perfrec stat), in a build that has it: its code drops out of the others */
+static inline bool perfrec_irq_stat(const struct perfrec_irq *st)
+{
+	return IS_ENABLED(CONFIG_PERFREC_STAT) && st->stat;
+}
+
 extern struct perfrec_irq perfrec_irq;
 
 /*

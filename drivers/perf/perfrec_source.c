@@ -57,6 +57,10 @@ static int perfrec_check_parent(ofnode node, struct perfrec_irq_report *irq)
 	if (!ret)
 		return 0;
 	irq->fault = PERFREC_IRQ_NO_GIC;
+	if (ret == -ENOSYS) {
+		irq->fault = PERFREC_IRQ_LEFT_OUT;
+		irq->block = perfrec_gic_option(parent);
+	}
 	if (ofnode_valid(parent)) {
 		perfrec_node_path(parent, irq->parent, sizeof(irq->parent));
 		compat = ofnode_read_string(parent, "compatible");
@@ -168,6 +172,8 @@ void perfrec_source_snapshot(struct perfrec_snapshot *snap, const struct perfrec
 	struct pmuv3_hw hw;
 
 	snap->count = 0;
+	if (!perfrec_cpu_el_built())
+		return;
 	perfrec_cpu_snapshot(snap);
 	perfrec_timer_snapshot(snap);
 	if (!pmuv3_detect(&hw))
@@ -182,7 +188,7 @@ void perfrec_snapshot(struct perfrec_snapshot *snap)
 	struct perfrec_gic gic;
 	ofnode node;
 
-	if (perfrec_find_pmu_irq(&gic, &node, &irq)) {
+	if (!perfrec_cpu_el_built() || perfrec_find_pmu_irq(&gic, &node, &irq)) {
 		perfrec_source_snapshot(snap, NULL);
 		return;
 	}

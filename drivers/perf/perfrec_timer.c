@@ -15,6 +15,7 @@
 #include <perfrec_snapshot.h>
 #include <asm/system.h>
 #include <dm/ofnode.h>
+#include "perfrec_cpu.h"
 #include "perfrec_gic.h"
 #include "perfrec_timer.h"
 
@@ -50,7 +51,7 @@ int perfrec_timer_find(struct perfrec_timer *timer)
 	if (!ofnode_valid(node))
 		return log_msg_ret("node", -ENOENT);
 	timer->node = node;
-	timer->el = current_el();
+	timer->el = perfrec_cpu_el();
 
 	return 0;
 }
@@ -136,7 +137,7 @@ void perfrec_timer_snapshot(struct perfrec_snapshot *snap)
 						"CNTHP_CTL_EL2", "CNTPS_CTL_EL1" };
 	static const char *const cval_name[] = { "CNTP_CVAL_EL0", "CNTP_CVAL_EL0",
 						 "CNTHP_CVAL_EL2", "CNTPS_CVAL_EL1" };
-	uint el = current_el();
+	uint el = perfrec_cpu_el();
 
 	perfrec_snap_add(snap, ctl_name[el], -1,
 			 perfrec_timer_read_ctl(el) & ~TIMER_CNT_CTL_ISTATUS);

@@ -3,17 +3,16 @@
  * Copyright (c) 2026 The perfrec authors
  * perfrec's temporary exception vector tables (one per EL), installed only while recording
  *
- * All 16 entries exist. IRQ and FIQ taken at the current EL go to
+ * IRQ and FIQ taken at the current EL go to
  * perfrec_irq_handler() with the interrupted PC; current-EL synchronous
  * exceptions and SErrors branch to U-Boot's own entries, so that a crash in
  * the workload still prints U-Boot's register dump. The one exception is a
  * synchronous exception of perfrec_probe_read32()'s load: the load is
  * skipped and the function returns 1, so that a device tree that gives an
  * address where nothing answers costs a message, not a reset (perfrec
- * installs this table around that read too). U-Boot's table has no
- * lower-EL entries: ours send them to U-Boot's "bad mode" reporters (which
- * print the registers and reset), as U-Boot would for an unexpected
- * exception.
+ * installs this table around that read too). As U-Boot's own table, ours
+ * has the eight entries of the current EL only: nothing runs at a lower EL
+ * while perfrec records, and the 1 KiB of lower-EL entries would be padding.
  *
  * The IRQ entry saves only what the C ABI lets the handler clobber (x0-x17
  * and x30; x29 is saved beside x30 as a frame record) and no FP/SIMD state:
@@ -101,18 +100,6 @@
 	perfrec_irq_entry \el, \handler
 	.align	7
 	b	vectors + 0x380
-
-	/* Lower EL, AArch64, then AArch32: not expected, report and stop */
-	.rept	2
-	.align	7
-	b	vectors + 0x000
-	.align	7
-	b	vectors + 0x080
-	.align	7
-	b	vectors + 0x100
-	.align	7
-	b	vectors + 0x180
-	.endr
 .endm
 
 perfrec_vector_table 1, perfrec_vectors_el, perfrec_irq_handler

@@ -23,40 +23,61 @@
 #include "pmuv3.h"
 #include "pmuv3_regs.h"
 
-const struct udevice_id pmuv3_ids[] = {
-	{ .compatible = "arm,armv8-pmuv3" },
-	{ .compatible = "arm,cortex-a34-pmu" },
-	{ .compatible = "arm,cortex-a35-pmu" },
-	{ .compatible = "arm,cortex-a53-pmu" },
-	{ .compatible = "arm,cortex-a55-pmu" },
-	{ .compatible = "arm,cortex-a57-pmu" },
-	{ .compatible = "arm,cortex-a65-pmu" },
-	{ .compatible = "arm,cortex-a72-pmu" },
-	{ .compatible = "arm,cortex-a73-pmu" },
-	{ .compatible = "arm,cortex-a75-pmu" },
-	{ .compatible = "arm,cortex-a76-pmu" },
-	{ .compatible = "arm,cortex-a77-pmu" },
-	{ .compatible = "arm,cortex-a78-pmu" },
-	{ .compatible = "arm,cortex-a510-pmu" },
-	{ .compatible = "arm,cortex-a520-pmu" },
-	{ .compatible = "arm,cortex-a710-pmu" },
-	{ .compatible = "arm,cortex-a715-pmu" },
-	{ .compatible = "arm,cortex-a720-pmu" },
-	{ .compatible = "arm,cortex-x1-pmu" },
-	{ .compatible = "arm,cortex-x2-pmu" },
-	{ .compatible = "arm,cortex-x3-pmu" },
-	{ .compatible = "arm,cortex-x4-pmu" },
-	{ .compatible = "arm,neoverse-e1-pmu" },
-	{ .compatible = "arm,neoverse-n1-pmu" },
-	{ .compatible = "arm,neoverse-n2-pmu" },
-	{ .compatible = "arm,neoverse-v1-pmu" },
-	{ .compatible = "apm,potenza-pmu" },
-	{ .compatible = "brcm,vulcan-pmu" },
-	{ .compatible = "cavium,thunder-pmu" },
-	{ .compatible = "nvidia,carmel-pmu" },
-	{ .compatible = "nvidia,denver-pmu" },
-	{ }
-};
+/*
+ * The PMU's compatible strings: "arm,armv8-pmuv3", the Cortex and Neoverse
+ * cores' own ("arm,cortex-a53-pmu", ...) and these others, as Linux's
+ * arm_pmuv3 driver knows them. As rules and one string, not a table of
+ * pointers (each would cost a relocation entry in u-boot.bin).
+ */
+static const char pmuv3_compat_others[] =
+	"arm,armv8-pmuv3\0apm,potenza-pmu\0brcm,vulcan-pmu\0cavium,thunder-pmu\0"
+	"nvidia,carmel-pmu\0nvidia,denver-pmu\0";
+
+static bool pmuv3_compat_core(const char *compat, const char *prefix)
+{
+	size_t len = strlen(compat), plen = strlen(prefix);
+
+	return len > plen + 4 && !strncmp(compat, prefix, plen) &&
+	       !strcmp(compat + len - 4, "-pmu");
+}
+
+static bool pmuv3_compatible(ofnode node)
+{
+	const char *compat, *end, *p;
+	int len;
+
+	compat = ofnode_read_prop(node, "compatible", &len);
+	if (!compat || len <= 0)
+		return false;
+	for (end = compat + len; compat < end; compat += strlen(compat) + 1) {
+		if (pmuv3_compat_core(compat, "arm,cortex-") ||
+		    pmuv3_compat_core(compat, "arm,neoverse-"))
+			return true;
+		for (p = pmuv3_compat_others; *p; p += strlen(p) + 1) {
+			if (!strcmp(compat, p))
+				return true;
+		}
+	}
+
+	return false;
+}
+
+/* The first enabled PMU node at or below @parent, depth first */
+static int pmuv3_find_below(ofnode parent, ofnode *nodep)
+{
+	ofnode node;
+
+	ofnode_for_each_subnode(node, parent) {
+		if (pmuv3_compatible(node) && ofnode_is_enabled(node)) {
+			*nodep = node;
+			return 0;
+		}
+		if (!pmuv3_find_below(node, nodep))
+			return 0;
+	}
+
+	return -ENOENT;
+}
 
 int pmuv3_detect(struct pmuv3_hw *hw)
 {
@@ -73,21 +94,7 @@ int pmuv3_detect(struct pmuv3_hw *hw)
 
 int pmuv3_find_node(ofnode *nodep)
 {
-	const struct udevice_id *id;
-	ofnode node;
-
-	for (id = pmuv3_ids; id->compatible; id++) {
-		node = ofnode_by_compatible(ofnode_null(), id->compatible);
-		for (; ofnode_valid(node);
-		     node = ofnode_by_compatible(node, id->compatible)) {
-			if (ofnode_is_enabled(node)) {
-				*nodep = node;
-				return 0;
-			}
-		}
-	}
-
-	return -ENOENT;
+	return pmuv3_find_below(ofnode_root(), nodep);
 }
 
 /* Is @cpu (a /cpus node) this CPU? Its "reg" holds the MPIDR affinity */
@@ -184,7 +191,7 @@ static u64 pmuv3_getreset_flags(void)
 /* Filter bits that count exactly the EL U-Boot runs at (PMCCFILTR/PMEVTYPER) */
 static u64 pmuv3_filter_for_el(void)
 {
-	switch (current_el()) {
+	switch (perfrec_cpu_el()) {
 	case 3:
 		/* P and M equal: count EL3 and Secure EL1; U: not EL0 */
 		return PMUV3_EVTYPE_U | PMUV3_EVTYPE_NSK;
@@ -194,6 +201,39 @@ static u64 pmuv3_filter_for_el(void)
 	default:
 		return PMUV3_EVTYPE_U;
 	}
+}
+
+/*
+ * Event counter @idx's type and value through PMSELR_EL0: one instruction
+ * each where the registers by name take a switch of 31 cases. Not for the
+ * IRQ path, which would change PMSELR_EL0 under the code it interrupted;
+ * the session gives PMSELR_EL0 back with the rest (pmuv3_restore()).
+ */
+static void pmuv3_select(uint idx)
+{
+	write_pmselr_el0(idx);
+	isb();	/* selected before PMXEVTYPER/PMXEVCNTR are accessed */
+}
+
+static u64 pmuv3_evtyper_read(uint idx)
+{
+	pmuv3_select(idx);
+
+	return read_pmxevtyper_el0();
+}
+
+static u64 pmuv3_evcntr_read(uint idx)
+{
+	pmuv3_select(idx);
+
+	return read_pmxevcntr_el0();
+}
+
+static void pmuv3_evcounter_write(uint idx, u64 type, u64 val)
+{
+	pmuv3_select(idx);
+	write_pmxevtyper_el0(type);
+	write_pmxevcntr_el0(val);
 }
 
 void pmuv3_save(const struct pmuv3_hw *hw, struct pmuv3_saved *saved)
@@ -209,8 +249,8 @@ void pmuv3_save(const struct pmuv3_hw *hw, struct pmuv3_saved *saved)
 	saved->pmccntr = read_pmccntr_el0();
 	saved->nr_counters = hw->nr_counters;
 	for (i = 0; i < hw->nr_counters; i++) {
-		saved->evtyper[i] = read_pmevtypern_el0(i);
-		saved->evcntr[i] = read_pmevcntrn_el0(i);
+		saved->evtyper[i] = pmuv3_evtyper_read(i);
+		saved->evcntr[i] = pmuv3_evcntr_read(i);
 	}
 }
 
@@ -223,13 +263,12 @@ static void pmuv3_stop_counter(uint idx)
 void pmuv3_program(uint idx, uint event, u64 start)
 {
 	pmuv3_stop_counter(idx);
-	if (idx == PMUV3_CYCLE_IDX) {
+	if (!IS_ENABLED(CONFIG_PERFREC_EVENTS) || idx == PMUV3_CYCLE_IDX) {
 		write_pmccfiltr_el0(pmuv3_filter_for_el());
 		write_pmccntr_el0(start);
 	} else {
-		write_pmevtypern_el0(idx, pmuv3_filter_for_el() |
-				     FIELD_PREP(PMUV3_EVTYPE_EVENT, event));
-		write_pmevcntrn_el0(idx, start);
+		pmuv3_evcounter_write(idx, pmuv3_filter_for_el() |
+				      FIELD_PREP(PMUV3_EVTYPE_EVENT, event), start);
 	}
 }
 
@@ -268,10 +307,10 @@ void pmuv3_stop(u32 mask)
 
 u64 pmuv3_read_counter(uint idx)
 {
-	if (idx == PMUV3_CYCLE_IDX)
+	if (!IS_ENABLED(CONFIG_PERFREC_EVENTS) || idx == PMUV3_CYCLE_IDX)
 		return read_pmccntr_el0();
 
-	return read_pmevcntrn_el0(idx);
+	return pmuv3_evcntr_read(idx);
 }
 
 bool pmuv3_overflowed(uint idx)
@@ -287,10 +326,8 @@ void pmuv3_restore(const struct pmuv3_saved *saved)
 	isb();	/* every counter stopped before it is rewritten */
 	write_pmintenclr_el1(~0U);
 	pmuv3_getreset_flags();
-	for (i = 0; i < saved->nr_counters; i++) {
-		write_pmevtypern_el0(i, saved->evtyper[i]);
-		write_pmevcntrn_el0(i, saved->evcntr[i]);
-	}
+	for (i = 0; i < saved->nr_counters; i++)
+		pmuv3_evcounter_write(i, saved->evtyper[i], saved->evcntr[i]);
 	write_pmccntr_el0(saved->pmccntr);
 	write_pmccfiltr_el0(saved->pmccfiltr);
 	write_pmselr_el0(saved->pmselr);
@@ -305,21 +342,23 @@ void pmuv3_restore(const struct pmuv3_saved *saved)
 void pmuv3_snapshot(const struct pmuv3_hw *hw, struct perfrec_snapshot *snap)
 {
 	u64 enabled = read_pmcntenset_el0();
+	u64 pmselr = read_pmselr_el0();
 	uint i;
 
 	perfrec_snap_add(snap, "PMCR_EL0", -1, read_pmcr_el0());
 	perfrec_snap_add(snap, "PMCNTENSET_EL0", -1, enabled);
 	perfrec_snap_add(snap, "PMINTENSET_EL1", -1, read_pmintenset_el1());
 	perfrec_snap_add(snap, "PMOVSSET_EL0", -1, read_pmovsset_el0());
-	perfrec_snap_add(snap, "PMSELR_EL0", -1, read_pmselr_el0());
+	perfrec_snap_add(snap, "PMSELR_EL0", -1, pmselr);
 	perfrec_snap_add(snap, "PMCCFILTR_EL0", -1, read_pmccfiltr_el0());
 	perfrec_snap_add(snap, "PMUSERENR_EL0", -1, read_pmuserenr_el0());
 	/* A running counter's value moves by itself: compare only stopped ones */
 	if (!(enabled & BIT(PMUV3_CYCLE_IDX)))
 		perfrec_snap_add(snap, "PMCCNTR_EL0", -1, read_pmccntr_el0());
 	for (i = 0; i < hw->nr_counters; i++) {
-		perfrec_snap_add(snap, "PMEVTYPER%d_EL0", i, read_pmevtypern_el0(i));
+		perfrec_snap_add(snap, "PMEVTYPER%d_EL0", i, pmuv3_evtyper_read(i));
 		if (!(enabled & BIT(i)))
-			perfrec_snap_add(snap, "PMEVCNTR%d_EL0", i, read_pmevcntrn_el0(i));
+			perfrec_snap_add(snap, "PMEVCNTR%d_EL0", i, pmuv3_evcntr_read(i));
 	}
+	write_pmselr_el0(pmselr);	/* read through it: as it was */
 }

@@ -63,12 +63,10 @@ struct pmuv3_saved {
  */
 int pmuv3_detect(struct pmuv3_hw *hw);
 
-/* The PMU nodes' compatible strings perfrec knows, ending with an empty entry */
-extern const struct udevice_id pmuv3_ids[];
-
 /**
  * pmuv3_find_node() - Find the enabled PMU node in the control device tree
- * @nodep: returns the node
+ * @nodep: returns the node: the first, depth first, whose compatible is a
+ *	PMUv3's ("arm,armv8-pmuv3", "arm,cortex-a53-pmu", ...)
  * Return: 0 if found, -ENOENT if none
  */
 int pmuv3_find_node(ofnode *nodep);

@@ -21,131 +21,166 @@
 #endif
 #include "pmuv3_events.h"
 
-static const struct pmuv3_event pmuv3_events[] = {
-	{ 0x0000, "sw_incr", "Instruction architecturally executed, software increment" },
-	{ 0x0001, "l1i_cache_refill", "Level 1 instruction cache refill" },
-	{ 0x0002, "l1i_tlb_refill", "Level 1 instruction TLB refill" },
-	{ 0x0003, "l1d_cache_refill", "Level 1 data cache refill" },
-	{ 0x0004, "l1d_cache", "Level 1 data cache access" },
-	{ 0x0005, "l1d_tlb_refill", "Level 1 data TLB refill" },
-	{ 0x0006, "ld_retired", "Instruction architecturally executed, load" },
-	{ 0x0007, "st_retired", "Instruction architecturally executed, store" },
-	{ 0x0008, "inst_retired", "Instruction architecturally executed" },
-	{ 0x0009, "exc_taken", "Exception taken" },
-	{ 0x000a, "exc_return", "Instruction architecturally executed, exception return" },
-	{ 0x000b, "cid_write_retired", "Instruction architecturally executed, CONTEXTIDR write" },
-	{ 0x000c, "pc_write_retired",
-	  "Instruction architecturally executed, software change of the PC" },
-	{ 0x000d, "br_immed_retired", "Instruction architecturally executed, immediate branch" },
-	{ 0x000e, "br_return_retired",
-	  "Instruction architecturally executed, procedure return" },
-	{ 0x000f, "unaligned_ldst_retired",
-	  "Instruction architecturally executed, unaligned load or store" },
-	{ 0x0010, "br_mis_pred", "Branch mispredicted or not predicted" },
-	{ 0x0011, "cpu_cycles", "Cycle" },
-	{ 0x0012, "br_pred", "Predictable branch speculatively executed" },
-	{ 0x0013, "mem_access", "Data memory access" },
-	{ 0x0014, "l1i_cache", "Level 1 instruction cache access" },
-	{ 0x0015, "l1d_cache_wb", "Level 1 data cache write-back" },
-	{ 0x0016, "l2d_cache", "Level 2 data cache access" },
-	{ 0x0017, "l2d_cache_refill", "Level 2 data cache refill" },
-	{ 0x0018, "l2d_cache_wb", "Level 2 data cache write-back" },
-	{ 0x0019, "bus_access", "Bus access" },
-	{ 0x001a, "memory_error", "Local memory error" },
-	{ 0x001b, "inst_spec", "Operation speculatively executed" },
-	{ 0x001c, "ttbr_write_retired", "Instruction architecturally executed, TTBR write" },
-	{ 0x001d, "bus_cycles", "Bus cycle" },
-	{ 0x001e, "chain", "For an odd-numbered counter, increment on overflow of the one below" },
-	{ 0x001f, "l1d_cache_allocate", "Level 1 data cache allocation without refill" },
-	{ 0x0020, "l2d_cache_allocate", "Level 2 data cache allocation without refill" },
-	{ 0x0021, "br_retired", "Instruction architecturally executed, branch" },
-	{ 0x0022, "br_mis_pred_retired",
-	  "Instruction architecturally executed, mispredicted branch" },
-	{ 0x0023, "stall_frontend", "No operation sent for execution, frontend" },
-	{ 0x0024, "stall_backend", "No operation sent for execution, backend" },
-	{ 0x0025, "l1d_tlb", "Level 1 data TLB access" },
-	{ 0x0026, "l1i_tlb", "Level 1 instruction TLB access" },
-	{ 0x0027, "l2i_cache", "Level 2 instruction cache access" },
-	{ 0x0028, "l2i_cache_refill", "Level 2 instruction cache refill" },
-	{ 0x0029, "l3d_cache_allocate", "Level 3 data cache allocation without refill" },
-	{ 0x002a, "l3d_cache_refill", "Level 3 data cache refill" },
-	{ 0x002b, "l3d_cache", "Level 3 data cache access" },
-	{ 0x002c, "l3d_cache_wb", "Level 3 data cache write-back" },
-	{ 0x002d, "l2d_tlb_refill", "Level 2 data TLB refill" },
-	{ 0x002e, "l2i_tlb_refill", "Level 2 instruction TLB refill" },
-	{ 0x002f, "l2d_tlb", "Level 2 data TLB access" },
-	{ 0x0030, "l2i_tlb", "Level 2 instruction TLB access" },
-	{ 0x0031, "remote_access", "Access to another socket in a multi-socket system" },
-	{ 0x0032, "ll_cache", "Last level cache access" },
-	{ 0x0033, "ll_cache_miss", "Last level cache miss" },
-	{ 0x0034, "dtlb_walk", "Data TLB access with at least one translation table walk" },
-	{ 0x0035, "itlb_walk",
-	  "Instruction TLB access with at least one translation table walk" },
-	{ 0x0036, "ll_cache_rd", "Last level cache access, read" },
-	{ 0x0037, "ll_cache_miss_rd", "Last level cache miss, read" },
-	{ 0x0038, "remote_access_rd", "Access to another socket, read" },
-	{ 0x0039, "l1d_cache_lmiss_rd", "Level 1 data cache long-latency read miss" },
-	{ 0x003a, "op_retired", "Micro-operation architecturally executed" },
-	{ 0x003b, "op_spec", "Micro-operation speculatively executed" },
-	{ 0x003c, "stall", "No operation sent for execution" },
-	{ 0x003d, "stall_slot_backend", "No operation sent for execution on a slot, backend" },
-	{ 0x003e, "stall_slot_frontend", "No operation sent for execution on a slot, frontend" },
-	{ 0x003f, "stall_slot", "No operation sent for execution on a slot" },
-	{ 0x4000, "sample_pop", "Statistical profiling sample population" },
-	{ 0x4001, "sample_feed", "Statistical profiling sample taken" },
-	{ 0x4002, "sample_filtrate", "Statistical profiling sample taken and not removed" },
-	{ 0x4003, "sample_collision", "Statistical profiling sample collided with previous" },
-	{ 0x4004, "cnt_cycles", "Constant frequency cycles" },
-	{ 0x4005, "stall_backend_mem", "Memory stall cycles" },
-	{ 0x4006, "l1i_cache_lmiss", "Level 1 instruction cache long-latency miss" },
-	{ 0x4009, "l2d_cache_lmiss_rd", "Level 2 data cache long-latency read miss" },
-	{ 0x400a, "l2i_cache_lmiss", "Level 2 instruction cache long-latency miss" },
-	{ 0x400b, "l3d_cache_lmiss_rd", "Level 3 data cache long-latency read miss" },
-	{ 0x400c, "trb_wrap", "Trace buffer current write pointer wrapped" },
-	{ 0x400e, "trb_trig", "Trace buffer trigger event" },
-	{ 0x4010, "trcextout0", "Trace unit external output 0" },
-	{ 0x4011, "trcextout1", "Trace unit external output 1" },
-	{ 0x4012, "trcextout2", "Trace unit external output 2" },
-	{ 0x4013, "trcextout3", "Trace unit external output 3" },
-	{ 0x4018, "cti_trigout4", "Cross-trigger interface output trigger 4" },
-	{ 0x4019, "cti_trigout5", "Cross-trigger interface output trigger 5" },
-	{ 0x401a, "cti_trigout6", "Cross-trigger interface output trigger 6" },
-	{ 0x401b, "cti_trigout7", "Cross-trigger interface output trigger 7" },
-	{ 0x4020, "ldst_align_lat", "Access with additional latency from alignment" },
-	{ 0x4021, "ld_align_lat", "Load with additional latency from alignment" },
-	{ 0x4022, "st_align_lat", "Store with additional latency from alignment" },
-	{ 0x4024, "mem_access_checked", "Checked data memory access" },
-	{ 0x4025, "mem_access_checked_rd", "Checked data memory access, read" },
-	{ 0x4026, "mem_access_checked_wr", "Checked data memory access, write" },
-};
+/*
+ * The table as one list: the numbers go to one array and the names and
+ * descriptions to one string, "name\0desc\0" after each other, so that it
+ * holds no pointers (each would cost a relocation entry in u-boot.bin)
+ */
+#if defined(USE_HOSTCC) || defined(CONFIG_PERFREC_EVENTS)
+#define PMUV3_EVENTS(e)			\
+	e(0x0000, sw_incr, "Instruction architecturally executed, software increment")		\
+	e(0x0001, l1i_cache_refill, "Level 1 instruction cache refill")				\
+	e(0x0002, l1i_tlb_refill, "Level 1 instruction TLB refill")				\
+	e(0x0003, l1d_cache_refill, "Level 1 data cache refill")				\
+	e(0x0004, l1d_cache, "Level 1 data cache access")					\
+	e(0x0005, l1d_tlb_refill, "Level 1 data TLB refill")					\
+	e(0x0006, ld_retired, "Instruction architecturally executed, load")			\
+	e(0x0007, st_retired, "Instruction architecturally executed, store")			\
+	e(0x0008, inst_retired, "Instruction architecturally executed")				\
+	e(0x0009, exc_taken, "Exception taken")							\
+	e(0x000a, exc_return, "Instruction architecturally executed, exception return")		\
+	e(0x000b, cid_write_retired, "Instruction architecturally executed, CONTEXTIDR write")	\
+	e(0x000c, pc_write_retired,								\
+	  "Instruction architecturally executed, software change of the PC")			\
+	e(0x000d, br_immed_retired, "Instruction architecturally executed, immediate branch")	\
+	e(0x000e, br_return_retired, "Instruction architecturally executed, procedure return")	\
+	e(0x000f, unaligned_ldst_retired,							\
+	  "Instruction architecturally executed, unaligned load or store")			\
+	e(0x0010, br_mis_pred, "Branch mispredicted or not predicted")				\
+	e(0x0011, cpu_cycles, "Cycle")								\
+	e(0x0012, br_pred, "Predictable branch speculatively executed")				\
+	e(0x0013, mem_access, "Data memory access")						\
+	e(0x0014, l1i_cache, "Level 1 instruction cache access")				\
+	e(0x0015, l1d_cache_wb, "Level 1 data cache write-back")				\
+	e(0x0016, l2d_cache, "Level 2 data cache access")					\
+	e(0x0017, l2d_cache_refill, "Level 2 data cache refill")				\
+	e(0x0018, l2d_cache_wb, "Level 2 data cache write-back")				\
+	e(0x0019, bus_access, "Bus access")							\
+	e(0x001a, memory_error, "Local memory error")						\
+	e(0x001b, inst_spec, "Operation speculatively executed")				\
+	e(0x001c, ttbr_write_retired, "Instruction architecturally executed, TTBR write")	\
+	e(0x001d, bus_cycles, "Bus cycle")							\
+	e(0x001e, chain, "For an odd-numbered counter, increment on overflow of the one below")	\
+	e(0x001f, l1d_cache_allocate, "Level 1 data cache allocation without refill")		\
+	e(0x0020, l2d_cache_allocate, "Level 2 data cache allocation without refill")		\
+	e(0x0021, br_retired, "Instruction architecturally executed, branch")			\
+	e(0x0022, br_mis_pred_retired,								\
+	  "Instruction architecturally executed, mispredicted branch")				\
+	e(0x0023, stall_frontend, "No operation sent for execution, frontend")			\
+	e(0x0024, stall_backend, "No operation sent for execution, backend")			\
+	e(0x0025, l1d_tlb, "Level 1 data TLB access")						\
+	e(0x0026, l1i_tlb, "Level 1 instruction TLB access")					\
+	e(0x0027, l2i_cache, "Level 2 instruction cache access")				\
+	e(0x0028, l2i_cache_refill, "Level 2 instruction cache refill")				\
+	e(0x0029, l3d_cache_allocate, "Level 3 data cache allocation without refill")		\
+	e(0x002a, l3d_cache_refill, "Level 3 data cache refill")				\
+	e(0x002b, l3d_cache, "Level 3 data cache access")					\
+	e(0x002c, l3d_cache_wb, "Level 3 data cache write-back")				\
+	e(0x002d, l2d_tlb_refill, "Level 2 data TLB refill")					\
+	e(0x002e, l2i_tlb_refill, "Level 2 instruction TLB refill")				\
+	e(0x002f, l2d_tlb, "Level 2 data TLB access")						\
+	e(0x0030, l2i_tlb, "Level 2 instruction TLB access")					\
+	e(0x0031, remote_access, "Access to another socket in a multi-socket system")		\
+	e(0x0032, ll_cache, "Last level cache access")						\
+	e(0x0033, ll_cache_miss, "Last level cache miss")					\
+	e(0x0034, dtlb_walk, "Data TLB access with at least one translation table walk")	\
+	e(0x0035, itlb_walk, "Instruction TLB access with at least one translation table walk")	\
+	e(0x0036, ll_cache_rd, "Last level cache access, read")					\
+	e(0x0037, ll_cache_miss_rd, "Last level cache miss, read")				\
+	e(0x0038, remote_access_rd, "Access to another socket, read")				\
+	e(0x0039, l1d_cache_lmiss_rd, "Level 1 data cache long-latency read miss")		\
+	e(0x003a, op_retired, "Micro-operation architecturally executed")			\
+	e(0x003b, op_spec, "Micro-operation speculatively executed")				\
+	e(0x003c, stall, "No operation sent for execution")					\
+	e(0x003d, stall_slot_backend, "No operation sent for execution on a slot, backend")	\
+	e(0x003e, stall_slot_frontend, "No operation sent for execution on a slot, frontend")	\
+	e(0x003f, stall_slot, "No operation sent for execution on a slot")			\
+	e(0x4000, sample_pop, "Statistical profiling sample population")			\
+	e(0x4001, sample_feed, "Statistical profiling sample taken")				\
+	e(0x4002, sample_filtrate, "Statistical profiling sample taken and not removed")	\
+	e(0x4003, sample_collision, "Statistical profiling sample collided with previous")	\
+	e(0x4004, cnt_cycles, "Constant frequency cycles")					\
+	e(0x4005, stall_backend_mem, "Memory stall cycles")					\
+	e(0x4006, l1i_cache_lmiss, "Level 1 instruction cache long-latency miss")		\
+	e(0x4009, l2d_cache_lmiss_rd, "Level 2 data cache long-latency read miss")		\
+	e(0x400a, l2i_cache_lmiss, "Level 2 instruction cache long-latency miss")		\
+	e(0x400b, l3d_cache_lmiss_rd, "Level 3 data cache long-latency read miss")		\
+	e(0x400c, trb_wrap, "Trace buffer current write pointer wrapped")			\
+	e(0x400e, trb_trig, "Trace buffer trigger event")					\
+	e(0x4010, trcextout0, "Trace unit external output 0")					\
+	e(0x4011, trcextout1, "Trace unit external output 1")					\
+	e(0x4012, trcextout2, "Trace unit external output 2")					\
+	e(0x4013, trcextout3, "Trace unit external output 3")					\
+	e(0x4018, cti_trigout4, "Cross-trigger interface output trigger 4")			\
+	e(0x4019, cti_trigout5, "Cross-trigger interface output trigger 5")			\
+	e(0x401a, cti_trigout6, "Cross-trigger interface output trigger 6")			\
+	e(0x401b, cti_trigout7, "Cross-trigger interface output trigger 7")			\
+	e(0x4020, ldst_align_lat, "Access with additional latency from alignment")		\
+	e(0x4021, ld_align_lat, "Load with additional latency from alignment")			\
+	e(0x4022, st_align_lat, "Store with additional latency from alignment")			\
+	e(0x4024, mem_access_checked, "Checked data memory access")				\
+	e(0x4025, mem_access_checked_rd, "Checked data memory access, read")			\
+	e(0x4026, mem_access_checked_wr, "Checked data memory access, write")
+#else
+/* Cycles only (perfrec_events.c) */
+#define PMUV3_EVENTS(e)
+#endif
 
-const struct pmuv3_event *pmuv3_event_at(unsigned int idx)
+#define PMUV3_EVENT_NUMBER(number, name, desc)	number,
+#define PMUV3_EVENT_STRINGS(number, name, desc)	#name "\0" desc "\0"
+
+static const unsigned short pmuv3_event_numbers[] = { PMUV3_EVENTS(PMUV3_EVENT_NUMBER) };
+static const char pmuv3_event_strings[] = "" PMUV3_EVENTS(PMUV3_EVENT_STRINGS);
+
+/* Fill @ev with entry @idx, whose strings start at @p; return where the next one's start */
+static const char *pmuv3_event_fill(unsigned int idx, const char *p, struct pmuv3_event *ev)
 {
-	return idx < ARRAY_SIZE(pmuv3_events) ? &pmuv3_events[idx] : NULL;
+	ev->number = pmuv3_event_numbers[idx];
+	ev->name = p;
+	ev->desc = p + strlen(p) + 1;
+
+	return ev->desc + strlen(ev->desc) + 1;
 }
 
-const struct pmuv3_event *pmuv3_event_by_name(const char *name)
+int pmuv3_event_at(unsigned int idx, struct pmuv3_event *ev)
 {
+	const char *p = pmuv3_event_strings;
 	unsigned int i;
 
-	for (i = 0; i < ARRAY_SIZE(pmuv3_events); i++) {
-		if (!strcmp(pmuv3_events[i].name, name))
-			return &pmuv3_events[i];
-	}
+	if (idx >= ARRAY_SIZE(pmuv3_event_numbers))
+		return 0;
+	for (i = 0; i <= idx; i++)
+		p = pmuv3_event_fill(i, p, ev);
 
-	return NULL;
+	return 1;
 }
 
-const struct pmuv3_event *pmuv3_event_by_number(unsigned int number)
+int pmuv3_event_by_name(const char *name, struct pmuv3_event *ev)
 {
+	const char *p = pmuv3_event_strings;
 	unsigned int i;
 
-	for (i = 0; i < ARRAY_SIZE(pmuv3_events); i++) {
-		if (pmuv3_events[i].number == number)
-			return &pmuv3_events[i];
+	for (i = 0; i < ARRAY_SIZE(pmuv3_event_numbers); i++) {
+		p = pmuv3_event_fill(i, p, ev);
+		if (!strcmp(ev->name, name))
+			return 1;
 	}
 
-	return NULL;
+	return 0;
+}
+
+int pmuv3_event_by_number(unsigned int number, struct pmuv3_event *ev)
+{
+	const char *p = pmuv3_event_strings;
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(pmuv3_event_numbers); i++) {
+		p = pmuv3_event_fill(i, p, ev);
+		if (ev->number == number)
+			return 1;
+	}
+
+	return 0;
 }
 
 unsigned int pmuv3_event_bits(unsigned int version)

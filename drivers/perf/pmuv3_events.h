@@ -50,23 +50,26 @@ unsigned int pmuv3_event_bits(unsigned int version);
 /**
  * pmuv3_event_at() - Walk the table
  * @idx: index from 0
- * Return: the event, or NULL past the end
+ * @ev: filled with the event (its strings are the table's)
+ * Return: 1, or 0 past the end
  */
-const struct pmuv3_event *pmuv3_event_at(unsigned int idx);
+int pmuv3_event_at(unsigned int idx, struct pmuv3_event *ev);
 
 /**
  * pmuv3_event_by_name() - Find an event by its name
  * @name: e.g. "l1d_cache_refill"
- * Return: the event, or NULL
+ * @ev: filled with the event
+ * Return: 1 if found, 0 if not
  */
-const struct pmuv3_event *pmuv3_event_by_name(const char *name);
+int pmuv3_event_by_name(const char *name, struct pmuv3_event *ev);
 
 /**
  * pmuv3_event_by_number() - Find an event by its number
  * @number: e.g. 0x0003
- * Return: the event, or NULL if it is not a common event
+ * @ev: filled with the event
+ * Return: 1 if found, 0 if it is not a common event of the table
  */
-const struct pmuv3_event *pmuv3_event_by_number(unsigned int number);
+int pmuv3_event_by_number(unsigned int number, struct pmuv3_event *ev);
 
 /**
  * pmuv3_event_implemented() - Does PMCEID say the CPU counts this event?

@@ -139,6 +139,8 @@ PMUV3_SYSREG_RW(pmintenclr_el1, pmintenclr_el1)
 PMUV3_SYSREG_RW(pmovsclr_el0, pmovsclr_el0)
 PMUV3_SYSREG_RW(pmovsset_el0, pmovsset_el0)
 PMUV3_SYSREG_RW(pmselr_el0, pmselr_el0)
+PMUV3_SYSREG_RW(pmxevtyper_el0, pmxevtyper_el0)
+PMUV3_SYSREG_RW(pmxevcntr_el0, pmxevcntr_el0)
 PMUV3_SYSREG_RW(pmccntr_el0, pmccntr_el0)
 PMUV3_SYSREG_RW(pmccfiltr_el0, pmccfiltr_el0)
 PMUV3_SYSREG_RW(pmuserenr_el0, pmuserenr_el0)
@@ -188,13 +190,12 @@ PMUV3_SYSREG_RO(icc_iar1_el1, ICC_IAR1_EL1)
 PMUV3_SYSREG_RW(icc_eoir1_el1, ICC_EOIR1_EL1)
 
 /*
- * PMEVCNTR<n>_EL0 and PMEVTYPER<n>_EL0 are separate registers per counter:
- * one switch each (the register name is fixed at build time).
+ * PMEVCNTR<n>_EL0 are separate registers per counter: a switch (the
+ * register name is fixed at build time), for the IRQ path, which must not
+ * go through PMSELR_EL0. The slow paths do (pmuv3.c).
  */
 #define PMUV3_EVCNTR_CASE(n)	case n: return read_sysreg(pmevcntr##n##_el0)
-#define PMUV3_EVTYPER_CASE(n)	case n: return read_sysreg(pmevtyper##n##_el0)
 #define PMUV3_EVCNTR_WCASE(n)	case n: write_sysreg(val, pmevcntr##n##_el0); break
-#define PMUV3_EVTYPER_WCASE(n)	case n: write_sysreg(val, pmevtyper##n##_el0); break
 
 #define PMUV3_EVCASES(c)						\
 	c(0); c(1); c(2); c(3); c(4); c(5); c(6); c(7); c(8); c(9);	\
@@ -215,22 +216,6 @@ static inline void write_pmevcntrn_el0(uint idx, u64 val)
 {
 	switch (idx) {
 	PMUV3_EVCASES(PMUV3_EVCNTR_WCASE);
-	}
-}
-
-static inline u64 read_pmevtypern_el0(uint idx)
-{
-	switch (idx) {
-	PMUV3_EVCASES(PMUV3_EVTYPER_CASE);
-	}
-
-	return 0;
-}
-
-static inline void write_pmevtypern_el0(uint idx, u64 val)
-{
-	switch (idx) {
-	PMUV3_EVCASES(PMUV3_EVTYPER_WCASE);
 	}
 }
 

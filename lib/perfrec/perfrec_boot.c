@@ -81,9 +81,8 @@ DECLARE_GLOBAL_DATA_PTR;
  * @err: why it did not start (0 if it did)
  * @event_err: the event could not be used: perfrec_event_lookup()'s error
  * @timer: the generic timer is unusable: PERFREC_BOOT_NO_FREQ or _STILL
- * @fell_back: the PMU's interrupt could not be used: cpu-clock instead
- * @why: and why not
- * @sess: the session, as perfrec_session_arm() left it
+ * @sess: the session, as perfrec_session_arm() left it (and whether it
+ *	fell back to cpu-clock, and why)
  * @ring: the samples
  */
 struct perfrec_boot {
@@ -93,8 +92,6 @@ struct perfrec_boot {
 	int err;
 	int event_err;
 	int timer;
-	bool fell_back;
-	struct perfrec_irq_report why;
 	struct perfrec_session sess;
 	u64 ring[] __aligned(64);
 };
@@ -259,6 +256,7 @@ int perfrec_boot_start(void)
 		.buf_addr = CONFIG_PERFREC_BOOT_ADDR + offsetof(struct perfrec_boot, ring),
 		.argc = ARRAY_SIZE(argv),
 		.argv = argv,
+		.quiet = true,	/* no console yet: perfrec_boot_report() says it */
 	};
 	struct perfrec_event_cfg *ev = &cfg.events[0];
 
@@ -279,18 +277,15 @@ int perfrec_boot_start(void)
 	if (b->err)
 		return 0;
 	ev->period = opts.period;
-	if (ev->timer)
+	if (ev->timer) {
 		cfg.source = PERFREC_SRC_TIMER;
-	b->err = perfrec_boot_arm(b, &cfg);
-	if (b->err && cfg.source == PERFREC_SRC_PMU && b->sess.irq.fault != PERFREC_IRQ_OK) {
+	} else {
 		/* As 'perfrec record' does: the PMU's interrupt is missing or silent */
-		b->why = b->sess.irq;
-		b->fell_back = true;
-		perfrec_event_lookup(PERFREC_CPU_CLOCK, ev);
-		ev->period = opts.period;
-		cfg.source = PERFREC_SRC_TIMER;
-		b->err = perfrec_boot_arm(b, &cfg);
+		cfg.fallback[cfg.nr_fallback++] = PERFREC_SRC_TIMER;
+		perfrec_event_lookup(PERFREC_CPU_CLOCK, &cfg.clock);
+		cfg.clock.period = opts.period;
 	}
+	b->err = perfrec_boot_arm(b, &cfg);
 	if (b->err)
 		return 0;
 	b->magic = PERFREC_BOOT_MAGIC;
@@ -356,8 +351,8 @@ int perfrec_boot_report(void)
 		       (ulong)CONFIG_PERFREC_BOOT_ADDR + opts.size - 1, bad);
 		return 0;
 	}
-	if (b->fell_back) {
-		perfrec_irq_reason(&b->why, why, sizeof(why));
+	if (b->sess.fell_back) {
+		perfrec_irq_reason(&b->sess.fallback_why, why, sizeof(why));
 		printf("perfrec: %s; the boot recording samples cpu-clock every %u ns instead\n",
 		       why, opts.period);
 	}
@@ -371,6 +366,7 @@ int perfrec_boot_report(void)
 		printf("perfrec: event '%s' %s: the boot is not recorded\n", opts.event,
 		       b->event_err == -ENOENT ? "is unknown (see 'perfrec list')" :
 		       b->event_err == -EOPNOTSUPP ? "is not implemented by this CPU" :
+		       b->event_err == -ENOSYS ? "needs CONFIG_PERFREC_EVENTS" :
 		       "cannot be sampled on this PMU");
 	} else if (b->sess.irq.fault != PERFREC_IRQ_OK) {
 		perfrec_irq_reason(&b->sess.irq, why, sizeof(why));

@@ -133,6 +133,9 @@ static int perfrec_prepare(struct perfrec_session *s, const struct perfrec_cfg *
 	ret = perfrec_check_cfg(cfg);
 	if (ret)
 		return log_msg_ret("cfg", ret);
+	/* Not one register of an EL this build leaves out is touched */
+	if (!perfrec_cpu_el_built())
+		return log_msg_ret("el", -EPERM);
 	/* Timestamps and cpu-clock count the generic timer: no frequency, no time */
 	if (!read_cntfrq_el0())
 		return log_msg_ret("cntfrq", -ETIME);
@@ -224,17 +227,15 @@ static int perfrec_take_irq(struct perfrec_session *s)
 	return 0;
 }
 
-int perfrec_session_arm(struct perfrec_session *s, const struct perfrec_cfg *cfg)
+/* Arm with @s->cfg as it is */
+static int perfrec_session_try(struct perfrec_session *s)
 {
 	int ret;
 
-	if (s->state == PERFREC_ARMED)
-		return -EBUSY;
-	ret = perfrec_prepare(s, cfg);
+	ret = perfrec_prepare(s, &s->cfg);
 	if (ret)
 		goto err;
 
-	s->cfg = *cfg;
 	perfrec_info_fill(&s->facts, &s->cfg);
 	ret = perfrec_counters_init(&s->ctr, s->st, &s->cfg, s->facts.events, &s->gic,
 				    perfrec_info_text_bytes(), s->boot);
@@ -274,6 +275,37 @@ err:
 	perfrec_gic_put(&s->gic);
 
 	return ret;
+}
+
+/* Take @cfg's next fallback: its source, and for a recording on the timer, cpu-clock */
+static void perfrec_fall_back(struct perfrec_cfg *cfg, uint step)
+{
+	cfg->source = cfg->fallback[step];
+	if (cfg->mode == PERFREC_RECORD && cfg->source == PERFREC_SRC_TIMER) {
+		cfg->nr_events = 1;
+		cfg->events[0] = cfg->clock;
+	}
+}
+
+int perfrec_session_arm(struct perfrec_session *s, const struct perfrec_cfg *cfg)
+{
+	int ret;
+
+	if (s->state == PERFREC_ARMED)
+		return -EBUSY;
+	s->cfg = *cfg;
+	s->fell_back = 0;
+	for (;;) {
+		ret = perfrec_session_try(s);
+		/* Only a missing or silent interrupt leaves another source to try */
+		if (!ret || s->irq.fault == PERFREC_IRQ_OK || s->fell_back == cfg->nr_fallback)
+			return ret;
+		if (!s->fell_back)
+			s->fallback_why = s->irq;
+		perfrec_fall_back(&s->cfg, s->fell_back++);
+		if (!cfg->quiet)
+			perfrec_print_fallback(&s->cfg, &s->irq);
+	}
 }
 
 void perfrec_release_buffer(void)
@@ -456,7 +488,8 @@ int perfrec_disarm(void)
  * a recording still armed is disarmed and finalised in memory, with one line
  * saying where it is, so that the OS finds the PMU, GIC and vectors as
  * U-Boot had them. Driver model offers no other hook, so the device is the
- * session's, bound by perfrec_probe_device().
+ * session's, bound to the PMU node by perfrec_probe_device() when a session
+ * arms (no of_match: pmuv3_find_node() knows the node).
  */
 static int perfrec_handoff(struct udevice *dev)
 {
@@ -478,7 +511,6 @@ static int perfrec_handoff(struct udevice *dev)
 U_BOOT_DRIVER(pmuv3) = {
 	.name		= "pmuv3",
 	.id		= UCLASS_NOP,
-	.of_match	= pmuv3_ids,
 	.remove		= perfrec_handoff,
 	.flags		= DM_FLAG_OS_PREPARE,
 };

@@ -28,6 +28,9 @@
  * @cpu: VBAR_ELx, DAIF and the routing registers before arming
  * @ctr: the counters and the timer, and what they counted
  * @irq: what the last perfrec_arm() found of its interrupt
+ * @fell_back: how many of @cfg.fallback it went through
+ * @fallback_why: why the first source's interrupt could not be used, if
+ *	it fell back
  * @before: snapshot before arming
  * @facts: what the perf.data states (events, image, machine, command line)
  * @writer: perf.data output
@@ -55,6 +58,8 @@ struct perfrec_session {
 	struct perfrec_cpu cpu;
 	struct perfrec_counters ctr;
 	struct perfrec_irq_report irq;
+	uint fell_back;
+	struct perfrec_irq_report fallback_why;
 	struct perfrec_snapshot before;
 	struct perfrec_facts facts;
 	struct perf_data_writer writer;

@@ -19,17 +19,19 @@
 
 int main(int argc, char *argv[])
 {
-	const struct pmuv3_event *ev;
+	struct pmuv3_event ev, by_name, by_number;
 	unsigned int i, n;
 
 	if (argc == 2 && !strcmp(argv[1], "table")) {
-		for (i = 0; (ev = pmuv3_event_at(i)); i++) {
-			if (pmuv3_event_by_name(ev->name) != ev ||
-			    pmuv3_event_by_number(ev->number) != ev) {
-				fprintf(stderr, "lookup of %s disagrees\n", ev->name);
+		for (i = 0; pmuv3_event_at(i, &ev); i++) {
+			if (!pmuv3_event_by_name(ev.name, &by_name) ||
+			    !pmuv3_event_by_number(ev.number, &by_number) ||
+			    by_name.name != ev.name || by_number.name != ev.name ||
+			    by_name.number != ev.number || !*ev.desc) {
+				fprintf(stderr, "lookup of %s disagrees\n", ev.name);
 				return EXIT_FAILURE;
 			}
-			printf("0x%04x %s\n", ev->number, ev->name);
+			printf("0x%04x %s\n", ev.number, ev.name);
 		}
 		return 0;
 	}
@@ -56,10 +58,9 @@ int main(int argc, char *argv[])
 		       pmuv3_event_implemented(~0ULL, ~0ULL, 9, 0x4040);
 	}
 	if (argc == 3 && !strcmp(argv[1], "name")) {
-		ev = pmuv3_event_by_name(argv[2]);
-		if (!ev)
+		if (!pmuv3_event_by_name(argv[2], &ev))
 			return EXIT_FAILURE;
-		printf("0x%04x\n", ev->number);
+		printf("0x%04x\n", ev.number);
 		return 0;
 	}
 	fprintf(stderr, "Usage: pmuv3_events_dump table | implemented p0 p1 ver | name n\n");

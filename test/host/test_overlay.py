@@ -45,6 +45,7 @@ obj-$(CONFIG_CMD_PMC) += pmc.o
 '''
 
 PERFREC_CMD_LINES = ('obj-$(CONFIG_CMD_PERFREC) += perfrec.o\n'
+                     'obj-$(CONFIG_CMD_PERFREC) += perfrec_dump.o\n'
                      'obj-$(CONFIG_CMD_PERFREC) += perfrec_opts.o\n'
                      'obj-$(CONFIG_CMD_PERFREC) += perfrec_show.o\n'
                      'obj-$(CONFIG_CMD_PERFREC_TEST) += perfrec_test.o\n'
@@ -172,13 +173,13 @@ def test_sorted_outside_ifdef():
     after it would build perfrec only with PCI.
     """
     edits = edits_of('cmd/Makefile')
-    assert [edit[4] for edit in edits] == ['sorted'] * 5
+    assert [edit[4] for edit in edits] == ['sorted'] * 6
     text = apply_all(CMD_MAKEFILE, edits)
     assert text == CMD_MAKEFILE.replace('endif\n', 'endif\n' + PERFREC_CMD_LINES)
     lines = text.splitlines()
     first = lines.index('obj-$(CONFIG_CMD_PERFREC) += perfrec.o')
     assert lines[first - 1] == 'endif'
-    assert lines[first + 5] == 'obj-$(CONFIG_CMD_PINMUX) += pinmux.o'
+    assert lines[first + 6] == 'obj-$(CONFIG_CMD_PINMUX) += pinmux.o'
 
 
 def test_sorted_in_any_order():
@@ -194,7 +195,7 @@ def test_sorted_idempotent():
     edits = edits_of('cmd/Makefile')
     once = apply_all(CMD_MAKEFILE, edits)
     assert apply_all(once, edits) == once
-    assert once.count('perfrec') == 5
+    assert once.count('perfrec') == 6
 
 
 def test_sorted_successor_not_first_greater():

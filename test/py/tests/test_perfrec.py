@@ -28,7 +28,7 @@ def test_perfrec_help(ubman):
     cons = ubman
     out = cons.run_command('help perfrec')
     assert 'perfrec record [-e <events>] [-c <period> | -F <hz>] [-g] [-j <pct>] [-o <addr>]' in out
-    assert 'perfrec start [-e <events>] [-c <period> | -F <hz>] [-g] [-j <pct>] [-o <addr>]' in out
+    assert "perfrec start [record's options] [-S <bytes/s> [-z]]" in out
     assert 'perfrec stop' in out and 'perfrec dump [-z] [-i] [-H <hostfile>]' in out
     assert 'perfrec stat [-e <events>] [-w <events>]' in out
     assert 'perfrec list [-a]' in out

@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0+
 /*
  * Copyright (c) 2026 The perfrec authors
- * perfrec record: arming with a fallback through the interrupt sources, and
- * the recording as framed console text, also while it runs (streaming at
- * command boundaries); buffer placement is in perfrec_buffer.c
+ * perfrec command: getting a recording off the board: the framed console
+ * dump, the stream in pipe-mode chunks (when asked, or after each command),
+ * and the host file through semihosting
  */
 
-#include <env.h>
+#include <command.h>
 #include <errno.h>
 #include <gzip.h>
 #include <malloc.h>
@@ -17,88 +17,10 @@
 #include <semihosting.h>
 #include <stdio.h>
 #include <time.h>
-#include <vsprintf.h>
 #include <u-boot/crc.h>
-#include <asm/system.h>
 #include <linux/kernel.h>
-
-void perfrec_irq_reason(const struct perfrec_irq_report *irq, char *buf, size_t size)
-{
-	bool timer = irq->source == PERFREC_SRC_TIMER;
-	const char *gic = irq->local ? "local interrupt controller" : "GIC";
-
-	switch (irq->fault) {
-	case PERFREC_IRQ_NO_NODE:
-		snprintf(buf, size, timer ?
-			 "no timer node (compatible \"arm,armv8-timer\") in the device tree" :
-			 "no PMU node (compatible \"arm,armv8-pmuv3\" or a Cortex PMU's) in the device tree");
-		break;
-	case PERFREC_IRQ_NO_PROP:
-		snprintf(buf, size, timer ? "%s has no \"interrupts\" entry for the EL%u timer" :
-			 "%s has no \"interrupts\" property", irq->node, current_el());
-		break;
-	case PERFREC_IRQ_NO_CPU:
-		snprintf(buf, size,
-			 "%s: its \"interrupts\" have none for this CPU (see \"interrupt-affinity\")",
-			 irq->node);
-		break;
-	case PERFREC_IRQ_BAD_SPEC:
-		if (irq->local)
-			snprintf(buf, size,
-				 "%s: its \"interrupts\" entry is not a timer's or the PMU's source of the local interrupt controller",
-				 irq->node);
-		else
-			snprintf(buf, size,
-				 "%s: its \"interrupts\" entry is not a PPI or SPI of this GIC",
-				 irq->node);
-		break;
-	case PERFREC_IRQ_NO_GIC:
-		if (!*irq->parent)
-			snprintf(buf, size, "%s has no interrupt parent (\"interrupt-parent\")",
-				 irq->node);
-		else
-			snprintf(buf, size,
-				 "%s: its interrupt parent %s (compatible \"%s\") is not a GICv2/v3 or a BCM2836 local controller, the only controllers perfrec supports",
-				 irq->node, irq->parent, irq->compat);
-		break;
-	case PERFREC_IRQ_BAD_GIC:
-		if (irq->local)
-			snprintf(buf, size,
-				 "%s: its local interrupt controller's \"reg\" is missing, or this CPU is not one of its four cores",
-				 irq->node);
-		else
-			snprintf(buf, size,
-				 "%s: its GIC's \"reg\" is incomplete, or has no redistributor for this CPU",
-				 irq->node);
-		break;
-	case PERFREC_IRQ_UNMAPPED:
-		snprintf(buf, size,
-			 "%s: its %s %s %#llx-%#llx is not in U-Boot's MMU map and cannot be mapped (%s)",
-			 irq->node, gic, irq->block, irq->start, irq->end,
-			 irq->err == -ERANGE ? "beyond the translated address range" :
-			 irq->err == -ENOSPC ? "too many holes" :
-			 "a level-0 hole, a granule other than 4 KiB, or no device attribute in MAIR");
-		break;
-	case PERFREC_IRQ_NO_ANSWER:
-		snprintf(buf, size,
-			 "%s: nothing answers at its %s %s %#llx-%#llx (a read there aborts)",
-			 irq->node, gic, irq->block, irq->start, irq->end);
-		break;
-	case PERFREC_IRQ_SILENT:
-		snprintf(buf, size,
-			 "%s: interrupt %u (its \"interrupts\") never reached the %s when raised",
-			 irq->node, irq->intid, gic);
-		break;
-	case PERFREC_IRQ_STUCK:
-		snprintf(buf, size,
-			 "%s: its %s %s never finished a write (%s at %#llx stayed set)",
-			 irq->node, gic, irq->block, irq->bit, irq->start);
-		break;
-	default:
-		snprintf(buf, size, "its interrupt cannot be used");
-		break;
-	}
-}
+#include "perfrec_dump.h"
+#include "perfrec_opts.h"
 
 int perfrec_host_write(const char *path, ulong addr, ulong size)
 {
@@ -256,51 +178,73 @@ int perfrec_stream_finish(void)
 	return perfrec_dump_stream(perfrec_stream_compress, SIZE_MAX, &wire);
 }
 
-/*
- * cpu-clock samples on the generic timer alone (no PMU event beside it), at
- * a steady period of at least PERFREC_MIN_CLOCK_NS; choose the session's
- * interrupt accordingly
- */
-int perfrec_clock_check(struct perfrec_cfg *cfg)
+int do_perfrec_dump(struct cmd_tbl *cmdtp, int flag, int argc, char *const argv[])
 {
-	const struct perfrec_event_cfg *ev = &cfg->events[0];
-	uint i;
-
-	cfg->source = PERFREC_SRC_PMU;
-	for (i = 0; i < cfg->nr_events; i++) {
-		if (cfg->events[i].timer && cfg->nr_events > 1) {
-			printf("cpu-clock samples on the timer's interrupt: record it alone, not with PMU events\n");
-			return -EINVAL;
-		}
-	}
-	if (!ev->timer)
-		return 0;
-	if (cfg->jitter_pct) {
-		printf("-j does not apply to cpu-clock: its period is the timer's\n");
-		return -EINVAL;
-	}
-	if (ev->period && ev->period < PERFREC_MIN_CLOCK_NS) {
-		printf("Period %llu ns of cpu-clock is below its %u ns minimum\n", ev->period,
-		       PERFREC_MIN_CLOCK_NS);
-		return -EINVAL;
-	}
-	cfg->source = PERFREC_SRC_TIMER;
-
-	return 0;
-}
-
-int perfrec_arm_fallback(struct perfrec_cfg *cfg, perfrec_fallback_fn next, void *ctx)
-{
+	struct perfrec_frame frame = { .kind = "file" };
 	struct perfrec_result res;
-	int ret;
+	struct perfrec_opts o = { };
+	bool stream = false;
+	size_t wire;
+	void *data;
+	int i, ret;
 
-	for (;;) {
-		ret = perfrec_arm(cfg);
-		if (!ret)
-			return 0;
-		perfrec_get_result(&res);
-		/* Only a missing or silent interrupt leaves another source to try */
-		if (res.irq.fault == PERFREC_IRQ_OK || !next(cfg, &res.irq, ctx))
+	for (i = 1; i < argc; i++) {
+		if (argv[i][0] != '-' || !argv[i][1] || argv[i][2] || !strchr("ziH", argv[i][1])) {
+			printf("Unknown option '%s'\n", argv[i]);
+			return CMD_RET_USAGE;
+		}
+		if (argv[i][1] == 'z') {
+			o.compress = true;
+			continue;
+		}
+		if (argv[i][1] == 'i') {
+			if (!IS_ENABLED(CONFIG_PERFREC_DUMP_STREAM)) {
+				printf("perfrec dump -i needs CONFIG_PERFREC_DUMP_STREAM\n");
+				return CMD_RET_FAILURE;
+			}
+			stream = true;
+			continue;
+		}
+		if (++i == argc) {
+			printf("Option -H needs a value\n");
+			return CMD_RET_USAGE;
+		}
+		ret = perfrec_parse_value('H', argv[i], &o);
+		if (ret)
 			return ret;
 	}
+	perfrec_get_result(&res);
+	if (stream) {
+		if (o.host_path)
+			return CMD_RET_USAGE;
+		if (res.state == PERFREC_IDLE || res.mode != PERFREC_RECORD) {
+			printf("No recording to stream\n");
+			return CMD_RET_FAILURE;
+		}
+		if (!perfrec_stream_pending()) {
+			printf("perfrec: nothing new to stream\n");
+			return CMD_RET_SUCCESS;
+		}
+		return perfrec_dump_stream(o.compress, SIZE_MAX, &wire) ?
+			CMD_RET_FAILURE : CMD_RET_SUCCESS;
+	}
+	if (res.state != PERFREC_FINALISED || res.mode != PERFREC_RECORD) {
+		printf("No finished recording to dump\n");
+		return CMD_RET_FAILURE;
+	}
+	if (res.streamed) {
+		printf("The recording was streamed: 'perfrec dump -i' sends what is left\n");
+		return CMD_RET_FAILURE;
+	}
+	if (o.host_path)
+		return perfrec_host_write(o.host_path, res.addr, res.size) ?
+			CMD_RET_FAILURE : CMD_RET_SUCCESS;
+
+	frame.id = res.id;
+	frame.size = res.size;
+	data = map_sysmem(res.addr, res.size);
+	ret = perfrec_dump(&frame, data, o.compress, NULL);
+	unmap_sysmem(data);
+
+	return ret ? CMD_RET_FAILURE : CMD_RET_SUCCESS;
 }
