@@ -92,8 +92,8 @@ UBOOT_MAKE	= SOURCE_DATE_EPOCH=$$(scripts/perfrec_source_date.sh $(SRC)) \
 # The tree's version, as U-Boot's make gives it (for the shell)
 UBOOT_VERSION	= $$($(UBOOT_MAKE) -s --no-print-directory ubootversion)
 
-.PHONY: all build build-early deps source overlay config demo check check-all check-host \
-	check-lab check-upstream \
+.PHONY: all build build-early build-smallest deps source overlay config demo check check-all \
+	check-host check-lab check-upstream \
 	check-qemu check-releases check-repro \
 	check-qemu-fast check-sandbox checkpatch check-defconfig defconfig bench bench-size clean \
 	patches check-series series-write series-check check-boards board-build \
@@ -280,7 +280,7 @@ ifeq ($(UBOOT_SRC)$(filter-out bookworm,$(UBOOT_SUITE)),)
 			CELLS="$(MASTER_CELLS)" EARLY_CELLS= run-args)" || exit 1; \
 		tested="$$tested; $(notdir $(MASTER_SRC)), lean: $(MASTER_CELLS)"; \
 	fi && \
-	$(MAKE) $$newest SPL_CELLS= build check-qemu ALSO="$$also" && \
+	$(MAKE) $$newest SPL_CELLS= SMALLEST_CELLS= build check-qemu ALSO="$$also" && \
 	echo "perfrec: releases tested ('ut lib' in each one's el2-gicv3):" \
 		"bookworm: $(DEFAULT_CELLS) + early $(EARLY_CELLS) + SPL $(SPL_CELLS); $$tested" \
 		> $(BUILD)/releases-tested.txt
@@ -306,7 +306,8 @@ check-upstream: deps
 	also=$$($(MAKE) -s --no-print-directory UBOOT_SRC=$(MASTER_SRC) LEAN=1 \
 		CELLS="$(UPSTREAM_CELLS)" EARLY_CELLS= run-args) && \
 	$(MAKE) UBOOT_SRC=$(NEWEST_SRC) LEAN=1 CELLS="$(UPSTREAM_CELLS)" \
-		EARLY_CELLS="$(UPSTREAM_EARLY_CELLS)" SPL_CELLS= check-qemu ALSO="$$also"
+		EARLY_CELLS="$(UPSTREAM_EARLY_CELLS)" SPL_CELLS= SMALLEST_CELLS= check-qemu \
+		ALSO="$$also"
 	@echo "perfrec: upstream releases tested ('ut lib' in each one's el2-gicv3), lean:" \
 		"$(notdir $(NEWEST_SRC)): $(UPSTREAM_CELLS) + early $(UPSTREAM_EARLY_CELLS);" \
 		"$(notdir $(MASTER_SRC)): $(UPSTREAM_CELLS)"
@@ -404,6 +405,15 @@ build-early: build
 SPL_O		:= $(BUILD)/$(SPL_CONFIG)$(TAG)
 SPL_FRAGMENTS	= $(EARLY_FRAGMENTS) $(CURDIR)/configs/perfrec-spl.config
 
+# The smallest useful build (bench/variants/smallest.config; bench-size
+# measures it): perfrec's options for any board less every part a board may
+# leave out. Its own tests (test_perfrec_smallest.py) run in SMALLEST_CELLS.
+SMALLEST_O	:= $(BUILD)/$(TEST_CONFIG)_smallest$(TAG)
+SMALLEST_FRAGMENTS = $(PERFREC_FRAGMENT) $(CURDIR)/bench/variants/smallest.config
+
+build-smallest: deps
+	$(MAKE) CONFIG=$(TEST_CONFIG)_smallest FRAGMENTS="$(SMALLEST_FRAGMENTS)" build
+
 build-spl: build-early
 	@test -d $(SPL_O) || { rm -rf $(SPL_O).tmp && cp -a $(EARLY_O) $(SPL_O).tmp && \
 		rm -rf $(SPL_O).tmp/.config $(SPL_O).tmp/symfs && mv $(SPL_O).tmp $(SPL_O); }
@@ -426,13 +436,17 @@ EARLY_CELLS	?= el1-gicv2 el2-gicv3
 # third build there would take CI's budget); check-qemu alone runs it on
 # any release
 SPL_CELLS	?= el2-gicv3
+# The smallest build's cells, on the default release as SPL's: at EL2 with a
+# GICv3 its tests, at EL1 the refusal of an EL it leaves out
+SMALLEST_CELLS	?= el2-gicv3 el1-gicv3
 # The test build's tests: not the early build's or the SPL vehicle's
 MAIN_K		:= not perfrec_early and not perfrec_spl
 # EARLY_CELLS= (empty): no early-boot build and cells
 # (the early-boot cells in the same pool of cells at once)
 # ALSO: other builds' cells for the same pool (run-args)
 ALSO		?=
-check-qemu: deps build $(if $(EARLY_CELLS),build-early) $(if $(SPL_CELLS),build-spl)
+check-qemu: deps build $(if $(EARLY_CELLS),build-early) $(if $(SPL_CELLS),build-spl) \
+	$(if $(SMALLEST_CELLS),build-smallest)
 	$(PYTHON) scripts/perfrec_run_tests.py --src $(SRC) --build-dir $(O) \
 		--result-dir $(BUILD)/test-results$(TAG) -k '$(MAIN_K)' \
 		$(foreach c,$(CELLS),--cell $(c)) \
@@ -441,6 +455,9 @@ check-qemu: deps build $(if $(EARLY_CELLS),build-early) $(if $(SPL_CELLS),build-
 		$(foreach c,$(EARLY_CELLS),--early-cell $(c))) \
 		$(if $(SPL_CELLS),--also-spl $(RELEASE_NAME) $(SRC) $(SPL_O) \
 		$(BUILD)/test-results-spl$(TAG) $(subst $(space),$(comma),$(strip $(SPL_CELLS)))) \
+		$(if $(SMALLEST_CELLS),--also-smallest $(RELEASE_NAME) $(SRC) $(SMALLEST_O) \
+		$(BUILD)/test-results-smallest$(TAG) \
+		$(subst $(space),$(comma),$(strip $(SMALLEST_CELLS)))) \
 		$(ALSO)
 
 # The slow tier: 1000 back-to-back sessions and 50000 fuzz cases per parser
@@ -471,7 +488,12 @@ PERFREC_SOURCES	= $(addprefix $(SRC)/,$(shell ls cmd/*.[chS] drivers/perf/*.[chS
 # Kept, by file and type (as perfrec_series_check.py's ACCEPTED):
 #  test/lib/perfrec_hw.c PREFER_IF: sandbox's memio switch, for the BCM2836
 #	test's registers in memory, is declared in sandbox's <asm/test.h> only
-CHECKPATCH_KEPT	= /test/lib/perfrec_hw\.c:[0-9]+: WARNING:PREFER_IF:
+#  cmd/perfrec.c PREFER_IF: the help names only what the build has, and a
+#	string literal cannot be an if () (cmd/mmc.c's help does the same)
+#  drivers/perf/pmuv3_events.c PREFER_IF: the event table builds for the
+#	host too (USE_HOSTCC), where there is no IS_ENABLED()
+CHECKPATCH_KEPT	= /(test/lib/perfrec_hw|cmd/perfrec|drivers/perf/pmuv3_events)\.c:[0-9]+: \
+		  WARNING:PREFER_IF:
 
 checkpatch: $(OVERLAY_STAMP)
 	cd $(SRC) && printf '%s\n' $(PERFREC_SOURCES) | xargs -P $(JOBS) -n 5 \
@@ -689,6 +711,7 @@ bench-size: deps
 
 clean:
 	rm -rf $(O) $(EARLY_O) $(SANDBOX_O) $(BUILD)/test-results$(TAG) $(BUILD)/demo $(BUILD)/diff-demo \
+		$(BUILD)/test-results-smallest$(TAG) \
 		$(BUILD)/diff-builds \
 		$(foreach v,user $(SIZE_VARIANTS),$(BUILD)/$(CONFIG)_$(v)$(TAG)) \
 		$(BUILD)/$(CONFIG)_user-$(TRACER_SUITE) $(BUILD)/$(CONFIG)_ftrace-$(TRACER_SUITE) \

@@ -10,6 +10,8 @@ Usage:
                           --early-cell NAME...]
                          [--also-build NAME SRC BUILD_DIR RESULT_DIR CELL,...]...
                          [--also-early NAME SRC BUILD_DIR RESULT_DIR CELL,...]...
+                         [--also-spl NAME SRC BUILD_DIR RESULT_DIR CELL,...]...
+                         [--also-smallest NAME SRC BUILD_DIR RESULT_DIR CELL,...]...
 
 Each cell boots QEMU virt in one configuration (EL, GIC version, icount, CPUs)
 through the hook scripts in test/hooks and runs test/py/tests/test_perfrec*.py.
@@ -27,7 +29,9 @@ early-boot cells come last, so that both cores stay busy to the end.
 --also-build and --also-early add the cells of other releases' builds to the
 same pool (make check-releases: one pool for every release's cells); each
 build runs its own one-cell tests. --also-spl adds the SPL test vehicle's
-cells (make build-spl: its tests and the whole-boot recording's, SPL_K).
+cells (make build-spl: its tests and the whole-boot recording's, SPL_K),
+--also-smallest the smallest build's (make build-smallest: its own tests,
+test_perfrec_smallest.py, which no other build runs).
 """
 
 import argparse
@@ -105,6 +109,15 @@ def qemu(cell):
 # and loaded at CONFIG_TEXT_BASE in DRAM
 EARLY_K = 'perfrec_early'
 SPL_K = 'perfrec_spl or perfrec_early_boot_whole or perfrec_early_boot_readers'
+# The smallest build's (bench/variants/smallest.config), which no other runs:
+# at EL2 all but the one about an EL it leaves out, which runs at the others
+SMALLEST_K = 'perfrec_smallest and not perfrec_smallest_el_left_out'
+SMALLEST_EL_K = 'perfrec_smallest_el_left_out'
+
+
+def smallest_k(cell):
+    """The smallest build's tests in @cell"""
+    return SMALLEST_K if cell.startswith('el2-') else SMALLEST_EL_K
 
 
 def all_tests_cell(cells):
@@ -263,6 +276,7 @@ def run_cell(job):
            # QEMU virt deselects the real boards' (a skip would fail the cell)
            '-k', 'perfrec and not test_ut' +
            ('' if name in BOARD_CELLS else ' and not perfrec_real') +
+           ('' if job.k in (SMALLEST_K, SMALLEST_EL_K) else ' and not perfrec_smallest') +
            (' and (%s)' % job.k if job.k else '')]
     with open(os.path.join(result_dir, 'pytest.out'), 'w', encoding='utf-8') as out:
         ret = subprocess.run(cmd, env=env, stdout=out, stderr=subprocess.STDOUT,
@@ -304,7 +318,11 @@ def make_jobs(args, cells):
     for name, src, build_dir, result_dir, also in args.also_spl:
         jobs += [Job(c, src, build_dir, result_dir, SPL_K, False,
                      f'{c} ({name}, SPL)') for c in also.split(',')]
-    jobs.sort(key=lambda j: 0 if j.all_tests else 2 if j.k in (EARLY_K, SPL_K) else 1)
+    for name, src, build_dir, result_dir, also in args.also_smallest:
+        jobs += [Job(c, src, build_dir, result_dir, smallest_k(c), False,
+                     f'{c} ({name}, smallest)') for c in also.split(',')]
+    jobs.sort(key=lambda j: 0 if j.all_tests else
+              2 if j.k in (EARLY_K, SPL_K, SMALLEST_K, SMALLEST_EL_K) else 1)
     return jobs
 
 
@@ -334,7 +352,8 @@ def main(argv=None):
                         help='a cell for the early-boot build (repeatable)')
     for opt, what in (('--also-build', "another release's test build"),
                       ('--also-early', "another release's early-boot build"),
-                      ('--also-spl', "an SPL test vehicle's build")):
+                      ('--also-spl', "an SPL test vehicle's build"),
+                      ('--also-smallest', 'the smallest build')):
         parser.add_argument(opt, action='append', nargs=5, default=[],
                             metavar=('NAME', 'SRC', 'BUILD_DIR', 'RESULT_DIR', 'CELLS'),
                             help='cells (comma-separated) of %s, in the same pool '
@@ -347,7 +366,8 @@ def main(argv=None):
     if bool(args.early_build_dir) != bool(args.early_cell) or \
             bool(args.early_build_dir) != bool(args.early_result_dir):
         parser.error('--early-build-dir, --early-result-dir and --early-cell go together')
-    for name, _, _, _, cells in args.also_build + args.also_early + args.also_spl:
+    for name, _, _, _, cells in (args.also_build + args.also_early + args.also_spl +
+                                 args.also_smallest):
         for cell in cells.split(','):
             if cell not in CELLS and cell not in BOARD_CELLS:
                 parser.error('%s: cell %r: not one of %s' %
