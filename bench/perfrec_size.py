@@ -53,6 +53,27 @@ def sizes(build_dir, cross):
             'text': text, 'data': data, 'bss': bss}
 
 
+def vector_fill(build_dir):
+    """Bytes the linker pads before perfrec's first vector table (2 KiB
+    aligned), from u-boot.map; None without one"""
+    fill = None
+    with open(os.path.join(build_dir, 'u-boot.map'), encoding='utf-8') as inf:
+        # The memory map, after the list of discarded sections
+        for line in inf:
+            if line.startswith('Linker script and memory map'):
+                break
+        for line in inf:
+            match = re.match(r'^ \*fill\*\s+0x[0-9a-f]+\s+(0x[0-9a-f]+)', line)
+            if match:
+                fill = int(match.group(1), 16)
+            elif line.startswith(' .text.perfrec_vectors_el') or \
+                    line.startswith(' .text.perfrec_boot_vectors_el'):
+                return fill or 0
+            elif line.strip() and not line.startswith(' *fill*'):
+                fill = None
+    return None
+
+
 def config_has(build_dir, option):
     with open(os.path.join(build_dir, '.config')) as inf:
         return ('%s=y\n' % option) in inf.read()
@@ -186,6 +207,11 @@ def markdown(full, variants, trc=None, samp=None):
                 '(text): its size against the build without perfrec.' %
                 (names['smallest']['bin'] - names['no-perfrec']['bin'],
                  names['smallest']['text'] - names['no-perfrec']['text'])]
+        if names['smallest'].get('vector_fill') is not None:
+            out += ['Of these, %d are the padding before its vector table, which must '
+                    'start at a 2 KiB boundary: code that grows or shrinks before the table '
+                    'moves the total in steps of 2 KiB, not byte by byte.' %
+                    names['smallest']['vector_fill']]
     out += ['', 'vs full: bytes the full build spends on the part. Frame records '
             '(`-fno-omit-frame-pointer -mno-omit-leaf-frame-pointer '
             '-fno-optimize-sibling-calls`) add a prologue and epilogue to every '
@@ -217,6 +243,7 @@ def main(argv=None):
         for spec in args.variant:
             name, _, build_dir = spec.partition('=')
             res = sizes(build_dir, args.cross_compile)
+            res['vector_fill'] = vector_fill(build_dir)
             if config_has(build_dir, 'CONFIG_CMD_PERFREC_TEST'):
                 res['insns'] = instructions(build_dir, args.qemu)
             variants.append((name, res))
