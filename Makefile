@@ -478,11 +478,12 @@ check-qemu-fast: deps build
 # U-Boot's .checkpatch.conf applies (--strict --u-boot --no-tree), plus:
 #  CAMELCASE: GICD_ISENABLERn & co. are <asm/gic.h>'s names, unseen with --no-tree
 #  CMD_TEST: warns on every do_*() whatever the tests; ours is test_perfrec.py
-#  MACRO_ARG_REUSE: pmuv3_regs.h generates accessors from register-name tokens
+#  MACRO_ARG_REUSE: arm64/perfrec_arch.h generates accessors from register-name tokens
 #  LIVETREE: perfrec_fdt.c fixes up the OS's flat tree with
 #	fdtdec_add_reserved_memory(), which has no ofnode counterpart in 2023.01
 PERFREC_SOURCES	= $(addprefix $(SRC)/,$(shell ls cmd/*.[chS] drivers/perf/*.[chS] \
-			drivers/perf/Makefile drivers/perf/Kconfig include/*.h lib/perf_data*.[ch] \
+			drivers/perf/Makefile drivers/perf/Kconfig drivers/perf/arm64/*.[chS] \
+			drivers/perf/arm64/Makefile include/*.h lib/perf_data*.[ch] \
 			lib/perfrec/*.[ch] lib/perfrec/Makefile test/lib/*.[ch]))
 
 # Kept, by file and type (as perfrec_series_check.py's ACCEPTED):

@@ -463,7 +463,8 @@ int perf_data_lay_out(const struct perf_data_writer *w, size_t trailer,
 	return 0;
 }
 
-int perf_data_check_info(const struct perf_data_info *info)
+/* Is @info whole and within the records' limits? */
+static int perf_data_check_info(const struct perf_data_info *info)
 {
 	unsigned int i;
 
@@ -492,6 +493,22 @@ int perf_data_check_info(const struct perf_data_info *info)
 	return 0;
 }
 
+/* Start writing into @buf: the start of perf_data_begin() and perf_data_pipe_head() */
+int perf_data_start(struct perf_data_writer *w, void *buf, size_t cap,
+		    const struct perf_data_info *info)
+{
+	int ret;
+
+	ret = perf_data_check_info(info);
+	if (ret)
+		return ret;
+	w->buf = buf;
+	w->cap = cap;
+	w->pos = 0;
+
+	return 0;
+}
+
 int perf_data_begin(struct perf_data_writer *w, void *buf, size_t cap,
 		    const struct perf_data_info *info, struct perf_data_layout *lay)
 {
@@ -501,12 +518,9 @@ int perf_data_begin(struct perf_data_writer *w, void *buf, size_t cap,
 	unsigned int i;
 	int ret;
 
-	ret = perf_data_check_info(info);
+	ret = perf_data_start(w, buf, cap, info);
 	if (ret)
 		return ret;
-	w->buf = buf;
-	w->cap = cap;
-	w->pos = 0;
 
 	/* Sizes of the data section and features are filled in by _finish() */
 	memset(&hdr, 0, sizeof(hdr));

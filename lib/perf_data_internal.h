@@ -33,6 +33,7 @@ size_t perf_data_end_bytes(int (*put_end)(struct perf_data_writer *w,
 			   const struct perf_data_info *info);
 int perf_data_lay_out(const struct perf_data_writer *w, size_t trailer,
 		      struct perf_data_layout *lay);
-int perf_data_check_info(const struct perf_data_info *info);
+int perf_data_start(struct perf_data_writer *w, void *buf, size_t cap,
+		    const struct perf_data_info *info);
 
 #endif /* __PERF_DATA_INTERNAL_H */

@@ -100,12 +100,9 @@ int perf_data_pipe_head(struct perf_data_writer *w, void *buf, size_t cap,
 	unsigned int i;
 	int ret;
 
-	ret = perf_data_check_info(info);
+	ret = perf_data_start(w, buf, cap, info);
 	if (ret)
 		return ret;
-	w->buf = buf;
-	w->cap = cap;
-	w->pos = 0;
 	ret = perf_data_put(w, &hdr, sizeof(hdr));
 	for (i = 0; !ret && i < info->nr_events; i++) {
 		attr.header.type = PERF_DATA_RECORD_HEADER_ATTR;

@@ -45,13 +45,16 @@ STALE = ['doc/perfrec-flamegraph.png', 'doc/perfrec-hotspot.png',
          'scripts/perfrec_demo.py', 'scripts/perfrec_hotspot_shot.py',
          'scripts/perfrec_load.sh', 'scripts/perfrec_qemu.py',
          'scripts/perfrec_source_date.sh', 'drivers/perf/perfrec_handoff.h',
-         'drivers/perf/perf_data.c'] + [
+         'drivers/perf/perf_data.c', 'lib/perfrec/perfrec_record.c'] + [
              'drivers/perf/' + name for name in (
+                 # moved to lib/perfrec/
                  'perfrec_boot.c', 'perfrec_buffer.c', 'perfrec_early.c', 'perfrec_fdt.c',
                  'perfrec_frame.c', 'perfrec_info.c', 'perfrec_info.h', 'perfrec_options.h',
                  'perfrec_profile.c', 'perfrec_record.c', 'perfrec_report.c',
-                 'perfrec_session.c', 'perfrec_session.h', 'perfrec_stream.c')] + [
-                     'lib/perfrec/perfrec_record.c']
+                 'perfrec_session.c', 'perfrec_session.h', 'perfrec_stream.c',
+                 # moved to drivers/perf/arm64/
+                 'perfrec_cpu.c', 'perfrec_irq_frame.h', 'perfrec_mmu.c', 'perfrec_unwind.c',
+                 'perfrec_vectors.S', 'perfrec_vectors.h')]
 
 MAINTAINERS_ENTRY = '''PERFREC SAMPLING PROFILER
 M:	perfrec developers <perfrec@localhost>

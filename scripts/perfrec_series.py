@@ -35,7 +35,7 @@ AUTHOR = 'perfrec developers <perfrec@localhost>'
 
 # perfrec's Kconfig, and the Makefiles whose objects follow its options
 KCONFIG = 'drivers/perf/Kconfig'
-MAKEFILES = ['drivers/perf/Makefile', 'lib/perfrec/Makefile']
+MAKEFILES = ['drivers/perf/Makefile', 'drivers/perf/arm64/Makefile', 'lib/perfrec/Makefile']
 
 # checkpatch's checks that U-Boot's .checkpatch.conf keeps and perfrec's code
 # answers otherwise (the Makefile's checkpatch target says why for each)
@@ -117,7 +117,10 @@ PMU, the GIC) is saved before arming and restored after.
 
 It also places and checks the sample buffer against lmb, reports the
 hottest functions from U-Boot's own symbol table and reserves the buffer
-in the OS's device tree.
+in the OS's device tree. What is AArch64's alone (the vectors, the CPU
+state, the page-table walk, the unwinder) is in drivers/perf/arm64/,
+behind one header, perfrec_arch.h. A board leaves out what it does not
+need: events besides cycles, an EL, an interrupt controller.
 Unit tests of what needs no PMU run on sandbox ('ut lib perfrec_*').''',
          files=['drivers/perf/*', 'lib/perfrec/*', 'include/perfrec.h', 'include/perfrec_compat.h',
                 'include/perfrec_frame.h', 'include/perfrec_gic_ctlr.h',

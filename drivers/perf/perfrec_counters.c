@@ -16,12 +16,12 @@
 #include <asm/system.h>
 #include <linux/kernel.h>
 #include <linux/string.h>
+#include "perfrec_arch.h"
 #include "perfrec_counters.h"
 #include "perfrec_cpu.h"
 #include "perfrec_irq.h"
 #include "perfrec_timer.h"
 #include "pmuv3.h"
-#include "pmuv3_regs.h"
 
 DECLARE_GLOBAL_DATA_PTR;
 

@@ -2,79 +2,18 @@
 /*
  * Copyright (c) 2026 The perfrec authors
  * perfrec's use of the CPU's own state: vectors, interrupt masks and routing per EL
+ *
+ * Implemented by each architecture (arm64/perfrec_cpu.c); struct perfrec_cpu
+ * and the EL are its perfrec_arch.h's.
  */
 
 #ifndef __PERFREC_CPU_H
 #define __PERFREC_CPU_H
 
-#include <linux/kconfig.h>
 #include <linux/types.h>
-#include <asm/system.h>
-#include "pmuv3_regs.h"
+#include "perfrec_arch.h"
 
 struct perfrec_snapshot;
-
-/**
- * perfrec_cpu_el_built() - Is perfrec built for the EL U-Boot runs at?
- *
- * EL2 always; EL1 and EL3 with CONFIG_PERFREC_EL1 and CONFIG_PERFREC_EL3.
- * Nothing reads or writes an EL's registers before this said yes.
- * Return: true if so
- */
-static inline bool perfrec_cpu_el_built(void)
-{
-	uint el = current_el();
-
-	return el == 2 || (el == 1 && IS_ENABLED(CONFIG_PERFREC_EL1)) ||
-	       (el == 3 && IS_ENABLED(CONFIG_PERFREC_EL3));
-}
-
-/**
- * perfrec_cpu_el() - The EL U-Boot runs at, among those perfrec is built for
- *
- * A build for EL2 alone knows the answer at build time, and drops the
- * other ELs' code. Only after perfrec_cpu_el_built() said yes.
- * Return: 1, 2 or 3
- */
-static inline uint perfrec_cpu_el(void)
-{
-	uint el = current_el();
-
-	if (el == 3 && IS_ENABLED(CONFIG_PERFREC_EL3))
-		return 3;
-	if (el == 1 && IS_ENABLED(CONFIG_PERFREC_EL1))
-		return 1;
-
-	return 2;
-}
-
-/**
- * struct perfrec_cpu - The CPU state a session borrows, as it was before
- * @vbar: VBAR_ELx
- * @daif: DAIF
- * @hcr: HCR_EL2 (at EL2)
- * @scr: SCR_EL3 (at EL3)
- * @mdcr: MDCR_EL3 (at EL3)
- */
-struct perfrec_cpu {
-	u64 vbar;
-	u64 daif;
-	u64 hcr;
-	u64 scr;
-	u64 mdcr;
-};
-
-/**
- * perfrec_cpu_affinity() - This CPU's affinity: MPIDR_EL1's Aff3-Aff0 fields in place
- *
- * The form a /cpus node's "reg" and GICD_IROUTER<n> hold it in.
- * Return: MPIDR_EL1 without its flag bits
- */
-static inline u64 perfrec_cpu_affinity(void)
-{
-	return read_mpidr_el1() & (CPU_MPIDR_AFF3 | CPU_MPIDR_AFF2 | CPU_MPIDR_AFF1 |
-				   CPU_MPIDR_AFF0);
-}
 
 /**
  * perfrec_cpu_snapshot() - Add the CPU registers perfrec changes to a snapshot

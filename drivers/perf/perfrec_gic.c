@@ -158,41 +158,12 @@ static void perfrec_gic_unroute(struct perfrec_gic *gic)
 		writeq(gic->saved.target, gic->dist + GICD_IROUTERn + 8 * gic->intid);
 }
 
-/* ICC_SRE_ELx of the EL U-Boot runs at: enables the system-register interface */
-static u64 perfrec_icc_sre_read(void)
-{
-	switch (perfrec_cpu_el()) {
-	case 3:
-		return read_icc_sre_el3();
-	case 2:
-		return read_icc_sre_el2();
-	default:
-		return read_icc_sre_el1();
-	}
-}
-
-static void perfrec_icc_sre_write(u64 val)
-{
-	switch (perfrec_cpu_el()) {
-	case 3:
-		write_icc_sre_el3(val);
-		break;
-	case 2:
-		write_icc_sre_el2(val);
-		break;
-	default:
-		write_icc_sre_el1(val);
-		break;
-	}
-	isb();	/* SRE takes effect before ICC_* are used */
-}
-
 static int perfrec_gicv3_cpu_setup(struct perfrec_gic *gic)
 {
-	gic->saved.icc_sre = perfrec_icc_sre_read();
+	gic->saved.icc_sre = perfrec_arch_icc_sre();
 	if (!(gic->saved.icc_sre & GIC_ICC_SRE_SRE)) {
-		perfrec_icc_sre_write(gic->saved.icc_sre | GIC_ICC_SRE_SRE);
-		if (!(perfrec_icc_sre_read() & GIC_ICC_SRE_SRE))
+		perfrec_arch_set_icc_sre(gic->saved.icc_sre | GIC_ICC_SRE_SRE);
+		if (!(perfrec_arch_icc_sre() & GIC_ICC_SRE_SRE))
 			return -ENODEV;
 	}
 
@@ -219,7 +190,7 @@ static int perfrec_gicv3_cpu_setup(struct perfrec_gic *gic)
 
 static void perfrec_gicv3_cpu_restore(struct perfrec_gic *gic)
 {
-	if (perfrec_icc_sre_read() & GIC_ICC_SRE_SRE) {
+	if (perfrec_arch_icc_sre() & GIC_ICC_SRE_SRE) {
 		if (gic->group0)
 			write_icc_igrpen0_el1(gic->saved.icc_igrpen0);
 		else
@@ -230,7 +201,7 @@ static void perfrec_gicv3_cpu_restore(struct perfrec_gic *gic)
 		write_icc_pmr_el1(gic->saved.icc_pmr);
 		isb();	/* the interface is closed before SRE may be turned off */
 	}
-	perfrec_icc_sre_write(gic->saved.icc_sre);
+	perfrec_arch_set_icc_sre(gic->saved.icc_sre);
 }
 
 static int perfrec_gicv3_wake(struct perfrec_gic *gic)
@@ -478,8 +449,8 @@ void perfrec_gic_snapshot(const struct perfrec_gic *gic, struct perfrec_snapshot
 			 "GICD_IGRPMODR%d", gic->intid / 32,
 			 readl(frame + GICR_IGROUPMODRn + 4 * (gic->intid / 32)));
 	perfrec_snap_add(snap, "GICR_WAKER", -1, readl(gic->rdist + GICR_WAKER));
-	perfrec_snap_add(snap, "ICC_SRE", -1, perfrec_icc_sre_read());
-	if (!(perfrec_icc_sre_read() & GIC_ICC_SRE_SRE))
+	perfrec_snap_add(snap, "ICC_SRE", -1, perfrec_arch_icc_sre());
+	if (!(perfrec_arch_icc_sre() & GIC_ICC_SRE_SRE))
 		return;	/* ICC_* other than SRE are not accessible */
 	perfrec_snap_add(snap, "ICC_PMR_EL1", -1, read_icc_pmr_el1());
 	perfrec_snap_add(snap, "ICC_CTLR_EL1", -1, read_icc_ctlr_el1());

@@ -11,11 +11,21 @@
 #include <perfrec.h>
 #include <perfrec_bcm2836.h>
 #include <perfrec_mmu.h>
+#include <asm/gic.h>
 #include <asm/io.h>
 #include <dm/ofnode.h>
 #include <linux/bitops.h>
 #include <linux/types.h>
-#include "pmuv3_regs.h"
+#include "perfrec_arch.h"
+
+/* ICC_SRE_ELx, ICC_CTLR_EL1, ICC_IGRPEN1_EL1 */
+#define GIC_ICC_SRE_SRE			BIT(0)
+#define GIC_ICC_CTLR_EOIMODE		BIT(1)
+/* ICC_CTLR_EL3: the EOI mode of what EL3 handles */
+#define GIC_ICC_CTLR_EL3_EOIMODE_EL3	BIT(2)
+#define GIC_ICC_IGRPEN1_EN		BIT(0)
+#define GIC_ICC_IGRPEN0_EN		BIT(0)
+#define GIC_ICC_IAR_INTID		GENMASK(23, 0)
 
 struct perfrec_snapshot;
 

@@ -15,12 +15,11 @@
 #include <linux/compiler.h>
 #include <linux/kernel.h>
 #include <linux/types.h>
+#include "perfrec_arch.h"
 #include "perfrec_gic.h"
 #include "perfrec_irq.h"
-#include "perfrec_irq_frame.h"
 #include "perfrec_timer.h"
 #include "perfrec_unwind.h"
-#include "pmuv3_regs.h"
 
 struct perfrec_irq perfrec_irq;
 

@@ -10,9 +10,9 @@
 #include <perf_data.h>
 #include <linux/compiler.h>
 #include <linux/types.h>
+#include "perfrec_arch.h"
 #include "perfrec_gic.h"
 #include "perfrec_ring.h"
-#include "pmuv3_regs.h"
 
 /* The counter index of cpu-clock: outside the PMU's 0-31 */
 #define PERFREC_TIMER_IDX		32

@@ -70,10 +70,13 @@ static int perfrec_check_parent(ofnode node, struct perfrec_irq_report *irq)
 	return ret;
 }
 
-/* Why perfrec_gic_from_dt() failed, in @irq */
-static void perfrec_gic_fault(const struct perfrec_gic *gic, struct perfrec_irq_report *irq)
+void perfrec_source_gic_fault(const struct perfrec_gic *gic, int err,
+			      struct perfrec_irq_report *irq)
 {
-	switch (gic->dt_err) {
+	switch (err) {
+	case -ETIMEDOUT:
+		irq->fault = PERFREC_IRQ_STUCK;
+		break;
 	case -EADDRNOTAVAIL:
 		irq->fault = PERFREC_IRQ_UNMAPPED;
 		break;
@@ -92,6 +95,7 @@ static void perfrec_gic_fault(const struct perfrec_gic *gic, struct perfrec_irq_
 	irq->start = gic->fault.start;
 	irq->end = gic->fault.end;
 	irq->err = gic->fault.err;
+	irq->bit = gic->fault.bit;
 }
 
 /* The PMU's interrupt and its GIC, from the PMU node; say why not in @irq */
@@ -119,7 +123,7 @@ static int perfrec_find_pmu_irq(struct perfrec_gic *gic, ofnode *nodep,
 	irq->intid = intid;
 	ret = perfrec_gic_from_dt(*nodep, gic);
 	if (ret) {
-		perfrec_gic_fault(gic, irq);
+		perfrec_source_gic_fault(gic, gic->dt_err, irq);
 		return -ENXIO;
 	}
 	if (perfrec_gic_check_intid(gic, intid)) {
@@ -159,7 +163,7 @@ static int perfrec_find_timer_irq(struct perfrec_timer *timer, struct perfrec_gi
 		irq->fault = PERFREC_IRQ_BAD_SPEC;
 		break;
 	case -ENOLINK:
-		perfrec_gic_fault(gic, irq);
+		perfrec_source_gic_fault(gic, gic->dt_err, irq);
 		ret = -ENXIO;
 		break;
 	}

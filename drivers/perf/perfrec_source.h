@@ -14,6 +14,16 @@
 #include "perfrec_gic.h"
 
 /**
+ * perfrec_source_gic_fault() - Say in @irq why the GIC could not be used
+ * @gic: the GIC, whose @fault names the register block
+ * @err: perfrec_gic_from_dt()'s error (@gic->dt_err), or perfrec_gic_setup()'s
+ *	-ETIMEDOUT
+ * @irq: returns the fault, the block, its range and what failed there
+ */
+void perfrec_source_gic_fault(const struct perfrec_gic *gic, int err,
+			      struct perfrec_irq_report *irq);
+
+/**
  * perfrec_source_find() - Find a session's interrupt in the control device tree
  * @source: the interrupt that is to drive the session
  * @ctr: the counters: the PMU found; its node (ofnode_null() for the timer or

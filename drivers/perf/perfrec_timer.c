@@ -5,9 +5,9 @@
  *
  * Every Armv8 CPU has the generic timer, and its device-tree node names its
  * interrupts: so cpu-clock samples where the PMU's interrupt is missing or
- * mis-wired. Each EL has its own physical timer: EL1 CNTP_*_EL0, EL2
- * CNTHP_*_EL2, EL3 (Secure) CNTPS_*_EL1. U-Boot only reads the counter, so
- * the timer is free; its registers are saved and restored all the same.
+ * mis-wired. Each EL has its own physical timer (perfrec_arch_timer_*()).
+ * U-Boot only reads the counter, so the timer is free; its registers are
+ * saved and restored all the same.
  */
 
 #include <errno.h>
@@ -75,50 +75,16 @@ int perfrec_timer_irq(const struct perfrec_timer *timer, struct perfrec_gic *gic
 	return 0;
 }
 
-static u64 perfrec_timer_read_ctl(uint el)
-{
-	switch (el) {
-	case 3:
-		return read_cntps_ctl_el1();
-	case 2:
-		return read_cnthp_ctl_el2();
-	default:
-		return read_cntp_ctl_el0();
-	}
-}
-
 static void perfrec_timer_write_ctl(uint el, u64 val)
 {
-	switch (el) {
-	case 3:
-		write_cntps_ctl_el1(val);
-		break;
-	case 2:
-		write_cnthp_ctl_el2(val);
-		break;
-	default:
-		write_cntp_ctl_el0(val);
-		break;
-	}
+	perfrec_arch_timer_set_ctl(el, val);
 	isb();	/* the timer's state changes before what follows */
-}
-
-static u64 perfrec_timer_read_cval(uint el)
-{
-	switch (el) {
-	case 3:
-		return read_cntps_cval_el1();
-	case 2:
-		return read_cnthp_cval_el2();
-	default:
-		return read_cntp_cval_el0();
-	}
 }
 
 void perfrec_timer_start(struct perfrec_timer *timer, u64 cval)
 {
-	timer->ctl = perfrec_timer_read_ctl(timer->el);
-	timer->cval = perfrec_timer_read_cval(timer->el);
+	timer->ctl = perfrec_arch_timer_ctl(timer->el);
+	timer->cval = perfrec_arch_timer_cval(timer->el);
 	perfrec_timer_write_ctl(timer->el, 0);
 	perfrec_timer_set(timer->el, cval);
 	perfrec_timer_write_ctl(timer->el, TIMER_CNT_CTL_ENABLE);
@@ -133,13 +99,10 @@ void perfrec_timer_restore(const struct perfrec_timer *timer)
 
 void perfrec_timer_snapshot(struct perfrec_snapshot *snap)
 {
-	static const char *const ctl_name[] = { "CNTP_CTL_EL0", "CNTP_CTL_EL0",
-						"CNTHP_CTL_EL2", "CNTPS_CTL_EL1" };
-	static const char *const cval_name[] = { "CNTP_CVAL_EL0", "CNTP_CVAL_EL0",
-						 "CNTHP_CVAL_EL2", "CNTPS_CVAL_EL1" };
 	uint el = perfrec_cpu_el();
 
-	perfrec_snap_add(snap, ctl_name[el], -1,
-			 perfrec_timer_read_ctl(el) & ~TIMER_CNT_CTL_ISTATUS);
-	perfrec_snap_add(snap, cval_name[el], -1, perfrec_timer_read_cval(el));
+	perfrec_snap_add(snap, perfrec_arch_timer_name(el, false), -1,
+			 perfrec_arch_timer_ctl(el) & ~TIMER_CNT_CTL_ISTATUS);
+	perfrec_snap_add(snap, perfrec_arch_timer_name(el, true), -1,
+			 perfrec_arch_timer_cval(el));
 }

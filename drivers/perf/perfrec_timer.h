@@ -9,7 +9,12 @@
 
 #include <dm/ofnode.h>
 #include <linux/types.h>
-#include "pmuv3_regs.h"
+#include "perfrec_arch.h"
+
+/* CNT*_CTL: the timer's enable, interrupt mask and (read-only) status */
+#define TIMER_CNT_CTL_ENABLE		BIT(0)
+#define TIMER_CNT_CTL_IMASK		BIT(1)
+#define TIMER_CNT_CTL_ISTATUS		BIT(2)
 
 struct perfrec_gic;
 struct perfrec_snapshot;
@@ -68,17 +73,7 @@ void perfrec_timer_snapshot(struct perfrec_snapshot *snap);
 /* IRQ context: the next deadline of the timer of EL @el */
 static inline notrace void perfrec_timer_set(uint el, u64 cval)
 {
-	switch (el) {
-	case 3:
-		write_cntps_cval_el1(cval);
-		break;
-	case 2:
-		write_cnthp_cval_el2(cval);
-		break;
-	default:
-		write_cntp_cval_el0(cval);
-		break;
-	}
+	perfrec_arch_timer_set_cval(el, cval);
 }
 
 #endif /* __PERFREC_TIMER_H */

@@ -4,7 +4,8 @@
  * Arm PMUv3 for perfrec: the PMU's device-tree node and the counter policy
  *
  * The counter policy below (which bits, in which order, with which barrier)
- * is what the session calls; the registers themselves are in pmuv3_regs.h.
+ * is what the session calls; the registers themselves are reached through
+ * perfrec_arch.h, and their fields are in pmuv3_regs.h.
  * The driver-model device that binds to the PMU node is the session's
  * (perfrec_session.c): removed before an OS starts, it ends the recording.
  */
@@ -21,7 +22,6 @@
 #include "perfrec_cpu.h"
 #include "perfrec_gic.h"
 #include "pmuv3.h"
-#include "pmuv3_regs.h"
 
 /*
  * The PMU's compatible strings: "arm,armv8-pmuv3", the Cortex and Neoverse
@@ -81,7 +81,7 @@ static int pmuv3_find_below(ofnode parent, ofnode *nodep)
 
 int pmuv3_detect(struct pmuv3_hw *hw)
 {
-	hw->version = FIELD_GET(PMUV3_ID_AA64DFR0_PMUVER, read_id_aa64dfr0_el1());
+	hw->version = perfrec_arch_pmuver();
 	if (hw->version == PMUV3_PMUVER_NI || hw->version == PMUV3_PMUVER_IMPDEF)
 		return -ENODEV;
 	hw->nr_counters = FIELD_GET(PMUV3_PMCR_N, read_pmcr_el0());

@@ -10,7 +10,7 @@
 #include <dm/device.h>
 #include <dm/ofnode.h>
 #include <linux/types.h>
-#include "pmuv3_regs.h"
+#include "perfrec_arch.h"
 
 struct perfrec_snapshot;
 

@@ -55,12 +55,12 @@
 #include <linux/libfdt.h>
 #include <linux/sizes.h>
 #include <linux/string.h>
+#include "perfrec_arch.h"
 #include "perfrec_cpu.h"
 #include "perfrec_info.h"
 #include "perfrec_irq.h"
 #include "perfrec_options.h"
 #include "perfrec_session.h"
-#include "pmuv3_regs.h"
 
 DECLARE_GLOBAL_DATA_PTR;
 

@@ -18,8 +18,8 @@
 #include <dm/ofnode.h>
 #include <linux/kernel.h>
 #include <linux/string.h>
+#include "perfrec_arch.h"
 #include "perfrec_info.h"
-#include "pmuv3_regs.h"
 
 DECLARE_GLOBAL_DATA_PTR;
 

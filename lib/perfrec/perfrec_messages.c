@@ -12,6 +12,7 @@
 #include <vsprintf.h>
 #include <asm/system.h>
 #include <linux/kconfig.h>
+#include "perfrec_arch.h"
 
 /* perfrec_irq_reason() for a fault of the interrupt controller itself: false if not one */
 static bool perfrec_gic_reason(const struct perfrec_irq_report *irq, const char *gic,
@@ -63,7 +64,7 @@ void perfrec_irq_reason(const struct perfrec_irq_report *irq, char *buf, size_t 
 		break;
 	case PERFREC_IRQ_NO_PROP:
 		snprintf(buf, size, timer ? "%s has no \"interrupts\" entry for the EL%u timer" :
-			 "%s has no \"interrupts\" property", irq->node, current_el());
+			 "%s has no \"interrupts\" property", irq->node, perfrec_arch_el());
 		break;
 	case PERFREC_IRQ_NO_CPU:
 		snprintf(buf, size,
@@ -153,7 +154,7 @@ void perfrec_print_arm_error(int err, const struct perfrec_cfg *cfg,
 		break;
 	case -EPERM:
 		printf("U-Boot runs at EL%u, which this build leaves out (CONFIG_PERFREC_EL%u)\n",
-		       current_el(), current_el());
+		       perfrec_arch_el(), perfrec_arch_el());
 		break;
 	case -ETIME:
 		printf("The generic timer has no frequency (CNTFRQ_EL0 is 0): the firmware must set it\n");

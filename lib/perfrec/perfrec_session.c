@@ -35,6 +35,7 @@
 #include <dm/root.h>
 #include <linux/kernel.h>
 #include <linux/string.h>
+#include "perfrec_arch.h"
 #include "perfrec_counters.h"
 #include "perfrec_cpu.h"
 #include "perfrec_gic.h"
@@ -45,7 +46,6 @@
 #include "perfrec_source.h"
 #include "perfrec_timer.h"
 #include "pmuv3.h"
-#include "pmuv3_regs.h"
 
 DECLARE_GLOBAL_DATA_PTR;
 
@@ -206,12 +206,8 @@ static int perfrec_take_irq(struct perfrec_session *s)
 
 	if (irq) {
 		ret = perfrec_gic_setup(&s->gic);
-		if (ret == -ETIMEDOUT) {
-			s->irq.fault = PERFREC_IRQ_STUCK;
-			s->irq.block = s->gic.fault.block;
-			s->irq.start = s->gic.fault.start;
-			s->irq.bit = s->gic.fault.bit;
-		}
+		if (ret == -ETIMEDOUT)
+			perfrec_source_gic_fault(&s->gic, ret, &s->irq);
 		if (ret)
 			return log_msg_ret("gic", ret);
 	}

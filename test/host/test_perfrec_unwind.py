@@ -2,7 +2,7 @@
 # Copyright (c) 2026 The perfrec authors
 # Host tests of perfrec's call-graph walker on synthetic code and stacks
 
-"""drivers/perf/perfrec_unwind.c, built natively with ASan/UBSan into
+"""drivers/perf/arm64/perfrec_unwind.c, built natively with ASan/UBSan into
 test/host/perfrec_unwind_run.c, walked over synthetic A64 code and stacks.
 
 Usage:
@@ -139,7 +139,7 @@ def walk(tmp_path_factory):
          '-fno-sanitize-recover=all', '-DUSE_HOSTCC',
          '-I', os.path.join(REPO, 'drivers', 'perf'), '-o', path,
          os.path.join(REPO, 'test', 'host', 'perfrec_unwind_run.c'),
-         os.path.join(REPO, 'drivers', 'perf', 'perfrec_unwind.c')])
+         os.path.join(REPO, 'drivers', 'perf', 'arm64', 'perfrec_unwind.c')])
 
     # Many arguments: a walk's registers, then optional knobs by keyword
     # pylint: disable-next=too-many-arguments
