@@ -688,7 +688,8 @@ bench-diff: deps build
 		--readme README.md
 
 # What the optional parts cost: the build without each (bench/variants/)
-SIZE_VARIANTS	:= no-frame-pointers no-report no-build-id smallest no-perfrec
+SIZE_VARIANTS	:= no-frame-pointers no-callchain no-report no-stat no-events no-stream \
+		   no-test-command no-build-id with-boot smallest no-perfrec
 
 # The instrumentation anchor, U-Boot's function tracer: FTRACE=1 and
 # CONFIG_TRACE on a release that links it on arm64 (2023.01 does not)

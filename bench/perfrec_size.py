@@ -36,9 +36,15 @@ WORKLOADS = ['perfrec_test calls 100000', 'hash sha1 0x40000000 0x100000',
              'crc32 0x40000000 0x100000']
 
 WHAT = {
-    'no-frame-pointers': 'without frame records (no `-g`)',
+    'no-frame-pointers': 'without frame records in every function (`-g` skips callers)',
+    'no-callchain': 'without call graphs (no `-g`: no walker, no frame records)',
     'no-report': 'without the symbol table (no `perfrec report`)',
+    'no-stat': 'without `perfrec stat`',
+    'no-events': 'with cycles and cpu-clock only (no event counters, events table, `list`)',
+    'no-stream': 'without streaming (no `dump -i`, no `start -S`)',
+    'no-test-command': 'without the self-test command (`perfrec_test`)',
     'no-build-id': 'without the build-id note',
+    'with-boot': 'with the early and whole-boot recording (and the bootstage it selects)',
     'smallest': 'the smallest useful perfrec (`bench/variants/smallest.config`)',
     'no-perfrec': 'without perfrec at all',
 }
@@ -182,8 +188,9 @@ def markdown_tracer(trc, samp):
 
 def markdown(full, variants, trc=None, samp=None):
     out = ['Image size and speed of the optional parts: the full perfrec build '
-           '(`configs/qemu_arm64_perfrec_defconfig`) against builds without one part '
-           '(`make bench-size`; speed: instructions under QEMU `-icount shift=0`).', '']
+           '(`configs/qemu_arm64_perfrec_defconfig`) against builds with one part left '
+           'out (or added) (`make bench-size`; speed: instructions under QEMU '
+           '`-icount shift=0`).', '']
     head = ['build', 'u-boot.bin', 'vs full', 'text', 'data'] + \
         ['`%s`' % wl for wl in WORKLOADS]
     rows = []
@@ -212,7 +219,8 @@ def markdown(full, variants, trc=None, samp=None):
                     'start at a 2 KiB boundary: code that grows or shrinks before the table '
                     'moves the total in steps of 2 KiB, not byte by byte.' %
                     names['smallest']['vector_fill']]
-    out += ['', 'vs full: bytes the full build spends on the part. Frame records '
+    out += ['', 'vs full: bytes the full build spends on the part (or, for a part it does '
+            'not have, what adding it costs). Frame records '
             '(`-fno-omit-frame-pointer -mno-omit-leaf-frame-pointer '
             '-fno-optimize-sibling-calls`) add a prologue and epilogue to every '
             'leaf and keep tail calls as calls; the symbol table is the names and '
@@ -244,7 +252,9 @@ def main(argv=None):
             name, _, build_dir = spec.partition('=')
             res = sizes(build_dir, args.cross_compile)
             res['vector_fill'] = vector_fill(build_dir)
-            if config_has(build_dir, 'CONFIG_CMD_PERFREC_TEST'):
+            # perfrec_test's workloads, whose instructions perfrec stat counts
+            if all(config_has(build_dir, opt) for opt in (
+                    'CONFIG_CMD_PERFREC_TEST', 'CONFIG_PERFREC_STAT', 'CONFIG_PERFREC_EVENTS')):
                 res['insns'] = instructions(build_dir, args.qemu)
             variants.append((name, res))
         trc = samp = None
