@@ -113,6 +113,9 @@ ACCEPTED = [
     ('PREFER_IF', 'cmd/perfrec.c',
      "the help names only what the build has, and a string literal cannot be an "
      "if (): cmd/mmc.c's help does the same"),
+    ('MACRO_ARG_UNUSED', 'drivers/perf/pmuv3_events.c',
+     "the event table is an X-macro: each expander takes the list's three fields "
+     "(number, name, description) and uses the ones it lays out"),
     ('PREFER_IF', 'drivers/perf/pmuv3_events.c',
      "the event table builds for the host too (USE_HOSTCC), where there is no "
      "IS_ENABLED()"),

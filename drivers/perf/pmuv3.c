@@ -94,6 +94,17 @@ int pmuv3_detect(struct pmuv3_hw *hw)
 
 int pmuv3_find_node(ofnode *nodep)
 {
+	ofnode node;
+
+	/* Most trees name the generic PMUv3: libfdt's search, no walk of ours */
+	for (node = ofnode_by_compatible(ofnode_null(), "arm,armv8-pmuv3"); ofnode_valid(node);
+	     node = ofnode_by_compatible(node, "arm,armv8-pmuv3")) {
+		if (ofnode_is_enabled(node)) {
+			*nodep = node;
+			return 0;
+		}
+	}
+
 	return pmuv3_find_below(ofnode_root(), nodep);
 }
 

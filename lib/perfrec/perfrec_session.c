@@ -98,7 +98,8 @@ static int perfrec_check_cfg(const struct perfrec_cfg *cfg)
 {
 	uint i;
 
-	if (!cfg->nr_events || cfg->nr_events > PERF_DATA_MAX_EVENTS || cfg->jitter_pct >= 100)
+	if (!cfg->nr_events || cfg->nr_events > PERF_DATA_MAX_EVENTS || cfg->jitter_pct >= 100 ||
+	    cfg->nr_fallback > PERFREC_MAX_FALLBACK)
 		return -EINVAL;
 	for (i = 0; i < cfg->nr_events; i++) {
 		const struct perfrec_event_cfg *ec = &cfg->events[i];
