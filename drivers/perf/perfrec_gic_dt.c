@@ -64,9 +64,10 @@ static uint perfrec_gic_version(ofnode gic_node)
 	return 0;
 }
 
-const char *perfrec_gic_option(ofnode gic_node)
+/* The option a controller of @version needs, if this build leaves it out, else NULL */
+static const char *perfrec_gic_left_out(uint version)
 {
-	switch (perfrec_gic_version(gic_node)) {
+	switch (version) {
 	case 2:
 		return IS_ENABLED(CONFIG_PERFREC_GICV2) ? NULL : "CONFIG_PERFREC_GICV2";
 	case 3:
@@ -78,9 +79,15 @@ const char *perfrec_gic_option(ofnode gic_node)
 	}
 }
 
+const char *perfrec_gic_option(ofnode gic_node)
+{
+	return perfrec_gic_left_out(perfrec_gic_version(gic_node));
+}
+
 int perfrec_gic_find_parent(ofnode node, ofnode *parentp)
 {
 	u32 phandle;
+	uint version;
 
 	*parentp = ofnode_null();
 	for (; ofnode_valid(node); node = ofnode_get_parent(node)) {
@@ -92,8 +99,11 @@ int perfrec_gic_find_parent(ofnode node, ofnode *parentp)
 	if (!ofnode_valid(*parentp))
 		return -ENOENT;
 
-	return perfrec_gic_option(*parentp) ? -ENOSYS :
-	       perfrec_gic_version(*parentp) ? 0 : -EPROTONOSUPPORT;
+	version = perfrec_gic_version(*parentp);
+	if (!version)
+		return -EPROTONOSUPPORT;
+
+	return perfrec_gic_left_out(version) ? -ENOSYS : 0;
 }
 
 /*

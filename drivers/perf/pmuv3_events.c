@@ -155,32 +155,29 @@ int pmuv3_event_at(unsigned int idx, struct pmuv3_event *ev)
 	return 1;
 }
 
-int pmuv3_event_by_name(const char *name, struct pmuv3_event *ev)
+/* Find the event named @name, or if @name is NULL the one numbered @number */
+static int pmuv3_event_find(const char *name, unsigned int number, struct pmuv3_event *ev)
 {
 	const char *p = pmuv3_event_strings;
 	unsigned int i;
 
 	for (i = 0; i < ARRAY_SIZE(pmuv3_event_numbers); i++) {
 		p = pmuv3_event_fill(i, p, ev);
-		if (!strcmp(ev->name, name))
+		if (name ? !strcmp(ev->name, name) : ev->number == number)
 			return 1;
 	}
 
 	return 0;
 }
 
+int pmuv3_event_by_name(const char *name, struct pmuv3_event *ev)
+{
+	return pmuv3_event_find(name, 0, ev);
+}
+
 int pmuv3_event_by_number(unsigned int number, struct pmuv3_event *ev)
 {
-	const char *p = pmuv3_event_strings;
-	unsigned int i;
-
-	for (i = 0; i < ARRAY_SIZE(pmuv3_event_numbers); i++) {
-		p = pmuv3_event_fill(i, p, ev);
-		if (ev->number == number)
-			return 1;
-	}
-
-	return 0;
+	return pmuv3_event_find(NULL, number, ev);
 }
 
 unsigned int pmuv3_event_bits(unsigned int version)

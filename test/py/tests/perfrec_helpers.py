@@ -14,6 +14,9 @@ import time
 
 from perfrec_data import check_perf_stderr
 
+TOOLS = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(
+    os.path.abspath(__file__))))), 'tools', 'perfrec')
+
 # Free DRAM on QEMU virt with 1 GiB, clear of U-Boot and the load addresses
 BUF = 0x50000000
 BUF_SIZE = 0x1000000
@@ -159,6 +162,20 @@ def fetch(cons, tmp_path, name='perf.data'):
         data = inf.read()
     assert len(data) == int(cons.run_command('printenv filesize').split('=')[1], 16)
     return path, data
+
+
+def uart_data(cons, tmp_path, name='perf.data', dump='perfrec dump'):
+    """Bring the last recording to the host over the console: @dump's framed
+    text, decoded by tools/perfrec/perfrec_extract.py; return (path, bytes)"""
+    log = cons.run_command(dump)
+    assert log.count('perfrec-begin') == 1 and 'perfrec-end' in log, log[-500:]
+    path = os.path.join(str(tmp_path), name)
+    proc = subprocess.run(['/usr/bin/python3', os.path.join(TOOLS, 'perfrec_extract.py'),
+                           '-o', path, '-'], input=log, capture_output=True, text=True,
+                          check=False)
+    assert proc.returncode == 0, proc.stderr
+    with open(path, 'rb') as inf:
+        return path, inf.read()
 
 
 def bdinfo(cons, key):

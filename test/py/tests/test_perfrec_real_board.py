@@ -20,9 +20,9 @@ import subprocess
 import pytest
 
 from perfrec_data import PerfData, check_perf_stderr
-from perfrec_helpers import bdinfo, events, icount, perf, record, registers, symbols
+from perfrec_helpers import (bdinfo, events, icount, perf, record, registers, symbols,
+                             uart_data)
 
-TOOLS = os.path.join(os.path.dirname(os.path.abspath(__file__)), '../../../tools/perfrec')
 FALLBACK = re.compile(r'^perfrec: (.*); sampling cpu-clock at (\d+) Hz instead\s*$', re.M)
 INTERRUPT = re.compile(r'^interrupt: (\w+), (INTID|local source) (\d+) from (\S+)\s*$', re.M)
 
@@ -33,19 +33,6 @@ def serial_only(cons):
     for var in ('stdout', 'stderr'):
         if 'vidconsole' in cons.run_command(f'printenv {var}'):
             cons.run_command(f'setenv {var} serial')
-
-
-def uart_data(cons, tmp_path, name='perf.data'):
-    """Bring the last recording to the host through 'perfrec dump' and the extractor"""
-    log = cons.run_command('perfrec dump -z')
-    assert log.count('perfrec-begin') == 1 and 'perfrec-end' in log, log[-500:]
-    path = os.path.join(str(tmp_path), name)
-    proc = subprocess.run(['/usr/bin/python3', os.path.join(TOOLS, 'perfrec_extract.py'),
-                           '-o', path, '-'], input=log, capture_output=True, text=True,
-                          check=False)
-    assert proc.returncode == 0, proc.stderr
-    with open(path, 'rb') as inf:
-        return path, inf.read()
 
 
 def perf_lab(cons, path, args):
@@ -126,7 +113,7 @@ def default_record(cons, tmp_path, why, source, workload):  # pylint: disable=to
         assert res['samples'] + late == count // period and late == 0
     assert res['samples'] > 20
 
-    path, data = uart_data(cons, tmp_path)
+    path, data = uart_data(cons, tmp_path, dump='perfrec dump -z')
     pdata = PerfData(data)
     assert len(pdata.samples) == res['samples'] and len(data) == res['size']
     named = check_every_sample(cons, tmp_path, path, pdata)
@@ -241,7 +228,7 @@ def test_perfrec_real_raspi4b(ubman, tmp_path):
             assert res['samples'] + late == count // period
         assert res['samples'] > 20
         assert registers(cons) == before
-        path, data = uart_data(cons, tmp_path, 'cycles.data')
+        path, data = uart_data(cons, tmp_path, 'cycles.data', 'perfrec dump -z')
         pdata = PerfData(data)
         assert len(pdata.samples) == res['samples']
         named = check_every_sample(cons, tmp_path, path, pdata)

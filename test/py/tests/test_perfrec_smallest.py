@@ -12,15 +12,13 @@ needs, with rc 1 and nothing armed.
 
 import os
 import re
-import subprocess
 
 import pytest
 
 from perfrec_data import PerfData
-from perfrec_helpers import BUF, BUF_SIZE, GIC, perf, record, registers, run_rc, status
+from perfrec_helpers import (BUF, BUF_SIZE, GIC, perf, record, registers, run_rc, status,
+                             uart_data)
 
-TOOLS = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(
-    os.path.abspath(__file__))))), 'tools', 'perfrec')
 BUF_ARGS = f'-o {BUF:#x} -s {BUF_SIZE:#x}'
 SHORT_CRC = 'crc32 0x40000000 0x100000'
 
@@ -28,19 +26,6 @@ SHORT_CRC = 'crc32 0x40000000 0x100000'
 def cell_el():
     """The EL U-Boot runs at in this cell (its name: el2-gicv3, ...)"""
     return int(re.match(r'el(\d)-', os.environ['PERFREC_CELL']).group(1))
-
-
-def uart_recording(cons, tmp_path, name):
-    """The last recording, dumped on the console and decoded on the host"""
-    log = cons.run_command('perfrec dump')
-    assert log.count('perfrec-begin') == 1 and 'perfrec-end' in log, log
-    path = os.path.join(str(tmp_path), name)
-    proc = subprocess.run(['/usr/bin/python3', os.path.join(TOOLS, 'perfrec_extract.py'),
-                           '-o', path, '-'], input=log, capture_output=True, text=True,
-                          check=False)
-    assert proc.returncode == 0, proc.stderr
-    with open(path, 'rb') as inf:
-        return path, inf.read()
 
 
 @pytest.mark.boardspec('qemu_arm64')
@@ -57,7 +42,7 @@ def test_perfrec_smallest_record(ubman, tmp_path):
         assert res['rc'] == 0 and res['lost'] == 0 and res['samples'] > 20, res['out']
         assert 'instead' not in res['out'], res['out']
         assert registers(cons) == before
-        path, data = uart_recording(cons, tmp_path, f'{event}.data')
+        path, data = uart_data(cons, tmp_path, f'{event}.data')
         pdata = PerfData(data)
         assert len(pdata.samples) == res['samples']
         assert [name for _, name, _ in pdata.event_desc] == [event]
