@@ -29,8 +29,9 @@ PYTHON		:= /usr/bin/python3
 CROSS_COMPILE	?= aarch64-linux-gnu-
 UBOOT_SUITE	?= bookworm
 BASE_DEFCONFIG	?= qemu_arm64_defconfig
-# perfrec's options for any board, and the QEMU test builds' unit tests
-PERFREC_FRAGMENT := $(CURDIR)/configs/perfrec.config
+# perfrec's options for any board (the guide's fragment), then what the test
+# builds add: semihosting, the test command (configs/perfrec.config)
+PERFREC_FRAGMENT := $(CURDIR)/configs/perfrec-board.config $(CURDIR)/configs/perfrec.config
 # The real boards' test builds: perfrec's options and no preboot (no USB scan)
 BOARD_FRAGMENTS	:= $(PERFREC_FRAGMENT) $(CURDIR)/configs/perfrec-board-test.config
 # LEAN=1: the test build less what no test reaches (configs/perfrec-lean.config),
@@ -564,9 +565,10 @@ series-check: $(OVERLAY_STAMP)
 		$(if $(SERIES_NO_BUILD),--no-build)
 
 # make check-boards: perfrec built (not run) into real boards' arm64
-# defconfigs with configs/perfrec.config, on each release: where Kconfig
-# dependencies, device trees and board code first break. The Raspberry Pi
-# and Versal configs are the ones QEMU models (raspi3b/4b, xlnx-versal-virt);
+# defconfigs with configs/perfrec-board.config (and the tests' fragments),
+# on each release: where Kconfig dependencies, device trees and board code
+# first break. The Raspberry Pi and Versal configs are the ones QEMU models
+# (raspi3b/4b, xlnx-versal-virt);
 # the i.MX8M one has an SPL, built through the top and drivers/ Makefiles
 # that perfrec edits (drivers/perf/ must stay out of it)
 BOARDS		?= rpi_arm64 xilinx_versal_virt imx8mp_evk
@@ -604,7 +606,7 @@ LAB_HOST	:= $(BUILD)/lab-host
 lab-host: deps
 	$(PYTHON) scripts/perfrec_lab_host.py --dest $(LAB_HOST) make
 
-# make check-real-boards: real boards' defconfigs (with configs/perfrec.config)
+# make check-real-boards: real boards' defconfigs (with configs/perfrec-board.config)
 # booted on QEMU's models of their SoCs with the boards' own device trees, on
 # the default release and the newest, their test_perfrec_real_* tests in one
 # pool (scripts/perfrec_run_tests.py's board cells), on bookworm's QEMU 7.2

@@ -2,10 +2,10 @@
 # Copyright (c) 2026 The perfrec authors
 # perfrec on real boards' own defconfigs and device trees, on QEMU's models of their SoCs
 
-"""A real board's U-Boot (its defconfig with configs/perfrec.config) booted
-on QEMU's model of its SoC with the board's own device tree, as
-scripts/perfrec_run_tests.py's board cells do. Nothing here is QEMU virt's:
-the interrupt controller, the timer's interrupt and the console are the
+"""A real board's U-Boot (its defconfig with configs/perfrec-board.config,
+and the tests' fragments) booted on QEMU's model of its SoC with the
+board's own device tree, as scripts/perfrec_run_tests.py's board cells do.
+Nothing here is QEMU virt's: the interrupt controller, the timer's interrupt and the console are the
 board's, found in its device tree. The perf.data leaves over the console
 only ('perfrec dump', tools/perfrec/perfrec_extract.py), as on a board on a
 desk, and host perf names, for every sample, the function of the ELF that
