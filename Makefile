@@ -677,17 +677,17 @@ real-args:
 # --- Benchmarks ---------------------------------------------------------------
 
 bench: deps build bench-size
-	$(PYTHON) bench/perfrec_bench.py --build-dir $(O) --readme README.md \
+	$(PYTHON) bench/perfrec_bench.py --build-dir $(O) --doc doc/develop/perfrec.rst \
 		--size-json $(BUILD)/bench-size$(TAG).json
 
 # What recording the whole boot costs: instructions to the prompt, with and without
 bench-boot: deps build-early
-	$(PYTHON) bench/perfrec_boot_bench.py --build-dir $(EARLY_O) --readme README.md
+	$(PYTHON) bench/perfrec_boot_bench.py --build-dir $(EARLY_O) --doc doc/develop/perfrec.rst
 
 # perfrec_diff.py on two 100000-sample -g recordings: time and memory
 bench-diff: deps build
 	$(PYTHON) bench/perfrec_diff_bench.py --build-dir $(O) --out $(BUILD)/bench-diff \
-		--readme README.md
+		--doc doc/develop/perfrec.rst
 
 # What the optional parts cost: the build without each (bench/variants/)
 SIZE_VARIANTS	:= no-frame-pointers no-callchain no-report no-stat no-events no-stream \
@@ -708,7 +708,7 @@ bench-size: deps
 		FRAGMENTS="$(PERFREC_FRAGMENT)" build
 	$(MAKE) UBOOT_SUITE=$(TRACER_SUITE) UBOOT_SRC= CONFIG=$(CONFIG)_ftrace UBOOT_FLAGS=FTRACE=1 \
 		FRAGMENTS="$(PERFREC_FRAGMENT) $(CURDIR)/bench/variants/ftrace.config" build
-	$(PYTHON) bench/perfrec_size.py --full $(BUILD)/$(CONFIG)_user$(TAG) --readme README.md \
+	$(PYTHON) bench/perfrec_size.py --full $(BUILD)/$(CONFIG)_user$(TAG) --doc doc/develop/perfrec.rst \
 		$(foreach v,$(SIZE_VARIANTS),--variant $(v)=$(BUILD)/$(CONFIG)_$(v)$(TAG)) \
 		--tracer $(BUILD)/$(CONFIG)_user-$(TRACER_SUITE)=$(BUILD)/$(CONFIG)_ftrace-$(TRACER_SUITE) \
 		--json $(BUILD)/bench-size$(TAG).json

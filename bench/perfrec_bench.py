@@ -4,7 +4,7 @@
 """Measure what one perfrec sample costs, icount-exact, over the QEMU matrix.
 
 Usage:
-    perfrec_bench.py --build-dir <dir> [--readme FILE] [--json [FILE]]
+    perfrec_bench.py --build-dir <dir> [--doc FILE] [--json [FILE]]
                      [--cell NAME]... [-j N] [--keep-logs DIR] [-v]
 
 Every figure comes from QEMU virt under -icount shift=0, where each guest
@@ -41,8 +41,10 @@ With --size-json (perfrec_size.py's figures, U-Boot's function tracer among
 them) the first table sets the headline figures beside their anchors.
 
 It prints markdown tables; --json prints (or writes) the same numbers as
-JSON; --readme replaces the text between the lines <!-- bench:start --> and
-<!-- bench:end --> of that file with the tables (only if every check held).
+JSON; --doc (or --readme) replaces the text between the lines
+'.. bench:start' and '.. bench:end' of the doc page, doc/develop/perfrec.rst,
+with the tables as reStructuredText (only if every check held); in a
+Markdown file the markers are <!-- bench:start --> and <!-- bench:end -->.
 Exit code 0 on success, 1 if a run failed or a check did not hold.
 
 Needs qemu-system-aarch64 and binutils for aarch64 (nm, objdump, addr2line;
@@ -50,7 +52,7 @@ prefix from --cross-compile or $CROSS_COMPILE). Standard library only.
 
 The code: perfrec_bench_runner.py boots the cells, perfrec_bench_trace.py
 reads the ELF and QEMU's trace, perfrec_bench_measure.py holds the
-measurements and perfrec_bench_report.py the tables, the README markers and
+measurements and perfrec_bench_report.py the tables, the doc page's markers and
 the checks; this file has the command line.
 """
 
@@ -82,7 +84,9 @@ def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split('\n', 1)[0])
     parser.add_argument('--build-dir', required=True,
                         help='U-Boot build directory (u-boot and u-boot.bin)')
-    parser.add_argument('--readme', help='replace the bench markers of this file')
+    parser.add_argument('--doc', '--readme', dest='doc', metavar='FILE',
+                        help='replace the bench markers of this doc page '
+                        '(doc/develop/perfrec.rst)')
     parser.add_argument('--json', nargs='?', const='-', metavar='FILE',
                         help='JSON to FILE, or instead of markdown to stdout')
     parser.add_argument('--cell', action='append', choices=sorted(CELLS),
@@ -131,9 +135,9 @@ def main(argv=None):
     args.build_dir = os.path.abspath(args.build_dir)
     cells = args.cell or list(CELLS)
 
-    if args.readme:
+    if args.doc:
         try:
-            readme_markers(args.readme)  # fail now, not after the runs
+            readme_markers(args.doc)  # fail now, not after the runs
         except BenchError as err:
             print('perfrec_bench: %s' % err, file=sys.stderr)
             return 1
@@ -222,11 +226,11 @@ def main(argv=None):
                 json.dump(result, fh, indent=1, sort_keys=True)
     for prob in result['problems']:
         print('perfrec_bench: check failed: %s' % prob, file=sys.stderr)
-    if args.readme and result['problems']:
-        print('perfrec_bench: %s left as it was' % args.readme, file=sys.stderr)
-    elif args.readme:
+    if args.doc and result['problems']:
+        print('perfrec_bench: %s left as it was' % args.doc, file=sys.stderr)
+    elif args.doc:
         try:
-            update_readme(args.readme, text)
+            update_readme(args.doc, text)
         except BenchError as err:
             print('perfrec_bench: %s' % err, file=sys.stderr)
             return 1

@@ -1,16 +1,22 @@
 # SPDX-License-Identifier: GPL-2.0+
 # Copyright (c) 2026 The perfrec authors
-"""perfrec_bench.py's report: Markdown tables, README markers and the checks.
+"""perfrec_bench.py's report: Markdown tables, the doc page's markers, the checks.
 
 markdown (with markdown_anchors, fmt, label, table) turns the figures into
 the tables, FLOOR_TEXT and LINUX_TEXT being the fixed anchors beside them;
-readme_markers and update_readme put them between a file's marker lines;
-check (with flags) lists the figures that cannot be trusted.
+readme_markers and update_readme put them between a file's marker lines:
+in a .rst file (doc/develop/perfrec.rst) the comments '.. NAME:start' and
+'.. NAME:end', the tables turned into reStructuredText by markdown_to_rst;
+in any other (a Markdown README) '<!-- NAME:start -->' and
+'<!-- NAME:end -->', the tables as they are. check (with flags) lists the
+figures that cannot be trusted.
 """
 
 import os
+import sys
 
 from perfrec_bench_measure import PATHS, UART_BYTES_PER_S, workload
+from perfrec_bench_rst import markdown_to_rst
 from perfrec_bench_runner import CELLS, OVERHEAD_CELL, BenchError
 from perfrec_bench_trace import CATEGORIES
 
@@ -251,32 +257,80 @@ def markdown(result, size=None):
     return '\n'.join(out) + '\n'
 
 
+def marker_lines(path, name):
+    """The start and end marker lines of @name in the file @path"""
+    if path.endswith('.rst'):
+        return '.. %s:start' % name, '.. %s:end' % name
+    return '<!-- %s:start -->' % name, '<!-- %s:end -->' % name
+
+
 def readme_markers(path, name='bench'):
-    """Lines of @path and the indexes of its two marker lines <!-- @name:start/end -->"""
-    start, end = '<!-- %s:start -->' % name, '<!-- %s:end -->' % name
+    """Lines of @path and the indexes of its two marker lines of @name
+
+    In a .rst file (the doc page) they are the comments '.. @name:start'
+    and '.. @name:end', each at the start of its line; in any other
+    '<!-- @name:start -->' and '<!-- @name:end -->'.
+    """
+    start, end = marker_lines(path, name)
+    rst = path.endswith('.rst')
     try:
-        with open(path) as fh:
-            lines = fh.read().split('\n')
+        if rst:
+            with open(path, encoding='utf-8', newline='') as inf:
+                lines = inf.read().split('\n')
+        else:
+            with open(path) as inf:
+                lines = inf.read().split('\n')
     except OSError as err:
-        raise BenchError('--readme %s: %s' % (path, err.strerror))
-    stripped = [line.strip() for line in lines]
+        raise BenchError('--doc %s: %s' % (path, err.strerror)) from err
+    except UnicodeDecodeError as err:
+        raise BenchError('--doc %s: not UTF-8: %s' % (path, err)) from err
+    stripped = [line.rstrip() if rst else line.strip() for line in lines]
     if stripped.count(start) != 1 or stripped.count(end) != 1:
-        raise BenchError('--readme %s: needs exactly one line "%s" and one line "%s" '
-                         '(the tables go between them)' % (path, start, end))
+        raise BenchError('--doc %s: needs exactly one line "%s" and one line "%s" (%sthe '
+                         'tables go between them); found %d and %d' %
+                         (path, start, end, 'unindented; ' if rst else '',
+                          stripped.count(start), stripped.count(end)))
     i, j = stripped.index(start), stripped.index(end)
     if j < i:
-        raise BenchError('--readme %s: "%s" comes before "%s"' % (path, end, start))
+        raise BenchError('--doc %s: "%s" comes before "%s"' % (path, end, start))
     return lines, i, j
 
 
 def update_readme(path, text, name='bench'):
-    """Replace the lines between @path's markers @name with @text"""
+    """Replace the lines between @path's markers @name with Markdown @text
+
+    A .rst file gets @text as reStructuredText (markdown_to_rst), with a
+    blank line after the start marker and one before the end marker; the
+    rest of the file keeps its bytes.
+    """
     lines, i, j = readme_markers(path, name)
-    new = lines[:i + 1] + text.rstrip('\n').split('\n') + lines[j:]
     tmp = path + '.tmp'
-    with open(tmp, 'w') as fh:
-        fh.write('\n'.join(new))
+    if path.endswith('.rst'):
+        eol = '\r' if lines[i].endswith('\r') else ''
+        body = markdown_to_rst(text).strip('\n')
+        body = [line + eol for line in body.split('\n')] if body else []
+        new = lines[:i + 1] + [eol] + body + ([eol] if body else []) + lines[j:]
+        with open(tmp, 'w', encoding='utf-8', newline='') as outf:
+            outf.write('\n'.join(new))
+    else:
+        new = lines[:i + 1] + text.rstrip('\n').split('\n') + lines[j:]
+        with open(tmp, 'w') as outf:
+            outf.write('\n'.join(new))
     os.replace(tmp, path)
+
+
+def put_doc(path, name, prog, text=None):
+    """Put @text between the @name markers of @path (None: check they are
+    there); return False, saying why as @prog, if they are not"""
+    try:
+        if text is None:
+            readme_markers(path, name)
+        else:
+            update_readme(path, text, name)
+    except BenchError as err:
+        print(f'{prog}: {err}', file=sys.stderr)
+        return False
+    return True
 
 
 def check(result):

@@ -4,7 +4,8 @@
 """What recording the whole boot costs: time to the prompt, with and without.
 
 Usage:
-    perfrec_boot_bench.py --build-dir build/qemu_arm64_perfrec_early [--readme README.md]
+    perfrec_boot_bench.py --build-dir build/qemu_arm64_perfrec_early \
+        [--doc doc/develop/perfrec.rst]
 
 Boots the early-boot build (CONFIG_PERFREC_BOOT) on QEMU virt at EL2 under
 -icount shift=0, where a nanosecond is an instruction, and reads bootstage's
@@ -22,9 +23,11 @@ each sample's instructions from vector entry to eret are summed: the boot
 handler's before and after relocation, and the normal handler's, in the
 same build. The boot handler may cost at most 4 more than the normal one
 (its address classification). The figures hold for icount only: on hardware
-the handler costs more before the caches are on. --readme replaces the
-text between <!-- bench-boot:start --> and <!-- bench-boot:end --> with the
-tables.
+the handler costs more before the caches are on. --doc (or --readme)
+replaces the text between the lines '.. bench-boot:start' and
+'.. bench-boot:end' of the doc page (doc/develop/perfrec.rst) with the
+tables as reStructuredText (<!-- bench-boot:start --> and
+<!-- bench-boot:end --> in a Markdown file).
 """
 
 import argparse
@@ -38,7 +41,8 @@ TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(TOP, 'scripts'))
 sys.path.insert(0, os.path.join(TOP, 'bench'))
 # pylint: disable=wrong-import-position
-from perfrec_bench import IRQ_ENTRIES, one_insn_per_tb, parse_trace, update_readme
+from perfrec_bench import IRQ_ENTRIES, one_insn_per_tb, parse_trace
+from perfrec_bench_report import put_doc
 from perfrec_qemu import Board
 
 MACHINE = 'virt,virtualization=on,gic-version=3'
@@ -140,12 +144,18 @@ def boot(build, tmp, props):
             split.get('board_init_f', 0) + split.get('relocation', 0))
 
 
+
 def main(argv=None):
     """Run the benchmark; return the exit code"""
     parser = argparse.ArgumentParser(description=__doc__.split('\n', 1)[0])
     parser.add_argument('--build-dir', required=True, help='the early-boot build')
-    parser.add_argument('--readme', help='replace the bench-boot markers of this file')
+    parser.add_argument('--doc', '--readme', dest='doc', metavar='FILE',
+                        help='replace the bench-boot markers of this doc page '
+                        '(doc/develop/perfrec.rst)')
     args = parser.parse_args(argv)
+    # Fail now, not after the boots
+    if args.doc and not put_doc(args.doc, 'bench-boot', 'perfrec_boot_bench'):
+        return 1
     rows = []
     with tempfile.TemporaryDirectory() as tmp:
         for what, props in RUNS:
@@ -187,8 +197,8 @@ def main(argv=None):
               % (FLAT_EXTRA, ': over it ' + ', '.join(over) if over else '')]
     text = '\n'.join(lines) + '\n'
     print(text)
-    if args.readme:
-        update_readme(args.readme, text, 'bench-boot')
+    if args.doc and not put_doc(args.doc, 'bench-boot', 'perfrec_boot_bench', text):
+        return 1
     if over:
         print('perfrec_boot_bench: the flat boot sample costs more than the normal one + %d: %s'
               % (FLAT_EXTRA, ', '.join(over)), file=sys.stderr)

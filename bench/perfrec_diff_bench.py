@@ -4,20 +4,21 @@
 """Measure perfrec_diff.py on two 100000-sample call-graph recordings.
 
 Usage:
-    perfrec_diff_bench.py --build-dir DIR --out DIR [--readme FILE] [--runs N]
+    perfrec_diff_bench.py --build-dir DIR --out DIR [--doc FILE] [--runs N]
 
 Records a flow with -g on QEMU virt under -icount shift=0 twice (the second
 time with 2% more CRC-32 work), at least SAMPLES samples each, brings both
 to the host and times 'perfrec_diff.py BASE DIR NEW DIR -g' (RUNS runs):
 wall time, CPU time and the peak resident memory of the largest process
 (perf script or the Python), from getrusage() of the children. Prints a
-markdown table; --readme replaces the text between <!-- bench-diff:start -->
-and <!-- bench-diff:end --> with it. Exit code 0 on success.
+markdown table; --doc (or --readme) replaces the text between the lines
+'.. bench-diff:start' and '.. bench-diff:end' of the doc page
+(doc/develop/perfrec.rst) with it as reStructuredText (<!-- bench-diff:start -->
+and <!-- bench-diff:end --> in a Markdown file). Exit code 0 on success.
 """
 
 import argparse
 import os
-import re
 import statistics
 import subprocess
 import sys
@@ -27,6 +28,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(HERE), 'scripts'))
 # pylint: disable=wrong-import-position
 from perfrec_qemu import Board  # noqa: E402
 from perfrec_diff_builds import record_and_save  # noqa: E402
+from perfrec_bench_report import put_doc  # noqa: E402
 
 DIFF = os.path.join(os.path.dirname(HERE), 'tools', 'perfrec', 'perfrec_diff.py')
 SAMPLES = 100000
@@ -53,27 +55,20 @@ print(proc.returncode, wall, use.ru_utime + use.ru_stime, use.ru_maxrss)
     return float(wall), float(cpu), int(peak)
 
 
-def readme_table(path, table):
-    """Put @table between the bench-diff markers of @path; return False if none"""
-    with open(path, encoding='utf-8') as inf:
-        text = inf.read()
-    new, count = re.subn(r'(<!-- bench-diff:start -->\n).*?(<!-- bench-diff:end -->)',
-                         lambda m: m.group(1) + table + '\n' + m.group(2), text, flags=re.S)
-    if count != 1:
-        return False
-    with open(path, 'w', encoding='utf-8') as outf:
-        outf.write(new)
-    return True
-
 
 def main(argv=None):
-    """Record, measure, print (and put in the README); return the exit code"""
+    """Record, measure, print (and put in the doc page); return the exit code"""
     parser = argparse.ArgumentParser(description=__doc__.split('\n', 1)[0])
     parser.add_argument('--build-dir', required=True)
     parser.add_argument('--out', required=True)
-    parser.add_argument('--readme')
+    parser.add_argument('--doc', '--readme', dest='doc', metavar='FILE',
+                        help='replace the bench-diff markers of this doc page '
+                        '(doc/develop/perfrec.rst)')
     parser.add_argument('--runs', type=int, default=3)
     args = parser.parse_args(argv)
+    # Fail now, not after the runs
+    if args.doc and not put_doc(args.doc, 'bench-diff', 'perfrec_diff_bench'):
+        return 1
     os.makedirs(args.out, exist_ok=True)
     paths = [os.path.join(os.path.abspath(args.out), n) for n in ('base.data', 'new.data')]
     got = []
@@ -102,8 +97,7 @@ def main(argv=None):
         f'| peak resident memory, largest process | {peak / 1024:.0f} MiB |',
     ])
     print(table)
-    if args.readme and not readme_table(args.readme, table):
-        print(f'perfrec_diff_bench: no bench-diff markers in {args.readme}', file=sys.stderr)
+    if args.doc and not put_doc(args.doc, 'bench-diff', 'perfrec_diff_bench', table):
         return 1
     return 0
 

@@ -10,8 +10,10 @@ instructions a few workloads take (perfrec stat under QEMU -icount
 shift=0, where one instruction is one cycle). With --tracer, the same
 workloads under U-Boot's function tracer (FTRACE=1, CONFIG_TRACE) against
 its release built without, and under perfrec sampling at 4 kHz. Prints
-Markdown tables; --readme puts them between the lines <!-- size:start -->
-and <!-- size:end -->; --json writes the figures for perfrec_bench.py's
+Markdown tables; --doc (or --readme) puts them, as reStructuredText,
+between the lines '.. size:start' and '.. size:end' of the doc page
+(doc/develop/perfrec.rst; in a Markdown file between <!-- size:start -->
+and <!-- size:end -->); --json writes the figures for perfrec_bench.py's
 anchors table.
 """
 
@@ -234,7 +236,9 @@ def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split('\n', 1)[0])
     parser.add_argument('--full', required=True, help='build directory of the full build')
     parser.add_argument('--variant', action='append', default=[], metavar='NAME=DIR')
-    parser.add_argument('--readme', help='replace the size markers of this file')
+    parser.add_argument('--doc', '--readme', dest='doc', metavar='FILE',
+                        help='replace the size markers of this doc page '
+                        '(doc/develop/perfrec.rst)')
     parser.add_argument('--qemu', default='qemu-system-aarch64')
     parser.add_argument('--cross-compile', default='aarch64-linux-gnu-')
     parser.add_argument('--tracer', metavar='BASE_DIR=TRACE_DIR',
@@ -243,8 +247,8 @@ def main(argv=None):
     parser.add_argument('--json', metavar='FILE', help='also write the figures as JSON')
     args = parser.parse_args(argv)
     try:
-        if args.readme:
-            readme_markers(args.readme, 'size')
+        if args.doc:
+            readme_markers(args.doc, 'size')
         full = sizes(args.full, args.cross_compile)
         full['insns'] = instructions(args.full, args.qemu)
         variants = []
@@ -271,8 +275,8 @@ def main(argv=None):
             json.dump({'full': full, 'variants': dict(variants), 'tracer': trc,
                        'sampled': samp, 'workloads': WORKLOADS}, fh, indent=1)
     sys.stdout.write(text)
-    if args.readme:
-        update_readme(args.readme, text, 'size')
+    if args.doc:
+        update_readme(args.doc, text, 'size')
     return 0
 
 
