@@ -183,8 +183,9 @@ check-defconfig: $(O)/.config
 demo: deps build
 	$(PYTHON) scripts/perfrec_demo.py --build-dir $(O) --out $(BUILD)/demo
 
-# The README's flame graph picture, from the demo's recording
-demo-picture: demo
+# The README's first screen: the demo's transcript and flame graph picture
+demo-picture: deps build
+	$(PYTHON) scripts/perfrec_demo.py --build-dir $(O) --out $(BUILD)/demo --readme README.md
 	cp $(BUILD)/demo/flame.png doc/perfrec-flamegraph.png
 
 # Where U-Boot's boot time goes: the early-boot build (CONFIG_PERFREC_BOOT)
