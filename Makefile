@@ -7,7 +7,9 @@
 #                   perfrec report, perf report and a flame graph (build/demo/)
 #   make check      every test (host, QEMU matrix, checkpatch); NEWEST_SRC= and
 #                   MASTER_SRC= (trees or tarballs) add upstream releases
-#   make bench      icount-exact figures for the README
+#   make bench      icount-exact figures for doc/develop/perfrec.rst
+#   make doc-tables  the developer page's tables of the code (overlay edits,
+#                   patch series, cells, packages), generated from the code
 #   make diff-demo  a flow recorded twice, the second time slower, compared
 #                   by perfrec_diff.py with a CI gate (build/diff-demo/)
 #   make soak       the slow reliability tier (1000 sessions, 50000 fuzz cases)
@@ -100,7 +102,7 @@ UBOOT_VERSION	= $$($(UBOOT_MAKE) -s --no-print-directory ubootversion)
 	patches check-series series-write series-check check-boards board-build \
 	check-real-boards real-args lab-host \
 	distclean demo-picture boot-demo boot-demo-picture bench-boot build-spl hotspot-picture soak check-diff-builds diff-demo diff-picture \
-	bench-diff run-args
+	bench-diff run-args doc-tables
 
 all: build
 
@@ -193,7 +195,7 @@ demo-picture: deps build
 boot-demo: deps build-early
 	$(PYTHON) scripts/perfrec_boot_demo.py --build-dir $(EARLY_O) --out $(BUILD)/boot-demo
 
-# The README's boot flame graph, from the boot demo's recording
+# The boot flame graph picture in doc/, from the boot demo's recording
 boot-demo-picture: boot-demo
 	cp $(BUILD)/boot-demo/boot-flame.png doc/perfrec-boot-flamegraph.png
 
@@ -209,7 +211,7 @@ diff-demo: deps build
 		--fail-above 1 --png --hover crc32_no_comp; \
 	test $$? = 1 && echo "perfrec: the 1% gate caught the planted regression"
 
-# The README's differential flame graph picture
+# The differential flame graph picture in doc/
 diff-picture: diff-demo
 	cp $(BUILD)/diff-demo/diff.png doc/perfrec-diff-flamegraph.png
 
@@ -218,6 +220,13 @@ hotspot-picture: demo
 	$(PYTHON) scripts/perfrec_hotspot_shot.py -i $(BUILD)/demo/perf.data \
 		-o doc/perfrec-hotspot.png --debug-paths $(O)/symfs/.debug --size 1280x1024 \
 		--icon-theme Adwaita
+
+# The tables of doc/develop/perfrec.rst that describe the code (the overlay's
+# edits, the patch series, the cells each release runs, the packages),
+# written between their marker lines from the scripts and the Makefile
+# itself; test_doc_tables.py fails while one is stale
+doc-tables:
+	$(PYTHON) scripts/perfrec_doc_tables.py doc/develop/perfrec.rst
 
 # --- Tests ------------------------------------------------------------------
 
@@ -234,12 +243,12 @@ check-all: deps build check-host check-qemu checkpatch check-defconfig \
 # The default release's cells in make check: the six of EL and GIC. The two
 # that vary QEMU itself (no icount: host time; -cpu max: 64-bit event
 # counters) exercise perfrec's own timing and counter code, the same on
-# every release: they run on the newest (README: Where each test runs)
+# every release: they run on the newest (doc/develop/perfrec.rst: Where each test runs)
 DEFAULT_CELLS	?= el1-gicv2 el1-gicv3 el2-gicv2 el2-gicv3 el3-gicv2 el3-gicv3
 check-all: CELLS = $(DEFAULT_CELLS)
 
 # --- Releases ----------------------------------------------------------------
-# make check runs these U-Boot releases (README: Releases): the default
+# make check runs these U-Boot releases (doc/develop/perfrec.rst: Releases and cells): the default
 # (bookworm, 2023.01) runs DEFAULT_CELLS and the newest every cell; the one
 # between (trixie, 2025.01) runs MIDDLE_CELLS and MIDDLE_EARLY_CELLS;
 # MASTER_SRC=<tree or tarball> (upstream master) runs MASTER_CELLS. These two

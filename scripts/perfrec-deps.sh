@@ -4,10 +4,21 @@
 # Install the Debian packages perfrec needs to build, run and test, when missing,
 # then the npm packages of the flame graph (tools/perfrec/flamegraph) with "npm ci".
 #
-# Usage: scripts/perfrec-deps.sh [--check]
+# Usage: scripts/perfrec-deps.sh [--check | --list]
 #   --check  only list what is missing; exit 1 if anything is
+#   --list   print the Debian packages and what each is for ("<package><TAB>
+#            <reason>", one a line) and nothing else: no dpkg, no apt, no npm
+#            (scripts/perfrec_doc_tables.py makes the doc page's table of it)
 
 set -eu
+
+case "${1:-}" in
+""|--check|--list) ;;
+*)
+	echo "usage: $0 [--check | --list]" >&2
+	exit 2
+	;;
+esac
 
 # One package a line, with the reason it is needed.
 PACKAGES="
@@ -33,6 +44,7 @@ python3-filelock	U-Boot's test/py harness
 python3-pytest-xdist	U-Boot's test/py conftest hook
 python3-pycryptodome	a stock U-Boot test imported at collection
 python3-pyelftools	ELF symbol checks in tests
+python3-docutils	the doc page's generated tables read back (test_doc_tables.py)
 qemu-system-arm		qemu-system-aarch64: the board every test runs on
 linux-perf		host perf: the judge of every perf.data
 dpkg-dev		dpkg-source, to unpack U-Boot's Debian source package
@@ -57,6 +69,16 @@ debootstrap		make lab-host: the trixie chroot with QEMU 11 and perf 7.3
 iproute2		make check-lab: ip and ss in the lab's network namespace
 util-linux		make check-lab: unshare, the lab's network namespace of its own
 "
+
+if [ "${1:-}" = "--list" ]; then
+	printf '%s\n' "$PACKAGES" | awk 'NF {
+		reason = $0
+		if (!sub(/^[ \t]*[^ \t]+[ \t]*/, "", reason))
+			reason = ""
+		print $1 "\t" reason
+	}'
+	exit 0
+fi
 
 TOP="$(cd "$(dirname "$0")/.." && pwd)"
 # The flame graph's npm packages: d3-flame-graph's offline template and

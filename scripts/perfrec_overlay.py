@@ -64,6 +64,7 @@ F:	cmd/perfrec*
 F:	doc/api/perf.rst
 F:	doc/develop/perfrec.rst
 F:	doc/usage/cmd/perfrec.rst
+F:	doc/usage/perfrec.rst
 F:	drivers/perf/
 F:	include/perf_data.h
 F:	include/perfrec*.h
@@ -78,8 +79,10 @@ F:	tools/perfrec/
 
 '''
 
+# The entry before the guide
+ENTRY_NO_GUIDE = MAINTAINERS_ENTRY.replace('F:\tdoc/usage/perfrec.rst\n', '')
 # The entry before the recorder moved to lib/ and the unit tests split
-ENTRY_NO_LIB = (MAINTAINERS_ENTRY.replace('F:\tlib/perf_data*\nF:\tlib/perfrec/\n', '')
+ENTRY_NO_LIB = (ENTRY_NO_GUIDE.replace('F:\tlib/perf_data*\nF:\tlib/perfrec/\n', '')
                 .replace('F:\ttest/lib/perf_data*\n', 'F:\ttest/lib/perf_data.c\n')
                 .replace('F:\ttest/lib/perfrec*.c\n', 'F:\ttest/lib/perfrec.c\n'))
 # The entry before it named the perfrec files it had missed
@@ -263,6 +266,8 @@ EDITS = [
     ('doc/usage/index.rst', 'list the perfrec page (2024.04 on: the index globs cmd/*)',
      '   cmd/', '   cmd/perfrec\n', 'sorted', '   cmd/*\n'),
     ('MAINTAINERS', 'maintainer entry', 'POWER\n', MAINTAINERS_ENTRY, 'before'),
+    ('doc/usage/index.rst', 'list the perfrec guide among the pages on using U-Boot',
+     '   semihosting\n', '   perfrec\n', 'after'),
     ('doc/api/index.rst', 'list the page of perfrec\'s interfaces', '   ', '   perf\n',
      'sorted'),
     ('doc/develop/index.rst', 'list perfrec\'s developer page among the debugging ones',
@@ -453,6 +458,7 @@ SUPERSEDED = [
      'obj-$(CONFIG_PERFREC_LIB) += perf/\n'),
     ('drivers/Makefile', 'obj-$(CONFIG_PERF_DATA) += perf/\n',
      'obj-$(CONFIG_PERFREC_LIB) += perf/\n'),
+    ('MAINTAINERS', ENTRY_NO_GUIDE, MAINTAINERS_ENTRY),
     ('MAINTAINERS', ENTRY_NO_LIB, MAINTAINERS_ENTRY),
     ('MAINTAINERS', ENTRY_BEFORE.replace('F:\ttest/lib/perf_data.c\n', '')
      .replace('F:\ttest/lib/perfrec.c\n', ''), MAINTAINERS_ENTRY),

@@ -2,7 +2,7 @@
 # Copyright (c) 2026 The perfrec authors
 # Host test: every script the docs tell you to run runs
 
-"""Every script that README.md, bench/README.md or the docs page runs
+"""Every script that README.md, bench/README.md or the docs pages run
 directly (at the start of a command line, or of an inline command) exists,
 starts with '#!' and has its run bit: 'tools/perfrec/perfrec_diff.py ...'
 once answered "Permission denied". Every script of the project with a '#!'
@@ -13,7 +13,8 @@ import os
 import re
 
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-DOCS = ('README.md', 'bench/README.md', 'doc/usage/cmd/perfrec.rst')
+DOCS = ('README.md', 'bench/README.md', 'doc/usage/cmd/perfrec.rst',
+        'doc/usage/perfrec.rst', 'doc/develop/perfrec.rst')
 SCRIPT_DIRS = ('tools/perfrec', 'scripts', 'bench')
 PATH = r'((?:tools/perfrec|scripts|bench)/[\w./-]+\.(?:py|sh))'
 # A command line in a code block ('$ ' or none before it), or an inline

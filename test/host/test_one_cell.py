@@ -6,8 +6,9 @@
 cell per release only. Each name must be a test function in
 test/py/tests/test_perfrec*.py (a renamed test would otherwise quietly run
 everywhere, or a stale name hide nothing), none an early-boot test (those
-run in cells of their own), and README.md's "Where each test runs" must name
-each one, since that is where the argument for moving it is made.
+run in cells of their own), and doc/develop/perfrec.rst's "Where each test
+runs" must name each one, since that is where the argument for moving it is
+made.
 """
 
 import ast
@@ -40,12 +41,14 @@ def collected_tests():
     return found
 
 
-def readme_section():
-    """The text of README.md's "Where each test runs" section"""
-    with open(os.path.join(REPO, 'README.md'), encoding='utf-8') as inf:
+def docs_section():
+    """The text of doc/develop/perfrec.rst's "Where each test runs" section,
+    up to the next heading"""
+    with open(os.path.join(REPO, 'doc/develop/perfrec.rst'), encoding='utf-8') as inf:
         text = inf.read()
-    match = re.search(r'^### Where each test runs\n(.*?)(?=^#)', text, re.M | re.S)
-    assert match, 'README.md has no "### Where each test runs" section'
+    match = re.search(r'^Where each test runs\n~+\n(.*?)(?=^\S[^\n]*\n[-~=^]{3,}$)', text,
+                      re.M | re.S)
+    assert match, 'doc/develop/perfrec.rst has no "Where each test runs" section'
     return match.group(1)
 
 
@@ -57,10 +60,10 @@ def test_one_cell_names_are_tests():
     assert not [n for n in names if funcs[n] == 'test_perfrec_early.py']
 
 
-def test_one_cell_argued_in_readme():
-    """The README's argument names every moved test, and every other test it
-    names (those kept in every cell) exists"""
-    named = set(re.findall(r'`(test_perfrec_\w+)`', readme_section()))
+def test_one_cell_argued_in_docs():
+    """The developer docs' argument names every moved test, and every other
+    test it names (those kept in every cell) exists"""
+    named = set(re.findall(r'``(test_perfrec_\w+)``', docs_section()))
     names = one_cell()
     assert not names - named, sorted(names - named)
     unknown = named - names - set(collected_tests())

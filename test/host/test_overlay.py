@@ -68,7 +68,16 @@ LDS = ('\t.efi_runtime : {\n'
        '\t. = ALIGN(8);\n'
        '\t__image_copy_end = .;\n')
 
-USAGE_INDEX = '''Shell commands
+USAGE_INDEX = '''Use U-Boot
+==========
+
+.. toctree::
+   :maxdepth: 1
+
+   cmdline
+   semihosting
+
+Shell commands
 --------------
 
 .. toctree::
@@ -240,7 +249,7 @@ def test_after_block_missing():
 
 def test_unless_glob():
     """An index that globs cmd/* is left as it is"""
-    (edit,) = edits_of('doc/usage/index.rst')
+    edit = edits_of('doc/usage/index.rst')[0]
     assert edit[5] == '   cmd/*\n'
     text = USAGE_INDEX % '   :glob:\n\n   cmd/*\n'
     assert OV.apply_edit(text, edit) == text
@@ -248,10 +257,20 @@ def test_unless_glob():
 
 def test_unless_absent():
     """An index that lists its pages gets cmd/perfrec before cmd/pinmux"""
-    (edit,) = edits_of('doc/usage/index.rst')
+    edit = edits_of('doc/usage/index.rst')[0]
     text = USAGE_INDEX % ''
     new = OV.apply_edit(text, edit)
     assert new == text.replace('   cmd/pinmux\n', '   cmd/perfrec\n   cmd/pinmux\n')
+    assert OV.apply_edit(new, edit) == new
+
+
+def test_guide_listed():
+    """The guide goes after semihosting among the pages on using U-Boot,
+    once"""
+    edit = edits_of('doc/usage/index.rst')[1]
+    text = USAGE_INDEX % ''
+    new = OV.apply_edit(text, edit)
+    assert new == text.replace('   semihosting\n', '   semihosting\n   perfrec\n')
     assert OV.apply_edit(new, edit) == new
 
 

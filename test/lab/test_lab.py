@@ -308,7 +308,7 @@ def files_in(path, language):
         r'^\.\. code-block:: %s\n\n((?:   .*\n|\n)+)' % language, text, re.M)]
 
 
-@pytest.mark.parametrize('doc', ['doc/usage/cmd/perfrec.rst', 'README.md'])
+@pytest.mark.parametrize('doc', ['doc/usage/perfrec.rst'])
 def test_lab_files_in_docs(lab, doc):
     """The docs' real-lab exporter and environment files are this lab's own,
     but for host, port and the power and serial model lines: the environment

@@ -11,8 +11,8 @@ scripts/perfrec_run_tests.py)
   between the cells (EL, GIC, icount, CPU), so they run in one cell per
   release, the one perfrec_run_tests.py starts with PERFREC_ALL_TESTS=1;
   every other cell deselects them. Deselected tests are not skipped ones:
-  a skip still fails the cell. README.md ("Where each test runs") gives the
-  argument for each group.
+  a skip still fails the cell. doc/develop/perfrec.rst ("Where each test
+  runs") gives the argument for each group.
 """
 
 import os
