@@ -236,7 +236,7 @@ check:
 	$(if $(LOAD),scripts/perfrec_load.sh) $(MAKE) LOAD= check-all
 
 check-all: deps build check-host check-qemu checkpatch check-defconfig \
-	check-repro check-releases check-diff-builds
+	check-repro check-exact check-releases check-diff-builds
 	@cat $(BUILD)/releases-tested.txt
 	@echo "perfrec: all checks passed"
 
@@ -369,6 +369,31 @@ check-repro: build-early
 	rm -rf $(REPRO)
 	@echo "perfrec: reproducible: a clean build elsewhere gave the same u-boot, u-boot.bin," \
 		"symfs as the early build made from a copy of the test build"
+
+# The exact truth: a QEMU TCG plugin (scripts/qemu-plugin/) counts every
+# instruction the guest runs. It declares the few plugin functions it uses
+# itself: no QEMU source is needed. QEMU 7.2 loads plugins of API version 1.
+QEMU_PLUGIN_O	:= $(BUILD)/qemu-plugin
+QEMU_PLUGIN	:= $(QEMU_PLUGIN_O)/libperfrec_insn_count.so
+EXACT		:= $(PYTHON) scripts/perfrec_exact_run.py --plugin $(QEMU_PLUGIN)
+
+qemu-plugin: $(QEMU_PLUGIN)
+$(QEMU_PLUGIN): scripts/qemu-plugin/perfrec_insn_count.c scripts/qemu-plugin/Makefile | deps
+	$(MAKE) -s -C scripts/qemu-plugin O=$(QEMU_PLUGIN_O) PLUGIN_API_VERSION=1
+
+# One accuracy case on QEMU virt (EL1, GICv2): a workload of at least 5000
+# samples within a TVD of 0.01 of the exact counts, the whole boot within
+# 0.04; and the boot's counts against the workload's recording, which must
+# fail the gate (the check can fail)
+check-exact: deps build build-early $(QEMU_PLUGIN)
+	$(EXACT) --build-dir $(O) --out $(BUILD)/check-exact/workload \
+		--max-tvd 0.01 --min-samples 5000
+	$(EXACT) --build-dir $(EARLY_O) --boot --out $(BUILD)/check-exact/boot --max-tvd 0.04
+	$(PYTHON) scripts/perfrec_exact.py compare --elf $(EARLY_O)/u-boot \
+		--counts $(BUILD)/check-exact/boot/counts.txt \
+		--data $(BUILD)/check-exact/workload/perf.data --symfs $(O)/symfs \
+		--max-tvd 0.04 > /dev/null 2>&1; test $$? = 1
+	@echo "perfrec: profiles within the exact counts' bounds (TVD 0.01 workload, 0.04 boot)"
 
 check-host: deps
 	PATH=/usr/bin:$$PATH $(PYTHON) -m pytest -p no:cacheprovider -q -n $(JOBS) test/host
