@@ -102,7 +102,7 @@ UBOOT_VERSION	= $$($(UBOOT_MAKE) -s --no-print-directory ubootversion)
 	patches check-series series-write series-check check-boards board-build \
 	check-real-boards real-args lab-host \
 	distclean demo-picture boot-demo boot-demo-picture bench-boot build-spl hotspot-picture soak check-diff-builds diff-demo diff-picture \
-	bench-diff run-args doc-tables
+	bench-diff run-args doc-tables qemu-plugin check-exact bench-exact build-boot-off
 
 all: build
 
@@ -433,6 +433,18 @@ build-early: build
 		rm -rf $(EARLY_O).tmp/.config $(EARLY_O).tmp/symfs && mv $(EARLY_O).tmp $(EARLY_O); }
 	$(MAKE) CONFIG=$(EARLY_CONFIG) FRAGMENTS="$(EARLY_FRAGMENTS)" build
 
+# make bench-boot's baseline: the test build with bootstage and without the
+# boot or early recording (bench/variants/no-boot-recording.config), from a
+# copy of the early build
+BOOT_OFF_O	:= $(BUILD)/$(EARLY_CONFIG)_off$(TAG)
+
+build-boot-off: build-early
+	@test -d $(BOOT_OFF_O) || { rm -rf $(BOOT_OFF_O).tmp && cp -a $(EARLY_O) $(BOOT_OFF_O).tmp && \
+		rm -rf $(BOOT_OFF_O).tmp/.config $(BOOT_OFF_O).tmp/symfs && \
+		mv $(BOOT_OFF_O).tmp $(BOOT_OFF_O); }
+	$(MAKE) CONFIG=$(EARLY_CONFIG)_off FRAGMENTS="$(FRAGMENTS) \
+		$(CURDIR)/bench/variants/no-boot-recording.config" build
+
 # SPL on QEMU virt, a test vehicle (configs/perfrec-spl.config): the early
 # build's options, with SPL running from the flash and loading U-Boot proper
 # into DRAM. perfrec-flash.bin is the flash QEMU's -bios takes (the test
@@ -711,13 +723,19 @@ real-args:
 
 # --- Benchmarks ---------------------------------------------------------------
 
-bench: deps build bench-size
+bench: deps build bench-size bench-exact
 	$(PYTHON) bench/perfrec_bench.py --build-dir $(O) --doc doc/develop/perfrec.rst \
 		--size-json $(BUILD)/bench-size$(TAG).json
 
+# perfrec's profiles against QEMU's count of every instruction (a TCG plugin)
+bench-exact: deps build build-early $(QEMU_PLUGIN)
+	$(PYTHON) bench/perfrec_exact_bench.py --build-dir $(O) --early-dir $(EARLY_O) \
+		--plugin $(QEMU_PLUGIN) --out $(BUILD)/bench-exact --doc doc/develop/perfrec.rst
+
 # What recording the whole boot costs: instructions to the prompt, with and without
-bench-boot: deps build-early
-	$(PYTHON) bench/perfrec_boot_bench.py --build-dir $(EARLY_O) --doc doc/develop/perfrec.rst
+bench-boot: deps build-early build-boot-off $(QEMU_PLUGIN)
+	$(PYTHON) bench/perfrec_boot_bench.py --build-dir $(EARLY_O) --off-dir $(BOOT_OFF_O) \
+		--plugin $(QEMU_PLUGIN) --doc doc/develop/perfrec.rst
 
 # perfrec_diff.py on two 100000-sample -g recordings: time and memory
 bench-diff: deps build

@@ -5,12 +5,14 @@
 
 Usage:
     perfrec_boot_bench.py --build-dir build/qemu_arm64_perfrec_early \
+        --off-dir build/qemu_arm64_perfrec_early_off --plugin PLUGIN \
         [--doc doc/develop/perfrec.rst]
 
 Boots the early-boot build (CONFIG_PERFREC_BOOT) on QEMU virt at EL2 under
--icount shift=0, where a nanosecond is an instruction, and reads bootstage's
-marks at the prompt: once with the recording off (the device tree's
-/options/u-boot perfrec,early = <0>), then recording with call graphs every
+-icount shift=0,sleep=off, where a nanosecond is an instruction, and reads
+bootstage's marks at the prompt: once in --off-dir, the same build without
+the boot or early recording (the baseline, which pays nothing of
+perfrec's), then recording with call graphs every
 250000 cycles (4 kHz at QEMU's 1 GHz), every 20000 (the default) and every
 10000 (100 kHz), and flat every 20000. What a sample costs comes by
 difference, from the board_init_f mark to the board_init_r mark, against a
@@ -22,7 +24,10 @@ vector tables and IRQ code), with a 'perfrec record' at the prompt, and
 each sample's instructions from vector entry to eret are summed: the boot
 handler's before and after relocation, and the normal handler's, in the
 same build. The boot handler may cost at most 4 more than the normal one
-(its address classification). The figures hold for icount only: on hardware
+(its address classification). The arming is counted exactly by the TCG
+plugin (--plugin, scripts/qemu-plugin/): perfrec_boot_start() from its
+first instruction to its return, the walk of the device tree in it, and
+the report's walk once the console is up. The figures hold for icount only: on hardware
 the handler costs more before the caches are on. --doc (or --readme)
 replaces the text between the lines '.. bench-boot:start' and
 '.. bench-boot:end' of the doc page (doc/develop/perfrec.rst) with the
@@ -33,6 +38,8 @@ tables as reStructuredText (<!-- bench-boot:start --> and
 import argparse
 import os
 import re
+import signal
+import struct
 import subprocess
 import sys
 import tempfile
@@ -46,9 +53,15 @@ from perfrec_bench_report import put_doc
 from perfrec_qemu import Board
 
 MACHINE = 'virt,virtualization=on,gic-version=3'
+# sleep=off: virtual time is the instruction count alone. With QEMU's
+# default (sleep=on) it also jumps with the host's time while the vCPU
+# waits, and the boot's marks moved by millions between two runs.
+ICOUNT = 'shift=0,sleep=off'
+# A boot recording armed, with a period that never ends before the prompt
+NO_SAMPLE = {'perfrec,boot-period': 4000000000}
 # (what, /options/u-boot properties)
-RUNS = [('off', {'perfrec,early': 0}),
-        ('armed, no sample (every 4e9 cycles)', {'perfrec,boot-period': 4000000000}),
+RUNS = [('off (a build without the boot recording)', None),
+        ('armed, no sample (every 4e9 cycles)', NO_SAMPLE),
         ('4 kHz (every 250000 cycles)', {'perfrec,boot-period': 250000}),
         ('default (every 20000 cycles)', {}),
         ('100 kHz (every 10000 cycles)', {'perfrec,boot-period': 10000}),
@@ -94,7 +107,7 @@ def trace_costs(build, tmp):
     execution trace: {'boot, before relocation': n, 'boot, after': n,
     'normal': n}"""
     dtb = dtb_with(tmp, {'perfrec,boot-callchain': 0})
-    with Board(build, machine=MACHINE, icount='shift=0', extra=['-dtb', dtb]) as board:
+    with Board(build, machine=MACHINE, icount=ICOUNT, extra=['-dtb', dtb]) as board:
         reloc = int(re.search(r'relocaddr\s*=\s*(0x[0-9a-f]+)', board.run('bdinfo')).group(1),
                     16)
     tables, code = irq_code(build)
@@ -102,7 +115,7 @@ def trace_costs(build, tmp):
     log = os.path.join(tmp, 'trace.log')
     filt = ','.join('%#x+%#x' % (start + off, size) for start, size in ranges
                     for off in (0, reloc))
-    with Board(build, machine=MACHINE, icount='shift=0',
+    with Board(build, machine=MACHINE, icount=ICOUNT,
                extra=['-dtb', dtb, '-d', 'exec,nochain', '-D', log, '-dfilter', filt] +
                one_insn_per_tb('qemu-system-aarch64')) as board:
         board.run(TRACE_RECORD)
@@ -127,8 +140,8 @@ def trace_costs(build, tmp):
 def boot(build, tmp, props):
     """Boot once; return ({mark: µs}, samples of the recording or 0, samples
     from the board_init_f mark to the board_init_r mark)"""
-    with Board(build, machine=MACHINE, icount='shift=0',
-               extra=['-dtb', dtb_with(tmp, props)]) as board:
+    with Board(build, machine=MACHINE, icount=ICOUNT,
+               extra=['-dtb', dtb_with(tmp, props or {})]) as board:
         report = board.run('bootstage report')
         state = board.run('perfrec status')
         phases = board.run('perfrec report -n 1')
@@ -145,10 +158,110 @@ def boot(build, tmp, props):
 
 
 
+def link_addrs(build, name):
+    """Where @name starts in the ELF, and its 'ret' instructions (link addresses)"""
+    out = subprocess.run(['aarch64-linux-gnu-objdump', '-d', '--no-show-raw-insn',
+                          '--disassemble=' + name, os.path.join(build, 'u-boot')],
+                         capture_output=True, text=True, check=True).stdout
+    start = re.search(r'^([0-9a-f]+) <%s>:' % re.escape(name), out, re.M)
+    rets = [int(m.group(1), 16) for m in re.finditer(r'^\s*([0-9a-f]+):\s+ret\b', out, re.M)]
+    if not start or not rets:
+        raise SystemExit('perfrec_boot_bench: no %s with a ret in %s/u-boot' % (name, build))
+    return int(start.group(1), 16), rets
+
+
+def reloc_off(build, tmp):
+    """Where U-Boot relocates itself, less its link address (bdinfo)"""
+    with Board(build, machine=MACHINE, icount=ICOUNT,
+               extra=['-dtb', dtb_with(tmp, {})]) as board:
+        out = board.run('bdinfo')
+    match = re.search(r'reloc off\s*=\s*(0x[0-9a-f]+)', out)
+    if not match:
+        raise SystemExit('perfrec_boot_bench: no "reloc off" in bdinfo:\n' + out)
+    return int(match.group(1), 16)
+
+
+def counted(build, tmp, plugin, name, off=0):
+    """Instructions QEMU ran from the first execution of @name to its first
+    return, counted by the TCG plugin (scripts/qemu-plugin/); @off: 0 for a
+    function that runs before relocation, else the relocation offset"""
+    start, rets = link_addrs(build, name)
+    out = os.path.join(tmp, 'counts.txt')
+    arg = '%s,out=%s,start=%#x' % (plugin, out, start + off) + \
+        ''.join(',stop=%#x' % (r + off) for r in rets)
+    # Armed with no sample: the handler's instructions are not perfrec's
+    # hooks' (the runs above give what samples cost)
+    with Board(build, machine=MACHINE, icount=ICOUNT,
+               extra=['-dtb', dtb_with(tmp, NO_SAMPLE), '-plugin', arg]) as board:
+        board.proc.send_signal(signal.SIGTERM)
+        board.proc.wait(120)
+    with open(out, encoding='ascii') as inf:
+        total = re.search(r'^# total (\d+)$', inf.read(), re.M)
+    if not total:
+        raise SystemExit('perfrec_boot_bench: the plugin counted nothing in %s' % name)
+    return int(total.group(1))
+
+
+def tree_size(dtb):
+    """(nodes, properties) of the flat device tree @dtb"""
+    with open(dtb, 'rb') as inf:
+        blob = inf.read()
+    off, size = struct.unpack('>II', blob[8:12] + blob[36:40])
+    nodes = props = 0
+    pos = off
+    while pos < off + size:
+        tag = struct.unpack('>I', blob[pos:pos + 4])[0]
+        if tag == 1:
+            nodes += 1
+            pos = (blob.index(b'\0', pos + 4) + 4) & ~3
+        elif tag == 3:
+            props += 1
+            pos += 12 + ((struct.unpack('>I', blob[pos + 4:pos + 8])[0] + 3) & ~3)
+        elif tag in (2, 4):
+            pos += 4
+        else:
+            break
+    return nodes, props
+
+
+def arming_table(build, tmp, plugin):
+    """The boot recording's arming, its walk of the device tree and the
+    report's, counted exactly: Markdown lines"""
+    nodes, props = tree_size(dtb_with(tmp, {}))
+    arm = counted(build, tmp, plugin, 'perfrec_boot_start')
+    walk = counted(build, tmp, plugin, 'perfrec_dt_scan')
+    report = counted(build, tmp, plugin, 'perfrec_boot_report')
+    off = reloc_off(build, tmp)
+    adopt = counted(build, tmp, plugin, 'perfrec_boot_adopt', off)
+    place = counted(build, tmp, plugin, 'perfrec_buffer_place', off)
+    prompt = counted(build, tmp, plugin, 'perfrec_early_prompt', off)
+    return ['', 'What the boot recording\'s hooks cost, armed with no sample, counted '
+            'exactly (the TCG plugin, from the first execution of each function to its '
+            'return), on QEMU virt\'s device tree: %d nodes, %d properties.' % (nodes, props),
+            '',
+            '| what | instructions |', '|---|---:|',
+            '| arming the boot recording (`perfrec_boot_start()`, right after '
+            'fdtdec_setup()) | %d |' % arm,
+            '| of it, the walk of the device tree (`perfrec_dt_scan()`) | %d |' % walk,
+            '| the walk, per node | %.0f |' % (walk / nodes),
+            '| the walk, per property | %.0f |' % (walk / props),
+            '| the report once the console is up (`perfrec_boot_report()`) | %d |' % report,
+            '| the adoption after relocation (`perfrec_boot_adopt()`): a buffer at the '
+            'top of DRAM, the perf.data\'s head, the records copied | %d |' % adopt,
+            '| of it, placing the buffer (`perfrec_buffer_place()`: U-Boot\'s lmb and '
+            'environment) | %d |' % place,
+            '| the end at the prompt (`perfrec_early_prompt()`: the recording finalised, '
+            '`fileaddr` and `filesize` set, two lines printed) | %d |' % prompt]
+
+
 def main(argv=None):
     """Run the benchmark; return the exit code"""
     parser = argparse.ArgumentParser(description=__doc__.split('\n', 1)[0])
     parser.add_argument('--build-dir', required=True, help='the early-boot build')
+    parser.add_argument('--off-dir', required=True,
+                        help='the same build without the boot recording: the baseline')
+    parser.add_argument('--plugin', required=True,
+                        help='the TCG plugin that counts instructions (make qemu-plugin)')
     parser.add_argument('--doc', '--readme', dest='doc', metavar='FILE',
                         help='replace the bench-boot markers of this doc page '
                         '(doc/develop/perfrec.rst)')
@@ -159,9 +272,11 @@ def main(argv=None):
     rows = []
     with tempfile.TemporaryDirectory() as tmp:
         for what, props in RUNS:
-            marks, samples, early = boot(os.path.abspath(args.build_dir), tmp, props)
+            build = args.off_dir if props is None else args.build_dir
+            marks, samples, early = boot(os.path.abspath(build), tmp, props)
             rows.append((what, samples, marks, early))
         traced = trace_costs(os.path.abspath(args.build_dir), tmp)
+        arming = arming_table(os.path.abspath(args.build_dir), tmp, args.plugin)
     base = rows[0][2]['main_loop']
     # Instructions a sample costs, by difference over board_init_f and
     # relocation (from mark to mark: no arming and no copy in between),
@@ -192,6 +307,7 @@ def main(argv=None):
               '| handler | instructions per flat sample |', '|---|---:|']
     lines += ['| %s | %.2f |' % (what, traced[what])
               for what in ('normal', 'boot, before relocation', 'boot, after')]
+    lines += arming
     over = [what for what in traced if traced[what] > traced['normal'] + FLAT_EXTRA]
     lines += ['', 'Budget: the normal handler\'s figure plus %d (the address classification)%s.'
               % (FLAT_EXTRA, ': over it ' + ', '.join(over) if over else '')]

@@ -397,6 +397,21 @@ int perfrec_buffer_default(ulong size, ulong avoid, ulong avoid_size, ulong *add
 			   const char **areap);
 
 /**
+ * perfrec_buffer_place() - perfrec_buffer_default() for a tree already walked
+ * @size: as perfrec_buffer_default()
+ * @avoid: as perfrec_buffer_default()
+ * @avoid_size: as perfrec_buffer_default()
+ * @rsv_nodes: false if the control device tree has no /reserved-memory
+ *	node (a walk of it said so): before 2024.10, U-Boot's lmb then needs
+ *	no search of the tree for it
+ * @addrp: as perfrec_buffer_default()
+ * @areap: as perfrec_buffer_default()
+ * Return: as perfrec_buffer_default()
+ */
+int perfrec_buffer_place(ulong size, ulong avoid, ulong avoid_size, bool rsv_nodes,
+			 ulong *addrp, const char **areap);
+
+/**
  * perfrec_buffer_note_area() - Say that a buffer lies in a load area
  * @addr: the buffer
  * @area: the variable whose area it lies in (perfrec_buffer_default())

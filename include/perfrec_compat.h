@@ -14,6 +14,7 @@
 #include <command.h>
 #include <event.h>
 #include <lmb.h>
+#include <linux/libfdt.h>
 #include <version.h>
 #include <linux/compiler.h>
 #include <linux/types.h>
@@ -97,11 +98,11 @@ static inline bool perfrec_lmb_range_free(struct bd_info *bd, void *fdt, phys_ad
 /*
  * The highest free @size bytes below @max_addr (0: anywhere), not kept.
  * 2025.10 replaced lmb_alloc_base() by lmb_alloc_mem() and gave lmb_free()
- * the flags (no macro tells).
+ * the flags (no macro tells). @rsv_nodes: see the local lmb's below.
  */
 static inline phys_addr_t perfrec_lmb_alloc_below(struct bd_info *bd, void *fdt,
-						  phys_size_t size, ulong align,
-						  phys_addr_t max_addr)
+						  bool rsv_nodes, phys_size_t size,
+						  ulong align, phys_addr_t max_addr)
 {
 #if PERFREC_UBOOT_AT_LEAST(2025, 10)
 	phys_addr_t addr = max_addr;
@@ -158,13 +159,35 @@ static inline bool perfrec_lmb_range_free(struct bd_info *bd, void *fdt, phys_ad
 	return lmb_alloc_addr(&lmb, addr, size) == addr;
 }
 
+/*
+ * A local lmb from bd and @fdt. @rsv_nodes false: perfrec's walk of the tree
+ * found no /reserved-memory node, so only its /memreserve/ entries are
+ * read; lmb's own search for the node walks the whole tree each time.
+ */
+static inline void perfrec_lmb_init(struct lmb *lmb, struct bd_info *bd, void *fdt,
+				    bool rsv_nodes)
+{
+	u64 addr, size;
+	int i;
+
+	if (rsv_nodes) {
+		lmb_init_and_reserve(lmb, bd, fdt);
+		return;
+	}
+	lmb_init_and_reserve(lmb, bd, NULL);
+	for (i = 0; fdt && i < fdt_num_mem_rsv(fdt); i++) {
+		if (!fdt_get_mem_rsv(fdt, i, &addr, &size))
+			lmb_reserve(lmb, addr, size);
+	}
+}
+
 static inline phys_addr_t perfrec_lmb_alloc_below(struct bd_info *bd, void *fdt,
-						  phys_size_t size, ulong align,
-						  phys_addr_t max_addr)
+						  bool rsv_nodes, phys_size_t size,
+						  ulong align, phys_addr_t max_addr)
 {
 	struct lmb lmb;
 
-	lmb_init_and_reserve(&lmb, bd, fdt);
+	perfrec_lmb_init(&lmb, bd, fdt, rsv_nodes);
 
 	return lmb_alloc_base(&lmb, size, align, max_addr);
 }

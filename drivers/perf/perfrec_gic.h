@@ -27,6 +27,7 @@
 #define GIC_ICC_IGRPEN0_EN		BIT(0)
 #define GIC_ICC_IAR_INTID		GENMASK(23, 0)
 
+struct perfrec_dt_ctlr;
 struct perfrec_snapshot;
 
 /* Largest number of 32-line enable registers a GIC has (1020 lines) */
@@ -41,7 +42,7 @@ struct perfrec_snapshot;
 /*
  * Is @version this controller? Only those this build has can be
  * (CONFIG_PERFREC_GICV2, CONFIG_PERFREC_GICV3, CONFIG_PERFREC_BCM2836:
- * perfrec_gic_find_parent() refuses the others), so a build with one of
+ * perfrec_gic_parent_check() refuses the others), so a build with one of
  * them knows the answer at build time and drops the others' code.
  */
 #define PERFREC_GIC_ONLY(opt)						\
@@ -168,16 +169,28 @@ struct perfrec_dt_irq {
 };
 
 /**
- * perfrec_gic_dt_cells() - Cells in each entry of a device node's "interrupts"
- * @node: device node (the PMU's)
- * Return: PERFREC_DT_IRQ_CELLS_BCM2836 if its interrupt parent is the BCM2836
- * local controller, else PERFREC_DT_IRQ_CELLS
+ * perfrec_gic_parent_check() - Can a device's interrupt parent be used?
+ * @parent: the interrupt parent (perfrec_dt_scan() found it), or ofnode_null()
+ * @version: its version (struct perfrec_dt_ctlr)
+ * Return: 0 if it is a GICv2/v3 or the BCM2836 local controller, -ENOENT if
+ * there is none, -EPROTONOSUPPORT if it is another controller, -ENOSYS if it
+ * is one this build leaves out (see perfrec_gic_option())
  */
-uint perfrec_gic_dt_cells(ofnode node);
+int perfrec_gic_parent_check(ofnode parent, uint version);
+
+/**
+ * perfrec_gic_cells() - Cells in each entry of "interrupts" under a controller
+ * @version: the interrupt parent's (struct perfrec_dt_ctlr)
+ * Return: PERFREC_DT_IRQ_CELLS_BCM2836 for the BCM2836 local controller,
+ * else PERFREC_DT_IRQ_CELLS
+ */
+uint perfrec_gic_cells(uint version);
 
 /**
  * perfrec_gic_dt_irq() - Decode one entry of a device node's "interrupts"
- * @node: device node (the PMU's, the timer's)
+ * @irqs: the property (the PMU's, the timer's), or NULL
+ * @len: its length in bytes
+ * @cells: cells in each entry, perfrec_gic_cells() of its interrupt parent
  * @idx: which entry, from 0
  * @irq: returns the entry; @irq->type even when the rest is unusable
  *
@@ -187,42 +200,33 @@ uint perfrec_gic_dt_cells(ofnode node);
  * -EPROTONOSUPPORT if it is neither a PPI (0-15) nor an SPI (0-987), nor a
  * source of the BCM2836 local controller (0-11)
  */
-int perfrec_gic_dt_irq(ofnode node, uint idx, struct perfrec_dt_irq *irq);
+int perfrec_gic_dt_irq(const fdt32_t *irqs, int len, uint cells, uint idx,
+		       struct perfrec_dt_irq *irq);
 
 /**
- * perfrec_gic_find_parent() - Find the interrupt parent of a device node
- * @node: the node (the PMU's, the timer's)
- * @parentp: returns the parent, or ofnode_null() if there is none
- * Return: 0 if it is a GICv2/v3 or the BCM2836 local controller, -ENOENT if
- * @node has no interrupt parent, -EPROTONOSUPPORT if it is another controller,
- * -ENOSYS if it is one this build leaves out (see perfrec_gic_option())
- */
-int perfrec_gic_find_parent(ofnode node, ofnode *parentp);
-
-/**
- * perfrec_gic_option() - The option a build needs for this interrupt controller
- * @gic_node: a GIC or BCM2836 local controller node
+ * perfrec_gic_option() - The option a build needs for an interrupt controller
+ * @version: its version (struct perfrec_dt_ctlr)
  * Return: "CONFIG_PERFREC_GICV2", "CONFIG_PERFREC_GICV3" or
  * "CONFIG_PERFREC_BCM2836" if this build leaves it out, else NULL
  */
-const char *perfrec_gic_option(ofnode gic_node);
+const char *perfrec_gic_option(uint version);
 
 /**
- * perfrec_gic_from_dt() - Find the interrupt controller of a device node
- * @node: device node whose interrupt-parent is wanted (the PMU)
+ * perfrec_gic_from_dt() - Reach an interrupt controller found in the device tree
+ * @ctlr: the controller, a device's interrupt parent, with its register
+ *	blocks (perfrec_dt_scan())
  * @gic: returns version and register bases
  *
  * Each register block is checked against the page tables in use first: what
  * U-Boot's MMU map leaves out is mapped as device memory until
  * perfrec_gic_put(). Its first read is guarded: an abort there is an error.
- * Return: 0 if found, -ENOENT if @node has no interrupt parent, -EPROTONOSUPPORT
- * if the parent is not a GICv2/v3, -EINVAL if its "reg" is incomplete,
- * -ENODEV if this CPU's GICv3 redistributor is not found, -EADDRNOTAVAIL if
- * a block is not mapped and cannot be, -EFAULT if nothing answers at one
- * (@gic->fault names the block); on error nothing stays mapped. The same
- * code is kept in @gic->dt_err.
+ * Return: 0 if found, or perfrec_gic_parent_check()'s error, -EINVAL if its
+ * "reg" is incomplete, -ENODEV if this CPU's GICv3 redistributor is not
+ * found, -EADDRNOTAVAIL if a block is not mapped and cannot be, -EFAULT if
+ * nothing answers at one (@gic->fault names the block); on error nothing
+ * stays mapped. The same code is kept in @gic->dt_err.
  */
-int perfrec_gic_from_dt(ofnode node, struct perfrec_gic *gic);
+int perfrec_gic_from_dt(const struct perfrec_dt_ctlr *ctlr, struct perfrec_gic *gic);
 
 /**
  * perfrec_gic_put() - Give back the mappings perfrec_gic_from_dt() made

@@ -26,6 +26,7 @@
 #include <linux/bitfield.h>
 #include <linux/sizes.h>
 #include "perfrec_cpu.h"
+#include "perfrec_dt.h"
 #include "perfrec_gic.h"
 
 /* GICD (the security state, the lines), GICR (v3: its frames) */
@@ -38,34 +39,7 @@
 #define PERFREC_GICR_MAX_REGIONS	8
 #define PERFREC_GICR_MAX_FRAMES		512
 
-static const char *const perfrec_gicv2_compat[] = {
-	"arm,gic-400", "arm,cortex-a15-gic", "arm,cortex-a9-gic", "arm,cortex-a7-gic",
-	"arm,arm11mp-gic", "arm,eb11mp-gic", "arm,pl390", "arm,tc11mp-gic",
-	"qcom,msm-qgic2",
-};
-
-/*
- * GICv2 or v3 (or the BCM2836 local controller) by compatible, else 0;
- * built or not
- */
-static uint perfrec_gic_version(ofnode gic_node)
-{
-	uint i;
-
-	if (ofnode_device_is_compatible(gic_node, "arm,gic-v3"))
-		return 3;
-	if (ofnode_device_is_compatible(gic_node, "brcm,bcm2836-l1-intc"))
-		return PERFREC_GIC_BCM2836;
-	for (i = 0; i < ARRAY_SIZE(perfrec_gicv2_compat); i++) {
-		if (ofnode_device_is_compatible(gic_node, perfrec_gicv2_compat[i]))
-			return 2;
-	}
-
-	return 0;
-}
-
-/* The option a controller of @version needs, if this build leaves it out, else NULL */
-static const char *perfrec_gic_left_out(uint version)
+const char *perfrec_gic_option(uint version)
 {
 	switch (version) {
 	case 2:
@@ -79,31 +53,14 @@ static const char *perfrec_gic_left_out(uint version)
 	}
 }
 
-const char *perfrec_gic_option(ofnode gic_node)
+int perfrec_gic_parent_check(ofnode parent, uint version)
 {
-	return perfrec_gic_left_out(perfrec_gic_version(gic_node));
-}
-
-int perfrec_gic_find_parent(ofnode node, ofnode *parentp)
-{
-	u32 phandle;
-	uint version;
-
-	*parentp = ofnode_null();
-	for (; ofnode_valid(node); node = ofnode_get_parent(node)) {
-		if (!ofnode_read_u32(node, "interrupt-parent", &phandle)) {
-			*parentp = ofnode_get_by_phandle(phandle);
-			break;
-		}
-	}
-	if (!ofnode_valid(*parentp))
+	if (!ofnode_valid(parent))
 		return -ENOENT;
-
-	version = perfrec_gic_version(*parentp);
 	if (!version)
 		return -EPROTONOSUPPORT;
 
-	return perfrec_gic_left_out(version) ? -ENOSYS : 0;
+	return perfrec_gic_option(version) ? -ENOSYS : 0;
 }
 
 /*
@@ -148,29 +105,26 @@ void perfrec_gic_put(struct perfrec_gic *gic)
 }
 
 /* Find the redistributor whose GICR_TYPER affinity is this CPU's MPIDR */
-static int perfrec_gicv3_find_rdist(ofnode gic_node, struct perfrec_gic *gic)
+static int perfrec_gicv3_find_rdist(const struct perfrec_dt_ctlr *ctlr, struct perfrec_gic *gic)
 {
 	u64 mpidr = perfrec_cpu_affinity();
 	u64 aff = FIELD_GET(CPU_MPIDR_AFF3, mpidr) << 24 |
 		  FIELD_GET(CPU_MPIDR_AFF2, mpidr) << 16 |
 		  FIELD_GET(CPU_MPIDR_AFF1, mpidr) << 8 |
 		  FIELD_GET(CPU_MPIDR_AFF0, mpidr);
-	u32 regions = ofnode_read_u32_default(gic_node, "#redistributor-regions", 1);
-	u64 stride = ofnode_read_u64_default(gic_node, "redistributor-stride", 0);
+	u32 regions = min_t(u32, ctlr->rd_regions, PERFREC_GICR_MAX_REGIONS);
 	uint region;
 
-	regions = min_t(u32, regions, PERFREC_GICR_MAX_REGIONS);
 	for (region = 0; region < regions; region++) {
-		fdt_addr_t base = ofnode_get_addr_index(gic_node, 1 + region);
-		fdt_size_t size = 0;
+		fdt_size_t size = ctlr->size[1 + region];
+		fdt_addr_t base = ctlr->base[1 + region];
 		void __iomem *rd;
 		ulong off;
 		uint frames;
 
-		if (base == FDT_ADDR_T_NONE)
+		if (1 + region >= ctlr->nr_regs)
 			return -EINVAL;
 		/* Without a size, GICR_TYPER.Last ends the region */
-		ofnode_get_addr_size_index(gic_node, 1 + region, &size);
 		for (off = 0, frames = 0; (!size || off + PERFREC_GICR_FRAME <= size) &&
 		     frames < PERFREC_GICR_MAX_FRAMES; frames++) {
 			u64 typer;
@@ -188,8 +142,8 @@ static int perfrec_gicv3_find_rdist(ofnode gic_node, struct perfrec_gic *gic)
 			}
 			if (typer & PERFREC_GICR_TYPER_LAST)
 				break;
-			if (stride)
-				off += stride;
+			if (ctlr->rd_stride)
+				off += ctlr->rd_stride;
 			else
 				off += typer & PERFREC_GICR_TYPER_VLPIS ? 2 * PERFREC_GICR_FRAME :
 					PERFREC_GICR_FRAME;
@@ -208,39 +162,46 @@ static int perfrec_gicv3_find_rdist(ofnode gic_node, struct perfrec_gic *gic)
 /* Sources of the BCM2836 local controller: 0-11 (the local timer is 11) */
 #define PERFREC_BCM2836_NR_SOURCES	12
 
-uint perfrec_gic_dt_cells(ofnode node)
+uint perfrec_gic_cells(uint version)
 {
-	ofnode parent;
+	return perfrec_gic_bcm2836(version) ? PERFREC_DT_IRQ_CELLS_BCM2836 : PERFREC_DT_IRQ_CELLS;
+}
 
-	perfrec_gic_find_parent(node, &parent);
+/* Cell @idx of an "interrupts" property of @len bytes, into @val; false if there is none */
+static bool perfrec_dt_cell(const fdt32_t *irqs, int len, uint idx, u32 *val)
+{
+	if (!irqs || (idx + 1) * sizeof(*irqs) > len)
+		return false;
+	*val = fdt32_to_cpu(irqs[idx]);
 
-	return ofnode_valid(parent) && perfrec_gic_bcm2836(perfrec_gic_version(parent)) ?
-	       PERFREC_DT_IRQ_CELLS_BCM2836 : PERFREC_DT_IRQ_CELLS;
+	return true;
 }
 
 /* <source flags>: each source is a core's own, as a GIC's PPI */
-static int perfrec_bcm2836_dt_irq(ofnode node, uint idx, struct perfrec_dt_irq *irq)
+static int perfrec_bcm2836_dt_irq(const fdt32_t *irqs, int len, uint idx,
+				  struct perfrec_dt_irq *irq)
 {
 	idx *= PERFREC_DT_IRQ_CELLS_BCM2836;
 	irq->type = PERFREC_DT_IRQ_TYPE_PPI;
-	if (ofnode_read_u32_index(node, "interrupts", idx, &irq->intid) ||
-	    ofnode_read_u32_index(node, "interrupts", idx + 1, &irq->flags))
+	if (!perfrec_dt_cell(irqs, len, idx, &irq->intid) ||
+	    !perfrec_dt_cell(irqs, len, idx + 1, &irq->flags))
 		return -ENXIO;
 
 	return irq->intid < PERFREC_BCM2836_NR_SOURCES ? 0 : -EPROTONOSUPPORT;
 }
 
-int perfrec_gic_dt_irq(ofnode node, uint idx, struct perfrec_dt_irq *irq)
+int perfrec_gic_dt_irq(const fdt32_t *irqs, int len, uint cells, uint idx,
+		       struct perfrec_dt_irq *irq)
 {
 	u32 num;
 
-	if (perfrec_gic_dt_cells(node) == PERFREC_DT_IRQ_CELLS_BCM2836)
-		return perfrec_bcm2836_dt_irq(node, idx, irq);
+	if (cells == PERFREC_DT_IRQ_CELLS_BCM2836)
+		return perfrec_bcm2836_dt_irq(irqs, len, idx, irq);
 	idx *= PERFREC_DT_IRQ_CELLS;
 	irq->type = U32_MAX;
-	if (ofnode_read_u32_index(node, "interrupts", idx, &irq->type) ||
-	    ofnode_read_u32_index(node, "interrupts", idx + 1, &num) ||
-	    ofnode_read_u32_index(node, "interrupts", idx + 2, &irq->flags))
+	if (!perfrec_dt_cell(irqs, len, idx, &irq->type) ||
+	    !perfrec_dt_cell(irqs, len, idx + 1, &num) ||
+	    !perfrec_dt_cell(irqs, len, idx + 2, &irq->flags))
 		return -ENXIO;
 	if (irq->type == PERFREC_DT_IRQ_TYPE_PPI && num < PERFREC_GIC_NR_PPI)
 		irq->intid = PERFREC_GIC_PPI_BASE + num;
@@ -262,20 +223,20 @@ int perfrec_gic_check_intid(const struct perfrec_gic *gic, uint intid)
 }
 
 /* The distributor and CPU interface (v2), or the redistributor (v3), found and reachable */
-static int perfrec_gic_find(ofnode node, struct perfrec_gic *gic)
+static int perfrec_gic_find(const struct perfrec_dt_ctlr *ctlr, struct perfrec_gic *gic)
 {
 	fdt_addr_t dist, cpu;
-	fdt_size_t size = 0;
-	ofnode gic_node;
+	fdt_size_t size;
 	int ret;
 
-	ret = perfrec_gic_find_parent(node, &gic_node);
+	ret = perfrec_gic_parent_check(ctlr->node, ctlr->version);
 	if (ret)
 		return log_msg_ret("parent", ret);
-	gic->version = perfrec_gic_version(gic_node);
-	dist = ofnode_get_addr_size_index(gic_node, 0, &size);
-	if (dist == FDT_ADDR_T_NONE)
+	gic->version = ctlr->version;
+	if (!ctlr->nr_regs)
 		return log_msg_ret("dist", -EINVAL);
+	dist = ctlr->base[0];
+	size = ctlr->size[0];
 	if (perfrec_gic_bcm2836(gic->version)) {
 		gic->l1.core = FIELD_GET(CPU_MPIDR_AFF0, perfrec_cpu_affinity());
 		if (gic->l1.core >= PERFREC_BCM2836_CORES)
@@ -297,10 +258,10 @@ static int perfrec_gic_find(ofnode node, struct perfrec_gic *gic)
 					readl(gic->dist + GICD_TYPER)) + 1;
 
 	if (perfrec_gic_v2(gic->version)) {
-		size = 0;
-		cpu = ofnode_get_addr_size_index(gic_node, 1, &size);
-		if (cpu == FDT_ADDR_T_NONE)
+		if (ctlr->nr_regs < 2)
 			return log_msg_ret("cpu", -EINVAL);
+		cpu = ctlr->base[1];
+		size = ctlr->size[1];
 		ret = perfrec_gic_reach(gic, "CPU interface", cpu, size ?: SZ_8K, GICC_CTLR,
 					&gic->cpu);
 		if (ret)
@@ -315,13 +276,13 @@ static int perfrec_gic_find(ofnode node, struct perfrec_gic *gic)
 			     (readl(gic->dist + GICD_CTLR) & PERFREC_GICD_CTLR_DS);
 	gic->group0 = perfrec_cpu_el() == 3;
 
-	return perfrec_gicv3_find_rdist(gic_node, gic);
+	return perfrec_gicv3_find_rdist(ctlr, gic);
 }
 
-int perfrec_gic_from_dt(ofnode node, struct perfrec_gic *gic)
+int perfrec_gic_from_dt(const struct perfrec_dt_ctlr *ctlr, struct perfrec_gic *gic)
 {
 	memset(gic, 0, sizeof(*gic));
-	gic->dt_err = perfrec_gic_find(node, gic);
+	gic->dt_err = perfrec_gic_find(ctlr, gic);
 	if (gic->dt_err)
 		perfrec_gic_put(gic);
 

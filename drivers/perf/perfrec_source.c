@@ -17,53 +17,50 @@
 #include <errno.h>
 #include <perfrec.h>
 #include <perfrec_snapshot.h>
-#include <time.h>
 #include <dm/ofnode.h>
 #include <linux/string.h>
 #include "perfrec_counters.h"
 #include "perfrec_cpu.h"
+#include "perfrec_dt.h"
 #include "perfrec_gic.h"
 #include "perfrec_source.h"
 #include "perfrec_timer.h"
 #include "pmuv3.h"
 
-/* How long a raised interrupt may take to show as pending at the GIC */
-#define PERFREC_PROBE_US	1000
-/* At most this many looks, too: U-Boot's time stands still without CNTFRQ_EL0 */
-#define PERFREC_PROBE_POLLS	100000
-
 /*
- * Find the PMU's interrupt and GIC in the control device tree, as it is now.
- * The path of @node, for messages
+ * How many times a raised interrupt is looked for at the controller, and
+ * its level for having dropped: a count, not a time, so that the bound
+ * holds whatever the timer does (and costs a known number of instructions
+ * when the interrupt never comes). Each look is a device read, far slower
+ * than the few cycles an interrupt takes to reach the controller.
  */
-static void perfrec_node_path(ofnode node, char *buf, size_t size)
-{
-	if (ofnode_get_path(node, buf, size))
-		strlcpy(buf, ofnode_get_name(node), size);
-}
+#define PERFREC_PROBE_POLLS	10000
 
 /*
- * Is @node's interrupt parent a GIC (or the BCM2836 local controller)? If
+ * Is @dev's interrupt parent a GIC (or the BCM2836 local controller)? If
  * not, say which controller it is (or that there is none) in @irq
  */
-static int perfrec_check_parent(ofnode node, struct perfrec_irq_report *irq)
+static int perfrec_check_parent(const struct perfrec_dt_dev *dev,
+				struct perfrec_irq_report *irq)
 {
+	const struct perfrec_dt_ctlr *parent = &dev->parent;
 	const char *compat;
-	ofnode parent;
 	int ret;
 
-	ret = perfrec_gic_find_parent(node, &parent);
-	irq->local = perfrec_gic_dt_cells(node) == PERFREC_DT_IRQ_CELLS_BCM2836;
+	ret = perfrec_gic_parent_check(parent->node, parent->version);
+	irq->local = ofnode_valid(parent->node) &&
+		     perfrec_gic_cells(parent->version) == PERFREC_DT_IRQ_CELLS_BCM2836;
 	if (!ret)
 		return 0;
 	irq->fault = PERFREC_IRQ_NO_GIC;
 	if (ret == -ENOSYS) {
 		irq->fault = PERFREC_IRQ_LEFT_OUT;
-		irq->block = perfrec_gic_option(parent);
+		irq->block = perfrec_gic_option(parent->version);
 	}
-	if (ofnode_valid(parent)) {
-		perfrec_node_path(parent, irq->parent, sizeof(irq->parent));
-		compat = ofnode_read_string(parent, "compatible");
+	if (ofnode_valid(parent->node)) {
+		if (ofnode_get_path(parent->node, irq->parent, sizeof(irq->parent)))
+			strlcpy(irq->parent, ofnode_get_name(parent->node), sizeof(irq->parent));
+		compat = ofnode_read_string(parent->node, "compatible");
 		strlcpy(irq->compat, compat ?: "", sizeof(irq->compat));
 	}
 
@@ -99,29 +96,30 @@ void perfrec_source_gic_fault(const struct perfrec_gic *gic, int err,
 }
 
 /* The PMU's interrupt and its GIC, from the PMU node; say why not in @irq */
-static int perfrec_find_pmu_irq(struct perfrec_gic *gic, ofnode *nodep,
-				struct perfrec_irq_report *irq)
+static int perfrec_find_pmu_irq(const struct perfrec_dt *dt, struct perfrec_gic *gic,
+				ofnode *nodep, struct perfrec_irq_report *irq)
 {
+	const struct perfrec_dt_dev *pmu = &dt->pmu;
 	uint intid, flags;
 	int ret;
 
-	ret = pmuv3_find_node(nodep);
-	if (ret) {
+	if (!ofnode_valid(pmu->node)) {
 		irq->fault = PERFREC_IRQ_NO_NODE;
-		return ret;
+		return -ENOENT;
 	}
-	perfrec_node_path(*nodep, irq->node, sizeof(irq->node));
+	*nodep = pmu->node;
+	strlcpy(irq->node, pmu->path, sizeof(irq->node));
 	/* The specifier's form is the parent's: only a GIC's is known */
-	if (perfrec_check_parent(*nodep, irq))
+	if (perfrec_check_parent(pmu, irq))
 		return -ENXIO;
-	ret = pmuv3_read_irq(*nodep, &intid, &flags);
+	ret = pmuv3_read_irq(pmu, &intid, &flags);
 	if (ret) {
 		irq->fault = ret == -EPROTONOSUPPORT ? PERFREC_IRQ_BAD_SPEC :
 			     ret == -ENODEV ? PERFREC_IRQ_NO_CPU : PERFREC_IRQ_NO_PROP;
 		return ret == -EPROTONOSUPPORT ? ret : -ENXIO;
 	}
 	irq->intid = intid;
-	ret = perfrec_gic_from_dt(*nodep, gic);
+	ret = perfrec_gic_from_dt(&pmu->parent, gic);
 	if (ret) {
 		perfrec_source_gic_fault(gic, gic->dt_err, irq);
 		return -ENXIO;
@@ -139,21 +137,23 @@ static int perfrec_find_pmu_irq(struct perfrec_gic *gic, ofnode *nodep,
 }
 
 /* The generic timer's interrupt for U-Boot's EL, and its GIC; say why not in @irq */
-static int perfrec_find_timer_irq(struct perfrec_timer *timer, struct perfrec_gic *gic,
-				  struct perfrec_irq_report *irq)
+static int perfrec_find_timer_irq(const struct perfrec_dt *dt, struct perfrec_timer *timer,
+				  struct perfrec_gic *gic, struct perfrec_irq_report *irq)
 {
+	const struct perfrec_dt_dev *dev = &dt->timer;
 	int ret;
 
-	ret = perfrec_timer_find(timer);
-	if (ret) {
+	timer->node = dev->node;
+	timer->el = perfrec_cpu_el();
+	if (!ofnode_valid(dev->node)) {
 		irq->fault = PERFREC_IRQ_NO_NODE;
-		return ret;
+		return -ENOENT;
 	}
-	perfrec_node_path(timer->node, irq->node, sizeof(irq->node));
+	strlcpy(irq->node, dev->path, sizeof(irq->node));
 	/* The specifier's form is the parent's: only a GIC's is known */
-	if (perfrec_check_parent(timer->node, irq))
+	if (perfrec_check_parent(dev, irq))
 		return -ENXIO;
-	ret = perfrec_timer_irq(timer, gic);
+	ret = perfrec_timer_irq(timer, dev, gic);
 	irq->intid = gic->intid;
 	switch (ret) {
 	case -ENXIO:
@@ -190,9 +190,12 @@ void perfrec_snapshot(struct perfrec_snapshot *snap)
 {
 	struct perfrec_irq_report irq = { 0 };
 	struct perfrec_gic gic;
+	struct perfrec_dt dt;
 	ofnode node;
 
-	if (!perfrec_cpu_el_built() || perfrec_find_pmu_irq(&gic, &node, &irq)) {
+	if (perfrec_cpu_el_built())
+		perfrec_dt_scan(&dt);
+	if (!perfrec_cpu_el_built() || perfrec_find_pmu_irq(&dt, &gic, &node, &irq)) {
 		perfrec_source_snapshot(snap, NULL);
 		return;
 	}
@@ -210,7 +213,6 @@ int perfrec_source_probe(enum perfrec_source source, struct perfrec_counters *ct
 {
 	struct pmuv3_saved pmu;
 	bool seen = false;
-	ulong start;
 	uint polls;
 
 	if (source == PERFREC_SRC_PMU) {
@@ -219,21 +221,17 @@ int perfrec_source_probe(enum perfrec_source source, struct perfrec_counters *ct
 	} else {
 		perfrec_timer_start(&ctr->timer, 0);
 	}
-	start = timer_get_us();
 	polls = 0;
 	do {
 		seen = perfrec_gic_pending(gic);
-	} while (!seen && ++polls < PERFREC_PROBE_POLLS &&
-		 timer_get_us() - start < PERFREC_PROBE_US);
+	} while (!seen && ++polls < PERFREC_PROBE_POLLS);
 	if (source == PERFREC_SRC_PMU)
 		pmuv3_restore(&pmu);
 	else
 		perfrec_timer_restore(&ctr->timer);
 	/* A level interrupt drops with its source; an edge one stays pending */
-	start = timer_get_us();
 	polls = 0;
-	while (perfrec_gic_pending(gic) && ++polls < PERFREC_PROBE_POLLS &&
-	       timer_get_us() - start < PERFREC_PROBE_US)
+	while (perfrec_gic_pending(gic) && ++polls < PERFREC_PROBE_POLLS)
 		;
 	if (perfrec_gic_pending(gic))
 		perfrec_gic_clear_pending(gic);
@@ -245,17 +243,18 @@ int perfrec_source_probe(enum perfrec_source source, struct perfrec_counters *ct
 	return 0;
 }
 
-int perfrec_source_find(enum perfrec_source source, struct perfrec_counters *ctr,
-			struct perfrec_gic *gic, struct perfrec_irq_report *irq)
+int perfrec_source_find(enum perfrec_source source, const struct perfrec_dt *dt,
+			struct perfrec_counters *ctr, struct perfrec_gic *gic,
+			struct perfrec_irq_report *irq)
 {
 	ctr->pmu_node = ofnode_null();
 	switch (source) {
 	case PERFREC_SRC_PMU:
 		if (!ctr->have_pmu)
 			return -ENODEV;
-		return perfrec_find_pmu_irq(gic, &ctr->pmu_node, irq);
+		return perfrec_find_pmu_irq(dt, gic, &ctr->pmu_node, irq);
 	case PERFREC_SRC_TIMER:
-		return perfrec_find_timer_irq(&ctr->timer, gic, irq);
+		return perfrec_find_timer_irq(dt, &ctr->timer, gic, irq);
 	default:
 		return 0;
 	}

@@ -11,6 +11,7 @@
 #include <perfrec_snapshot.h>
 #include <dm/ofnode.h>
 #include "perfrec_counters.h"
+#include "perfrec_dt.h"
 #include "perfrec_gic.h"
 
 /**
@@ -26,6 +27,7 @@ void perfrec_source_gic_fault(const struct perfrec_gic *gic, int err,
 /**
  * perfrec_source_find() - Find a session's interrupt in the control device tree
  * @source: the interrupt that is to drive the session
+ * @dt: the tree's facts, from perfrec_dt_scan()
  * @ctr: the counters: the PMU found; its node (ofnode_null() for the timer or
  *	none) and the timer are filled in here
  * @gic: returns the GIC and the interrupt, put with perfrec_gic_put()
@@ -33,8 +35,9 @@ void perfrec_source_gic_fault(const struct perfrec_gic *gic, int err,
  * Return: 0 (also for PERFREC_SRC_NONE, which needs no interrupt), or an
  * error with @irq saying why
  */
-int perfrec_source_find(enum perfrec_source source, struct perfrec_counters *ctr,
-			struct perfrec_gic *gic, struct perfrec_irq_report *irq);
+int perfrec_source_find(enum perfrec_source source, const struct perfrec_dt *dt,
+			struct perfrec_counters *ctr, struct perfrec_gic *gic,
+			struct perfrec_irq_report *irq);
 
 /**
  * perfrec_source_probe() - Check that a session's interrupt reaches its controller
@@ -45,7 +48,7 @@ int perfrec_source_find(enum perfrec_source source, struct perfrec_counters *ctr
  *
  * Raises the interrupt on purpose (a PMU overflow flag, or a timer deadline
  * long past) with the CPU's interrupts masked; it must show as pending
- * within a bounded time. Leaves it not pending, and the PMU and timer as
+ * within a bounded number of looks. Leaves it not pending, and the PMU and timer as
  * they were.
  * Return: 0, or -ETIMEDOUT if it never showed
  */

@@ -15,7 +15,10 @@
 #include <perfrec_snapshot.h>
 #include <asm/system.h>
 #include <dm/ofnode.h>
+#include <linux/kernel.h>
+#include <linux/string.h>
 #include "perfrec_cpu.h"
+#include "perfrec_dt.h"
 #include "perfrec_gic.h"
 #include "perfrec_timer.h"
 
@@ -23,11 +26,6 @@
 #define PERFREC_TIMER_IRQ_SECURE	0
 #define PERFREC_TIMER_IRQ_PHYS		1
 #define PERFREC_TIMER_IRQ_HYP		3
-
-static const char *const perfrec_timer_compat[] = {
-	"arm,armv8-timer",
-	"arm,armv7-timer",
-};
 
 static uint perfrec_timer_irq_index(uint el)
 {
@@ -41,33 +39,20 @@ static uint perfrec_timer_irq_index(uint el)
 	}
 }
 
-int perfrec_timer_find(struct perfrec_timer *timer)
-{
-	ofnode node = ofnode_null();
-	uint i;
-
-	for (i = 0; i < ARRAY_SIZE(perfrec_timer_compat) && !ofnode_valid(node); i++)
-		node = ofnode_by_compatible(ofnode_null(), perfrec_timer_compat[i]);
-	if (!ofnode_valid(node))
-		return log_msg_ret("node", -ENOENT);
-	timer->node = node;
-	timer->el = perfrec_cpu_el();
-
-	return 0;
-}
-
-int perfrec_timer_irq(const struct perfrec_timer *timer, struct perfrec_gic *gic)
+int perfrec_timer_irq(const struct perfrec_timer *timer, const struct perfrec_dt_dev *dev,
+		      struct perfrec_gic *gic)
 {
 	struct perfrec_dt_irq irq;
 	int ret;
 
 	gic->intid = 0;
-	ret = perfrec_gic_dt_irq(timer->node, perfrec_timer_irq_index(timer->el), &irq);
+	ret = perfrec_gic_dt_irq(dev->irqs, dev->irqs_len, perfrec_gic_cells(dev->parent.version),
+				 perfrec_timer_irq_index(timer->el), &irq);
 	if (ret == -ENXIO)
 		return log_msg_ret("irq", ret);
 	if (ret || irq.type != PERFREC_DT_IRQ_TYPE_PPI)
 		return log_msg_ret("ppi", -EPROTONOSUPPORT);
-	ret = perfrec_gic_from_dt(timer->node, gic);
+	ret = perfrec_gic_from_dt(&dev->parent, gic);
 	gic->intid = irq.intid;
 	if (ret)
 		return log_msg_ret("gic", -ENOLINK);

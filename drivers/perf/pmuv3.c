@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0+
 /*
  * Copyright (c) 2026 The perfrec authors
- * Arm PMUv3 for perfrec: the PMU's device-tree node and the counter policy
+ * Arm PMUv3 for perfrec: the PMU's interrupt and the counter policy
  *
  * The counter policy below (which bits, in which order, with which barrier)
  * is what the session calls; the registers themselves are reached through
@@ -20,64 +20,9 @@
 #include <dm/ofnode.h>
 #include <linux/bitfield.h>
 #include "perfrec_cpu.h"
+#include "perfrec_dt.h"
 #include "perfrec_gic.h"
 #include "pmuv3.h"
-
-/*
- * The PMU's compatible strings: "arm,armv8-pmuv3", the Cortex and Neoverse
- * cores' own ("arm,cortex-a53-pmu", ...) and these others, as Linux's
- * arm_pmuv3 driver knows them. As rules and one string, not a table of
- * pointers (each would cost a relocation entry in u-boot.bin).
- */
-static const char pmuv3_compat_others[] =
-	"arm,armv8-pmuv3\0apm,potenza-pmu\0brcm,vulcan-pmu\0cavium,thunder-pmu\0"
-	"nvidia,carmel-pmu\0nvidia,denver-pmu\0";
-
-static bool pmuv3_compat_core(const char *compat, const char *prefix)
-{
-	size_t len = strlen(compat), plen = strlen(prefix);
-
-	return len > plen + 4 && !strncmp(compat, prefix, plen) &&
-	       !strcmp(compat + len - 4, "-pmu");
-}
-
-static bool pmuv3_compatible(ofnode node)
-{
-	const char *compat, *end, *p;
-	int len;
-
-	compat = ofnode_read_prop(node, "compatible", &len);
-	if (!compat || len <= 0)
-		return false;
-	for (end = compat + len; compat < end; compat += strlen(compat) + 1) {
-		if (pmuv3_compat_core(compat, "arm,cortex-") ||
-		    pmuv3_compat_core(compat, "arm,neoverse-"))
-			return true;
-		for (p = pmuv3_compat_others; *p; p += strlen(p) + 1) {
-			if (!strcmp(compat, p))
-				return true;
-		}
-	}
-
-	return false;
-}
-
-/* The first enabled PMU node at or below @parent, depth first */
-static int pmuv3_find_below(ofnode parent, ofnode *nodep)
-{
-	ofnode node;
-
-	ofnode_for_each_subnode(node, parent) {
-		if (pmuv3_compatible(node) && ofnode_is_enabled(node)) {
-			*nodep = node;
-			return 0;
-		}
-		if (!pmuv3_find_below(node, nodep))
-			return 0;
-	}
-
-	return -ENOENT;
-}
 
 int pmuv3_detect(struct pmuv3_hw *hw)
 {
@@ -90,22 +35,6 @@ int pmuv3_detect(struct pmuv3_hw *hw)
 	hw->pmceid1 = read_pmceid1_el0();
 
 	return 0;
-}
-
-int pmuv3_find_node(ofnode *nodep)
-{
-	ofnode node;
-
-	/* Most trees name the generic PMUv3: libfdt's search, no walk of ours */
-	for (node = ofnode_by_compatible(ofnode_null(), "arm,armv8-pmuv3"); ofnode_valid(node);
-	     node = ofnode_by_compatible(node, "arm,armv8-pmuv3")) {
-		if (ofnode_is_enabled(node)) {
-			*nodep = node;
-			return 0;
-		}
-	}
-
-	return pmuv3_find_below(ofnode_root(), nodep);
 }
 
 /* Is @cpu (a /cpus node) this CPU? Its "reg" holds the MPIDR affinity */
@@ -157,24 +86,25 @@ static int pmuv3_my_irq_index(ofnode node, uint nr)
 	return -ENODEV;
 }
 
-int pmuv3_read_irq(ofnode node, uint *intidp, uint *flagsp)
+int pmuv3_read_irq(const struct perfrec_dt_dev *pmu, uint *intidp, uint *flagsp)
 {
-	int entry = perfrec_gic_dt_cells(node) * sizeof(u32);
-	int size = ofnode_read_size(node, "interrupts");
+	uint cells = perfrec_gic_cells(pmu->parent.version);
+	int entry = cells * sizeof(u32);
+	int size = pmu->irqs ? pmu->irqs_len : -1;
 	struct perfrec_dt_irq irq;
 	int idx, ret;
 
 	if (size < entry)
 		return -ENXIO;
 	/* A PPI is every CPU's own; SPIs come one per CPU */
-	idx = pmuv3_my_irq_index(node, size / entry);
-	if (perfrec_gic_dt_irq(node, 0, &irq) == -ENXIO)
+	idx = pmuv3_my_irq_index(pmu->node, size / entry);
+	if (perfrec_gic_dt_irq(pmu->irqs, pmu->irqs_len, cells, 0, &irq) == -ENXIO)
 		return -ENXIO;
 	if (irq.type == PERFREC_DT_IRQ_TYPE_PPI)
 		idx = 0;
 	else if (idx < 0)
 		return idx;
-	ret = perfrec_gic_dt_irq(node, idx, &irq);
+	ret = perfrec_gic_dt_irq(pmu->irqs, pmu->irqs_len, cells, idx, &irq);
 	if (ret)
 		return ret;
 	*intidp = irq.intid;

@@ -63,17 +63,11 @@ struct pmuv3_saved {
  */
 int pmuv3_detect(struct pmuv3_hw *hw);
 
-/**
- * pmuv3_find_node() - Find the enabled PMU node in the control device tree
- * @nodep: returns the node: the first, depth first, whose compatible is a
- *	PMUv3's ("arm,armv8-pmuv3", "arm,cortex-a53-pmu", ...)
- * Return: 0 if found, -ENOENT if none
- */
-int pmuv3_find_node(ofnode *nodep);
+struct perfrec_dt_dev;
 
 /**
  * pmuv3_read_irq() - This CPU's PMU interrupt, from the PMU node
- * @node: PMU node
+ * @pmu: the PMU node, its "interrupts" and interrupt parent (perfrec_dt_scan())
  * @intidp: returns its GIC INTID: a PPI's (any number, any flags), or of the
  *	SPIs the node lists one per CPU, this CPU's (by "interrupt-affinity",
  *	else by the order of the /cpus nodes)
@@ -82,7 +76,7 @@ int pmuv3_find_node(ofnode *nodep);
  * -EPROTONOSUPPORT if the interrupt is neither a PPI nor an SPI, -ENODEV if
  * no SPI is this CPU's
  */
-int pmuv3_read_irq(ofnode node, uint *intidp, uint *flagsp);
+int pmuv3_read_irq(const struct perfrec_dt_dev *pmu, uint *intidp, uint *flagsp);
 
 /**
  * pmuv3_save() - Save the PMU registers a session changes

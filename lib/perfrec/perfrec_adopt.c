@@ -27,7 +27,6 @@
 #include "perfrec_irq.h"
 #include "perfrec_ring.h"
 #include "perfrec_session.h"
-#include "pmuv3.h"
 
 DECLARE_GLOBAL_DATA_PTR;
 
@@ -130,7 +129,9 @@ int perfrec_session_adopt(struct perfrec_session *boot, void *buf, ulong addr, u
 	s->cfg.buf = buf;
 	s->cfg.buf_addr = addr;
 	s->cfg.buf_size = size;
-	perfrec_info_fill(&s->facts, &s->cfg);
+	/* The device tree was relocated with U-Boot since the arming's walk */
+	perfrec_dt_follow(&s->dt);
+	perfrec_info_fill(&s->facts, &s->cfg, &s->dt);
 	/* The leader's COMM and the MMAP: when the counters started */
 	s->facts.info.start_time = boot->ctr.start_ns;
 	ret = perf_data_begin(&s->writer, buf, size, &s->facts.info, &s->layout);
@@ -166,7 +167,7 @@ int perfrec_session_adopt(struct perfrec_session *boot, void *buf, ulong addr, u
 	perfrec_cpu_unmask(s->gic.group0);
 	/* Now that there is driver model: its removal before an OS boots disarms */
 	if (s->cfg.source == PERFREC_SRC_PMU)
-		pmuv3_find_node(&node);
+		node = s->dt.pmu.node;
 	ret = perfrec_probe_device(node);
 	if (ret)
 		log_debug("pmuv3 device: %d\n", ret);

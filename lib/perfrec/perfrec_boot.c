@@ -119,10 +119,11 @@ struct perfrec_boot_opts {
 	bool raw;
 };
 
-static void perfrec_boot_opts(struct perfrec_boot_opts *opts)
+/* The boot's options: Kconfig's, or for one boot /options/u-boot's (@dt found it) */
+static void perfrec_boot_opts(struct perfrec_boot_opts *opts, const struct perfrec_dt *dt)
 {
 	const void *blob = gd->fdt_blob;
-	int node = perfrec_early_options(blob);
+	int node = ofnode_valid(dt->options) ? ofnode_to_offset(dt->options) : -1;
 	const char *event;
 	int len;
 
@@ -154,32 +155,15 @@ static bool perfrec_overlaps(ulong start, ulong size, ulong other, ulong other_s
 	return start < other + other_size && other < start + size;
 }
 
-/*
- * Does the device tree's /memory hold the whole buffer? Read with libfdt:
- * ofnode knows only the trees driver model has registered, none just after
- * relocation.
- */
-static bool perfrec_boot_in_memory(ulong start, ulong size)
+/* Does a bank of the device tree's memory nodes (@dt found them) hold the whole buffer? */
+static bool perfrec_boot_in_memory(ulong start, ulong size, const struct perfrec_dt *dt)
 {
-	const void *blob = gd->fdt_blob;
-	int ac = fdt_address_cells(blob, 0), sc = fdt_size_cells(blob, 0);
-	int node, len, i;
-	const fdt32_t *reg;
-	const char *type;
-	u64 bank, bytes;
+	uint i;
 
-	/* Memory nodes are the root's children: no walk of the whole tree */
-	fdt_for_each_subnode(node, blob, 0) {
-		type = fdt_getprop(blob, node, "device_type", NULL);
-		reg = fdt_getprop(blob, node, "reg", &len);
-		if (!type || strcmp(type, "memory") || !reg)
-			continue;
-		for (i = 0; (i + 1) * (ac + sc) * (int)sizeof(*reg) <= len; i++) {
-			bank = fdtdec_get_number(reg + i * (ac + sc), ac);
-			bytes = fdtdec_get_number(reg + i * (ac + sc) + ac, sc);
-			if (start >= bank && size <= bytes && start - bank <= bytes - size)
-				return true;
-		}
+	for (i = 0; i < dt->nr_banks; i++) {
+		if (start >= dt->bank[i] && size <= dt->bank_size[i] &&
+		    start - dt->bank[i] <= dt->bank_size[i] - size)
+			return true;
 	}
 
 	return false;
@@ -190,7 +174,7 @@ static bool perfrec_boot_in_memory(ulong start, ulong size)
  * lies in DRAM then): the buffer must be in /memory and miss the device
  * tree, U-Boot's image, the initial stack, gd and the early malloc area.
  */
-static const char *perfrec_boot_bad_buffer(ulong size)
+static const char *perfrec_boot_bad_buffer(ulong size, const struct perfrec_dt *dt)
 {
 	ulong start = CONFIG_PERFREC_BOOT_ADDR;
 	ulong sp = (ulong)&start, top;
@@ -199,7 +183,7 @@ static const char *perfrec_boot_bad_buffer(ulong size)
 		return "is not 4 KiB aligned";
 	if (size < sizeof(struct perfrec_boot) + SZ_4K)
 		return "has no room for perfrec's state and 4 KiB of samples";
-	if (!perfrec_boot_in_memory(start, size))
+	if (!perfrec_boot_in_memory(start, size, dt))
 		return "is not in the device tree's /memory";
 	if (perfrec_overlaps(start, size, (ulong)gd->fdt_blob, fdt_totalsize(gd->fdt_blob)))
 		return "overlaps the device tree";
@@ -259,13 +243,17 @@ int perfrec_boot_start(void)
 		.quiet = true,	/* no console yet: perfrec_boot_report() says it */
 	};
 	struct perfrec_event_cfg *ev = &cfg.events[0];
+	struct perfrec_dt dt;
 
-	perfrec_boot_opts(&opts);
-	if (!opts.on || perfrec_boot_bad_buffer(opts.size))
+	/* The arming's one walk of the device tree, before the buffer is known good */
+	perfrec_dt_scan(&dt);
+	perfrec_boot_opts(&opts, &dt);
+	if (!opts.on || perfrec_boot_bad_buffer(opts.size, &dt))
 		return 0;
 	cfg.callchain = opts.callchain;
 	cfg.buf_size = opts.size - offsetof(struct perfrec_boot, ring);
 	memset(b, 0, sizeof(*b));
+	b->sess.dt = dt;
 	b->size = opts.size;
 	b->timer = perfrec_boot_check_timer();
 	if (b->timer) {
@@ -302,8 +290,12 @@ int perfrec_boot_start(void)
 /* Is the whole buffer in RAM? gd knows from setup_dest_addr() on, the device tree before */
 static bool perfrec_boot_in_ram(ulong start, ulong size)
 {
-	if (!gd->ram_top)
-		return perfrec_boot_in_memory(start, size);
+	struct perfrec_dt dt;
+
+	if (!gd->ram_top) {
+		perfrec_dt_scan(&dt);
+		return perfrec_boot_in_memory(start, size, &dt);
+	}
 
 	return start >= gd->ram_base && start < gd->ram_top && size <= gd->ram_top - start;
 }
@@ -336,15 +328,31 @@ static void perfrec_boot_drop(struct perfrec_boot *b, const char *why)
 
 int perfrec_boot_report(void)
 {
-	struct perfrec_boot *b = perfrec_boot_buf();
+	struct perfrec_boot *b = perfrec_boot_live();
 	struct perfrec_boot_opts opts;
 	char why[PERFREC_WHY_LEN];
+	struct perfrec_dt dt;
 	const char *bad;
 
-	perfrec_boot_opts(&opts);
+	/* Recording: its buffer was good, and holds all there is to say */
+	if (b) {
+		if (b->sess.fell_back) {
+			perfrec_irq_reason(&b->sess.fallback_why, why, sizeof(why));
+			printf("perfrec: %s; the boot recording samples cpu-clock every %llu ns instead\n",
+			       why, b->sess.cfg.events[0].period);
+		}
+		return 0;
+	}
+	/*
+	 * Not recording: say why. Nothing of the start's could be kept before
+	 * relocation but in its buffer, which may be what was wrong.
+	 */
+	b = perfrec_boot_buf();
+	perfrec_dt_scan(&dt);
+	perfrec_boot_opts(&opts, &dt);
 	if (!opts.on)
 		return 0;
-	bad = perfrec_boot_bad_buffer(opts.size);
+	bad = perfrec_boot_bad_buffer(opts.size, &dt);
 	if (bad) {
 		printf("perfrec: boot buffer %#lx-%#lx %s: the boot is not recorded\n",
 		       (ulong)CONFIG_PERFREC_BOOT_ADDR,
@@ -472,7 +480,8 @@ int perfrec_boot_adopt(struct perfrec_boot_result *res)
 	res->from = CONFIG_PERFREC_BOOT_ADDR;
 	perfrec_release_buffer();
 	/* Not onto itself: lmb sees the boot buffer as free DRAM */
-	ret = perfrec_buffer_default(size, CONFIG_PERFREC_BOOT_ADDR, size, &addr, &res->area);
+	ret = perfrec_buffer_place(size, CONFIG_PERFREC_BOOT_ADDR, size, b->sess.dt.reserved_memory,
+				   &addr, &res->area);
 	if (ret) {
 		perfrec_boot_drop(b, NULL);
 		return ret;

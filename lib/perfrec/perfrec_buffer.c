@@ -73,8 +73,8 @@ static int perfrec_overlaps_load_area(ulong addr, ulong size, ulong *startp)
 	return -1;
 }
 
-int perfrec_buffer_default(ulong size, ulong avoid, ulong avoid_size, ulong *addrp,
-			   const char **areap)
+int perfrec_buffer_place(ulong size, ulong avoid, ulong avoid_size, bool rsv_nodes,
+			 ulong *addrp, const char **areap)
 {
 	phys_addr_t max = 0, addr, top = 0;
 	ulong start;
@@ -85,7 +85,7 @@ int perfrec_buffer_default(ulong size, ulong avoid, ulong avoid_size, ulong *add
 		/* No room below: lmb would say so with an error line of its own */
 		if (max && max - gd->ram_base < size)
 			break;
-		addr = perfrec_lmb_alloc_below(gd->bd, (void *)gd->fdt_blob, size,
+		addr = perfrec_lmb_alloc_below(gd->bd, (void *)gd->fdt_blob, rsv_nodes, size,
 					       PERFREC_DEFAULT_ALIGN, max);
 		if (!addr)
 			break;
@@ -112,6 +112,12 @@ int perfrec_buffer_default(ulong size, ulong avoid, ulong avoid_size, ulong *add
 	*areap = perfrec_load_areas[top_area].var;
 
 	return 0;
+}
+
+int perfrec_buffer_default(ulong size, ulong avoid, ulong avoid_size, ulong *addrp,
+			   const char **areap)
+{
+	return perfrec_buffer_place(size, avoid, avoid_size, true, addrp, areap);
 }
 
 void perfrec_buffer_note_area(ulong addr, const char *area)

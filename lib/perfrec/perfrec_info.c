@@ -19,6 +19,7 @@
 #include <linux/kernel.h>
 #include <linux/string.h>
 #include "perfrec_arch.h"
+#include "perfrec_dt.h"
 #include "perfrec_info.h"
 
 DECLARE_GLOBAL_DATA_PTR;
@@ -98,12 +99,11 @@ static void perfrec_find_build_id(struct perf_data_info *info)
 	info->build_id_len = descsz;
 }
 
-void perfrec_info_fill(struct perfrec_facts *f, struct perfrec_cfg *cfg)
+void perfrec_info_fill(struct perfrec_facts *f, struct perfrec_cfg *cfg,
+		       const struct perfrec_dt *dt)
 {
 	struct perf_data_info *info = &f->info;
-	const char *model;
-	ofnode cpus, cpu;
-	uint i, nr_cpus = 0;
+	uint i;
 
 	perfrec_copy_cmdline(f, cfg);
 	for (i = 0; i < cfg->nr_events; i++) {
@@ -118,14 +118,6 @@ void perfrec_info_fill(struct perfrec_facts *f, struct perfrec_cfg *cfg)
 		f->events[i].callchain = cfg->callchain;
 	}
 
-	cpus = ofnode_path("/cpus");
-	ofnode_for_each_subnode(cpu, cpus) {
-		const char *type = ofnode_read_string(cpu, "device_type");
-
-		if (type && !strcmp(type, "cpu"))
-			nr_cpus++;
-	}
-	model = ofnode_read_string(ofnode_root(), "model");
 	snprintf(f->cpuid, sizeof(f->cpuid), "0x%016llx", read_midr_el1());
 	snprintf(f->osrelease, sizeof(f->osrelease), "U-Boot %s", PLAIN_VERSION);
 
@@ -139,12 +131,12 @@ void perfrec_info_fill(struct perfrec_facts *f, struct perfrec_cfg *cfg)
 	info->image_len = gd->mon_len;
 	info->image_pgoff = READ_ONCE(perfrec_image_pgoff);
 	info->image_name = "/u-boot";
-	info->hostname = model ? model : CONFIG_SYS_BOARD;
+	info->hostname = dt->model ? dt->model : CONFIG_SYS_BOARD;
 	info->osrelease = f->osrelease;
 	info->version = PERFREC_VERSION;
 	info->arch = "aarch64";
 	info->cpuid = f->cpuid;
-	info->nr_cpus_avail = max(nr_cpus, 1U);
+	info->nr_cpus_avail = max(dt->nr_cpus, 1U);
 	info->nr_cpus_online = 1;
 	info->total_mem_kb = gd->ram_size / 1024;
 	info->argv = f->argv;

@@ -41,13 +41,17 @@ int perfrec_info_check_image(void);
  */
 u64 perfrec_info_text_bytes(void);
 
+struct perfrec_dt;
+
 /**
  * perfrec_info_fill() - Gather the facts for a session's perf.data
  * @facts: returns the facts
  * @cfg: the session's configuration; its command line is copied into
  *	@facts, and @cfg->argv and @cfg->argc are pointed at the copy (the
  *	shell's words are gone when 'perfrec start' returns)
+ * @dt: the arming's walk of the device tree: the CPUs and the model
  */
-void perfrec_info_fill(struct perfrec_facts *facts, struct perfrec_cfg *cfg);
+void perfrec_info_fill(struct perfrec_facts *facts, struct perfrec_cfg *cfg,
+		       const struct perfrec_dt *dt);
 
 #endif /* __PERFREC_INFO_H */

@@ -38,6 +38,7 @@
 #include "perfrec_arch.h"
 #include "perfrec_counters.h"
 #include "perfrec_cpu.h"
+#include "perfrec_dt.h"
 #include "perfrec_gic.h"
 #include "perfrec_info.h"
 #include "perfrec_irq.h"
@@ -145,7 +146,7 @@ static int perfrec_prepare(struct perfrec_session *s, const struct perfrec_cfg *
 		if (!cfg->events[i].timer && !s->ctr.have_pmu)
 			return log_msg_ret("pmu", -ENODEV);
 	}
-	ret = perfrec_source_find(cfg->source, &s->ctr, &s->gic, &s->irq);
+	ret = perfrec_source_find(cfg->source, &s->dt, &s->ctr, &s->gic, &s->irq);
 	if (ret)
 		return log_msg_ret("irq", ret);
 	ret = perfrec_info_check_image();
@@ -233,7 +234,7 @@ static int perfrec_session_try(struct perfrec_session *s)
 	if (ret)
 		goto err;
 
-	perfrec_info_fill(&s->facts, &s->cfg);
+	perfrec_info_fill(&s->facts, &s->cfg, &s->dt);
 	ret = perfrec_counters_init(&s->ctr, s->st, &s->cfg, s->facts.events, &s->gic,
 				    perfrec_info_text_bytes(), s->boot);
 	s->failed_event = s->ctr.failed_event;
@@ -292,6 +293,12 @@ int perfrec_session_arm(struct perfrec_session *s, const struct perfrec_cfg *cfg
 		return -EBUSY;
 	s->cfg = *cfg;
 	s->fell_back = 0;
+	/*
+	 * One walk of the device tree, whichever sources the arming tries (the
+	 * boot recording walked it before it knew its buffer good)
+	 */
+	if (!s->boot)
+		perfrec_dt_scan(&s->dt);
 	for (;;) {
 		ret = perfrec_session_try(s);
 		/* Only a missing or silent interrupt leaves another source to try */

@@ -13,6 +13,7 @@
 #include <linux/types.h>
 #include "perfrec_counters.h"
 #include "perfrec_cpu.h"
+#include "perfrec_dt.h"
 #include "perfrec_gic.h"
 #include "perfrec_info.h"
 
@@ -24,6 +25,8 @@
  * @boot: a boot recording before relocation: no driver model, no perf.data
  *	head yet; the ring is the whole of @cfg.buf
  * @cfg: its configuration
+ * @dt: what the last arming found in the control device tree, in one walk;
+ *	kept for the session (the boot recording's adoption takes its PMU node)
  * @gic: the GIC and the interrupt
  * @cpu: VBAR_ELx, DAIF and the routing registers before arming
  * @ctr: the counters and the timer, and what they counted
@@ -54,6 +57,7 @@ struct perfrec_session {
 	struct perfrec_irq *st;
 	bool boot;
 	struct perfrec_cfg cfg;
+	struct perfrec_dt dt;
 	struct perfrec_gic gic;
 	struct perfrec_cpu cpu;
 	struct perfrec_counters ctr;

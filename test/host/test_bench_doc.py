@@ -25,6 +25,7 @@ sys.path.insert(0, os.path.join(REPO, 'bench'))
 import perfrec_bench  # noqa: E402
 import perfrec_boot_bench  # noqa: E402
 import perfrec_diff_bench  # noqa: E402
+import perfrec_exact_bench  # noqa: E402
 import perfrec_size  # noqa: E402
 from perfrec_bench_report import (markdown_to_rst, readme_markers,  # noqa: E402
                                   update_readme)
@@ -178,10 +179,13 @@ def test_update_md(tmp_path):
 @pytest.mark.parametrize('opt', ['--doc', '--readme'])
 @pytest.mark.parametrize('script, args, name', [
     (perfrec_bench, ['--build-dir', '/nonexistent'], 'bench'),
-    (perfrec_boot_bench, ['--build-dir', '/nonexistent'], 'bench-boot'),
+    (perfrec_boot_bench, ['--build-dir', '/nonexistent', '--off-dir', '/nonexistent',
+                         '--plugin', '/nonexistent'], 'bench-boot'),
     (perfrec_size, ['--full', '/nonexistent'], 'size'),
     (perfrec_diff_bench, ['--build-dir', '/nonexistent', '--out', '/nonexistent'],
      'bench-diff'),
+    (perfrec_exact_bench, ['--build-dir', '/nonexistent', '--early-dir', '/nonexistent',
+                           '--plugin', '/nonexistent', '--out', '/nonexistent'], 'bench-exact'),
 ])
 def test_scripts_check_markers_first(  # pylint: disable=too-many-arguments
         tmp_path, capsys, opt, script, args, name):

@@ -1,0 +1,563 @@
+// SPDX-License-Identifier: GPL-2.0+
+/*
+ * Copyright (c) 2026 The perfrec authors
+ * What a session needs of the control device tree, found in one walk
+ *
+ * Arming needs the PMU node, the timer node, their interrupts, their
+ * interrupt parents and those controllers' register blocks. Looked up one by
+ * one through libfdt (a search by compatible, a walk to each node's parent,
+ * a search by phandle, an address translation that walks to the parents
+ * again), they cost millions of instructions on a large tree, which a boot
+ * recording pays before its first sample. Here one walk keeps, for each
+ * node, what it needs of its ancestors (their interrupt parent, their
+ * address cells and ranges), and what it finds.
+ */
+
+#define LOG_CATEGORY	LOGC_ARCH
+
+#include <fdtdec.h>
+#include <asm/global_data.h>
+#include <dm/of.h>
+#include <dm/ofnode.h>
+#include <linux/kernel.h>
+#include <linux/libfdt.h>
+#include <linux/string.h>
+#include "perfrec_dt.h"
+#include "perfrec_gic.h"
+
+DECLARE_GLOBAL_DATA_PTR;
+
+/*
+ * Deeper nodes are not looked at: no PMU, timer or GIC sits that deep. The
+ * walk's state is on the stack, which before relocation is the initial one.
+ */
+#define PERFREC_DT_MAX_DEPTH	8
+/* Interrupt controllers remembered for the parents' phandles */
+#define PERFREC_DT_MAX_CTLRS	4
+
+/*
+ * The compatibles perfrec looks for, as NUL-separated strings (a table of
+ * pointers would cost a relocation entry each in u-boot.bin): the PMUv3s
+ * Linux's arm_pmuv3 driver knows besides "arm,armv8-pmuv3" and the cores'
+ * own ("arm,cortex-a53-pmu", "arm,neoverse-n1-pmu": by rule), and the GICv2s.
+ */
+static const char perfrec_dt_pmus[] =
+	"apm,potenza-pmu\0brcm,vulcan-pmu\0cavium,thunder-pmu\0nvidia,carmel-pmu\0"
+	"nvidia,denver-pmu\0";
+static const char perfrec_dt_gicv2[] =
+	"arm,gic-400\0arm,cortex-a15-gic\0arm,cortex-a9-gic\0arm,cortex-a7-gic\0"
+	"arm,arm11mp-gic\0arm,eb11mp-gic\0arm,pl390\0arm,tc11mp-gic\0qcom,msm-qgic2\0";
+
+/**
+ * struct perfrec_dt_kind - What a node's compatible names
+ * @pmu: 2 for "arm,armv8-pmuv3", 1 for another PMUv3, 0 for none: the walk
+ *	keeps the first node of the highest rank
+ * @timer: 2 for "arm,armv8-timer", 1 for "arm,armv7-timer", 0 for neither
+ * @ctlr: an interrupt controller's version: 2 or 3 for a GICv2 or v3,
+ *	PERFREC_GIC_BCM2836 for the BCM2836 local controller, 0 for none
+ */
+struct perfrec_dt_kind {
+	int pmu;
+	int timer;
+	uint ctlr;
+};
+
+static bool perfrec_dt_in(const char *list, const char *str)
+{
+	for (; *list; list += strlen(list) + 1) {
+		if (!strcmp(list, str))
+			return true;
+	}
+
+	return false;
+}
+
+/* "arm,cortex-<core>-pmu" or "arm,neoverse-<core>-pmu"; @len is strlen(@str) */
+static bool perfrec_dt_core_pmu(const char *str, size_t len)
+{
+	if (len < 4 || strcmp(str + len - 4, "-pmu"))
+		return false;
+
+	return (len > 15 && !strncmp(str, "arm,cortex-", 11)) ||
+	       (len > 17 && !strncmp(str, "arm,neoverse-", 13));
+}
+
+static void perfrec_dt_kind(const char *compat, int len, struct perfrec_dt_kind *kind)
+{
+	const char *end = compat + len, *str;
+	size_t n;
+
+	kind->pmu = 0;
+	kind->timer = 0;
+	kind->ctlr = 0;
+	for (str = compat; str < end; str += n + 1) {
+		n = strnlen(str, end - str);
+		/* Only these vendors' compatibles name what perfrec looks for */
+		if (!strchr("abcnq", *str) || !*str)
+			continue;
+		if (strncmp(str, "arm,", 4)) {
+			if (strncmp(str, "apm,", 4) && strncmp(str, "brcm,", 5) &&
+			    strncmp(str, "cavium,", 7) && strncmp(str, "nvidia,", 7) &&
+			    strncmp(str, "qcom,", 5))
+				continue;
+			if (perfrec_dt_in(perfrec_dt_pmus, str))
+				kind->pmu = max(kind->pmu, 1);
+			else if (!strcmp(str, "brcm,bcm2836-l1-intc"))
+				kind->ctlr = PERFREC_GIC_BCM2836;
+			else if (!kind->ctlr && perfrec_dt_in(perfrec_dt_gicv2, str))
+				kind->ctlr = 2;
+		} else if (!strcmp(str, "arm,armv8-pmuv3")) {
+			kind->pmu = 2;
+		} else if (perfrec_dt_core_pmu(str, n)) {
+			kind->pmu = max(kind->pmu, 1);
+		} else if (!strcmp(str, "arm,armv8-timer")) {
+			kind->timer = 2;
+		} else if (!strcmp(str, "arm,armv7-timer")) {
+			kind->timer = max(kind->timer, 1);
+		} else if (!strcmp(str, "arm,gic-v3")) {
+			kind->ctlr = 3;
+		} else if (!kind->ctlr && n > 4 &&
+			   (!strcmp(str + n - 4, "-gic") || !strcmp(str, "arm,gic-400") ||
+			    !strcmp(str, "arm,pl390")) && perfrec_dt_in(perfrec_dt_gicv2, str)) {
+			kind->ctlr = 2;
+		}
+	}
+}
+
+/**
+ * struct perfrec_dt_node - What the walk keeps of one node on its path
+ * @node: the node
+ * @name: its name, with the unit address
+ * @compat: its "compatible", or NULL
+ * @compat_len: the length of @compat
+ * @reg: its "reg", or NULL
+ * @reg_len: the length of @reg
+ * @irqs: its "interrupts", or NULL
+ * @irqs_len: the length of @irqs
+ * @ranges: its "ranges", or NULL if it has none (empty: the identity)
+ * @ranges_len: the length of @ranges
+ * @phandle: its phandle, or 0
+ * @irq_parent: its own "interrupt-parent", or 0
+ * @addr_cells: its "#address-cells" (2 if absent), for its subnodes
+ * @size_cells: its "#size-cells" (1 if absent), for its subnodes
+ * @disabled: its "status" is neither "okay" nor "ok"
+ * @type: its "device_type", or NULL
+ * @model: its "model", or NULL (the root's is kept)
+ * @rd_regions: its "#redistributor-regions" (a GICv3's; 1 if absent)
+ * @rd_stride: its "redistributor-stride" (a GICv3's; 0 if absent)
+ * @seen: the walk has looked at it (a flat tree's node, at its first subnode
+ *	or its end, once all its properties are known)
+ */
+struct perfrec_dt_node {
+	ofnode node;
+	const char *name;
+	const char *compat;
+	int compat_len;
+	const fdt32_t *reg;
+	int reg_len;
+	const fdt32_t *irqs;
+	int irqs_len;
+	const fdt32_t *ranges;
+	int ranges_len;
+	u32 phandle;
+	u32 irq_parent;
+	u32 addr_cells;
+	u32 size_cells;
+	bool disabled;
+	const char *type;
+	const char *model;
+	u32 rd_regions;
+	u64 rd_stride;
+	bool seen;
+};
+
+/**
+ * struct perfrec_dt_walk - One walk's state
+ * @path: the node at each depth, the root at 0
+ * @rank: the compatible's rank of the PMU and timer found so far
+ * @want: the phandle of the PMU's and the timer's interrupt parent (0: none)
+ * @ctlr: the interrupt controllers met
+ * @ctlr_phandle: their phandles
+ * @nr_ctlr: entries in @ctlr
+ */
+struct perfrec_dt_walk {
+	struct perfrec_dt_node path[PERFREC_DT_MAX_DEPTH];
+	int rank[2];
+	u32 want[2];
+	struct perfrec_dt_ctlr ctlr[PERFREC_DT_MAX_CTLRS];
+	u32 ctlr_phandle[PERFREC_DT_MAX_CTLRS];
+	uint nr_ctlr;
+};
+
+static u64 perfrec_dt_number(const fdt32_t *cell, uint cells)
+{
+	u64 val = 0;
+
+	while (cells--)
+		val = val << 32 | fdt32_to_cpu(*cell++);
+
+	return val;
+}
+
+/*
+ * Translate @addr, an address in the space of the node at @depth's parent,
+ * to a CPU address through the "ranges" of its ancestors; false if one of
+ * them has none, or none of its ranges holds it
+ */
+static bool perfrec_dt_translate(const struct perfrec_dt_walk *w, int depth, u64 *addr)
+{
+	int d, i, entry;
+
+	for (d = depth - 1; d > 0; d--) {
+		const struct perfrec_dt_node *bus = &w->path[d];
+		u32 pac = w->path[d - 1].addr_cells;
+		bool found = false;
+
+		if (!bus->ranges)
+			return false;
+		if (!bus->ranges_len)
+			continue;	/* empty: the same addresses */
+		entry = bus->addr_cells + pac + bus->size_cells;
+		for (i = 0; !found && (i + 1) * entry * 4 <= bus->ranges_len; i++) {
+			const fdt32_t *r = bus->ranges + i * entry;
+			u64 child = perfrec_dt_number(r, bus->addr_cells);
+			u64 parent = perfrec_dt_number(r + bus->addr_cells, pac);
+			u64 size = perfrec_dt_number(r + bus->addr_cells + pac, bus->size_cells);
+
+			if (*addr >= child && *addr - child < size) {
+				*addr = *addr - child + parent;
+				found = true;
+			}
+		}
+		if (!found)
+			return false;
+	}
+
+	return true;
+}
+
+/* Keep the node at @depth as an interrupt controller of @version, with its blocks */
+static void perfrec_dt_add_ctlr(struct perfrec_dt_walk *w, int depth, uint version)
+{
+	const struct perfrec_dt_node *n = &w->path[depth];
+	const struct perfrec_dt_node *bus = &w->path[depth - 1];
+	struct perfrec_dt_ctlr *c;
+	uint entry = bus->addr_cells + bus->size_cells, i;
+
+	if (w->nr_ctlr == PERFREC_DT_MAX_CTLRS || !n->phandle)
+		return;
+	w->ctlr_phandle[w->nr_ctlr] = n->phandle;
+	c = &w->ctlr[w->nr_ctlr++];
+	memset(c, 0, sizeof(*c));
+	c->node = n->node;
+	c->version = version;
+	c->rd_regions = n->rd_regions;
+	c->rd_stride = n->rd_stride;
+	for (i = 0; n->reg && entry && i < PERFREC_DT_MAX_REGS &&
+	     (i + 1) * entry * 4 <= n->reg_len; i++) {
+		c->base[i] = perfrec_dt_number(n->reg + i * entry, bus->addr_cells);
+		c->size[i] = perfrec_dt_number(n->reg + i * entry + bus->addr_cells,
+					       bus->size_cells);
+		if (!perfrec_dt_translate(w, depth, &c->base[i]))
+			break;
+		c->nr_regs = i + 1;
+	}
+}
+
+/* The interrupt-parent phandle of the node at @depth: its own, or the nearest ancestor's */
+static u32 perfrec_dt_parent_phandle(const struct perfrec_dt_walk *w, int depth)
+{
+	for (; depth >= 0; depth--) {
+		if (w->path[depth].irq_parent)
+			return w->path[depth].irq_parent;
+	}
+
+	return 0;
+}
+
+/* Keep the node at @depth as @dev (@which: 0 the PMU, 1 the timer) if it ranks higher */
+static void perfrec_dt_keep(struct perfrec_dt_walk *w, int depth, int rank, uint which,
+			    struct perfrec_dt_dev *dev)
+{
+	int i;
+
+	if (rank <= w->rank[which])
+		return;
+	w->rank[which] = rank;
+	dev->node = w->path[depth].node;
+	dev->irqs = w->path[depth].irqs;
+	dev->irqs_len = w->path[depth].irqs_len;
+	w->want[which] = perfrec_dt_parent_phandle(w, depth);
+	strlcpy(dev->path, "", sizeof(dev->path));
+	for (i = 1; i <= depth; i++) {
+		strlcat(dev->path, "/", sizeof(dev->path));
+		strlcat(dev->path, w->path[i].name, sizeof(dev->path));
+	}
+}
+
+/* Bank by bank, a memory node's "reg" (a subnode of the root: no translation) */
+static void perfrec_dt_add_memory(struct perfrec_dt *dt, const struct perfrec_dt_walk *w,
+				  const struct perfrec_dt_node *n)
+{
+	uint ac = w->path[0].addr_cells, sc = w->path[0].size_cells, i;
+
+	for (i = 0; n->reg && (i + 1) * (ac + sc) * 4 <= n->reg_len &&
+	     dt->nr_banks < PERFREC_DT_MAX_BANKS; i++) {
+		dt->bank[dt->nr_banks] = perfrec_dt_number(n->reg + i * (ac + sc), ac);
+		dt->bank_size[dt->nr_banks++] = perfrec_dt_number(n->reg + i * (ac + sc) + ac,
+								  sc);
+	}
+}
+
+/* Look at the node at @depth, all of whose properties are known */
+static void perfrec_dt_visit(struct perfrec_dt *dt, struct perfrec_dt_walk *w, int depth)
+{
+	struct perfrec_dt_node *n = &w->path[depth];
+	struct perfrec_dt_kind kind;
+
+	n->seen = true;
+	/* The boot recording's: its buffer's bank, its options, lmb's hint */
+	if (IS_ENABLED(CONFIG_PERFREC_BOOT) && depth == 1 && n->type &&
+	    !strcmp(n->type, "memory") && !strncmp(n->name, "memory", 6))
+		perfrec_dt_add_memory(dt, w, n);
+	if (depth == 2 && n->type && !strcmp(n->type, "cpu") &&
+	    !strcmp(w->path[1].name, "cpus"))
+		dt->nr_cpus++;
+	if (IS_ENABLED(CONFIG_PERFREC_BOOT) && depth == 2 && !strcmp(n->name, "u-boot") &&
+	    !strcmp(w->path[1].name, "options"))
+		dt->options = n->node;
+	if (IS_ENABLED(CONFIG_PERFREC_BOOT) && depth == 1 && !strcmp(n->name, "reserved-memory"))
+		dt->reserved_memory = true;
+	if (!n->compat || n->compat_len <= 0)
+		return;
+	perfrec_dt_kind(n->compat, n->compat_len, &kind);
+	if (!n->disabled)
+		perfrec_dt_keep(w, depth, kind.pmu, 0, &dt->pmu);
+	perfrec_dt_keep(w, depth, kind.timer, 1, &dt->timer);
+	if (kind.ctlr)
+		perfrec_dt_add_ctlr(w, depth, kind.ctlr);
+}
+
+/* A new node at @depth: nothing known of it but its name */
+static void perfrec_dt_enter(struct perfrec_dt_walk *w, int depth, ofnode node,
+			     const char *name)
+{
+	struct perfrec_dt_node *n = &w->path[depth];
+
+	/* Field by field: this runs for every node, and the struct is large */
+	n->node = node;
+	n->name = name;
+	n->compat = NULL;
+	n->reg = NULL;
+	n->irqs = NULL;
+	n->ranges = NULL;
+	n->ranges_len = 0;
+	n->phandle = 0;
+	n->irq_parent = 0;
+	n->addr_cells = 2;
+	n->size_cells = 1;
+	n->disabled = false;
+	n->type = NULL;
+	n->model = NULL;
+	n->rd_regions = 1;
+	n->rd_stride = 0;
+	n->seen = false;
+}
+
+/* One property of the node being read: keep it if the walk needs it */
+static void perfrec_dt_prop(struct perfrec_dt_node *n, const char *name, const void *val,
+			    int len)
+{
+	const fdt32_t *cell = val;
+
+	switch (*name) {
+	case 'c':
+		if (!strcmp(name, "compatible")) {
+			n->compat = val;
+			n->compat_len = len;
+		}
+		break;
+	case 'r':
+		if (!strcmp(name, "reg")) {
+			n->reg = val;
+			n->reg_len = len;
+		} else if (!strcmp(name, "ranges")) {
+			n->ranges = val;
+			n->ranges_len = len;
+		} else if (len == 8 && !strcmp(name, "redistributor-stride")) {
+			n->rd_stride = perfrec_dt_number(cell, 2);
+		}
+		break;
+	case 'p':
+	case 'l':
+		if (len == 4 && (!strcmp(name, "phandle") || !strcmp(name, "linux,phandle")))
+			n->phandle = fdt32_to_cpu(*cell);
+		break;
+	case 'i':
+		if (len == 4 && !strcmp(name, "interrupt-parent")) {
+			n->irq_parent = fdt32_to_cpu(*cell);
+		} else if (!strcmp(name, "interrupts")) {
+			n->irqs = val;
+			n->irqs_len = len;
+		}
+		break;
+	case '#':
+		if (len == 4 && !strcmp(name, "#address-cells"))
+			n->addr_cells = fdt32_to_cpu(*cell);
+		else if (len == 4 && !strcmp(name, "#size-cells"))
+			n->size_cells = fdt32_to_cpu(*cell);
+		else if (len == 4 && !strcmp(name, "#redistributor-regions"))
+			n->rd_regions = fdt32_to_cpu(*cell);
+		break;
+	case 's':
+		if (!strcmp(name, "status"))
+			n->disabled = strcmp(val, "okay") && strcmp(val, "ok");
+		break;
+	case 'd':
+		if (len > 0 && !strcmp(name, "device_type"))
+			n->type = val;
+		break;
+	case 'm':
+		if (len > 0 && !strcmp(name, "model"))
+			n->model = val;
+		break;
+	}
+}
+
+/*
+ * The flat tree: its structure block's tags, in one pass. Each node is
+ * looked at once its properties are known (they come before its subnodes).
+ */
+static void perfrec_dt_walk_flat(struct perfrec_dt *dt, struct perfrec_dt_walk *w)
+{
+	const void *blob = gd->fdt_blob;
+	const char *strings = blob + fdt_off_dt_strings(blob);
+	const u8 *base = blob + fdt_off_dt_struct(blob);
+	const u8 *end = base + fdt_size_dt_struct(blob);
+	const u8 *p = base;
+	int depth = -1;
+	u32 len;
+
+	while (p + 4 <= end) {
+		switch (fdt32_to_cpu(*(const fdt32_t *)p)) {
+		case FDT_BEGIN_NODE:
+			if (depth >= 0 && depth < PERFREC_DT_MAX_DEPTH && !w->path[depth].seen)
+				perfrec_dt_visit(dt, w, depth);
+			if (++depth < PERFREC_DT_MAX_DEPTH)
+				perfrec_dt_enter(w, depth, offset_to_ofnode(p - base),
+						 (const char *)p + 4);
+			p += 4 + ALIGN(strnlen((const char *)p + 4, end - p - 4) + 1, 4);
+			break;
+		case FDT_PROP:
+			if (p + 12 > end)
+				return;
+			len = fdt32_to_cpu(((const fdt32_t *)p)[1]);
+			if (len > end - p - 12)
+				return;
+			if (depth >= 0 && depth < PERFREC_DT_MAX_DEPTH)
+				perfrec_dt_prop(&w->path[depth],
+						strings + fdt32_to_cpu(((const fdt32_t *)p)[2]),
+						p + 12, len);
+			p += 12 + ALIGN(len, 4);
+			break;
+		case FDT_END_NODE:
+			if (depth >= 0 && depth < PERFREC_DT_MAX_DEPTH && !w->path[depth].seen)
+				perfrec_dt_visit(dt, w, depth);
+			if (--depth < 0)
+				return;
+			p += 4;
+			break;
+		case FDT_NOP:
+			p += 4;
+			break;
+		default:	/* FDT_END, or what is not a tag */
+			return;
+		}
+	}
+}
+
+/* The live tree: each node's properties, then its subnodes, depth first */
+static void perfrec_dt_walk_live(struct perfrec_dt *dt, struct perfrec_dt_walk *w,
+				 ofnode node, int depth)
+{
+	struct ofprop prop;
+	const char *name;
+	const void *val;
+	ofnode sub;
+	int len;
+
+	perfrec_dt_enter(w, depth, node, depth ? ofnode_get_name(node) : "");
+	ofnode_for_each_prop(prop, node) {
+		val = ofprop_get_property(&prop, &name, &len);
+		if (val)
+			perfrec_dt_prop(&w->path[depth], name, val, len);
+	}
+	perfrec_dt_visit(dt, w, depth);
+	if (depth + 1 == PERFREC_DT_MAX_DEPTH)
+		return;
+	ofnode_for_each_subnode(sub, node)
+		perfrec_dt_walk_live(dt, w, sub, depth + 1);
+}
+
+/* Resolve @dev's interrupt parent, phandle @phandle, among the controllers met */
+static void perfrec_dt_resolve(const struct perfrec_dt_walk *w, u32 phandle,
+			       struct perfrec_dt_dev *dev)
+{
+	struct perfrec_dt_kind kind;
+	const char *compat;
+	uint i;
+	int len;
+
+	dev->parent.node = ofnode_null();
+	if (!ofnode_valid(dev->node) || !phandle)
+		return;
+	for (i = 0; i < w->nr_ctlr; i++) {
+		if (w->ctlr_phandle[i] == phandle) {
+			dev->parent = w->ctlr[i];
+			return;
+		}
+	}
+	/* A controller perfrec does not know (its compatible goes in the message) */
+	dev->parent.node = ofnode_get_by_phandle(phandle);
+	compat = ofnode_read_prop(dev->parent.node, "compatible", &len);
+	if (compat && len > 0) {
+		perfrec_dt_kind(compat, len, &kind);
+		dev->parent.version = kind.ctlr;
+	}
+}
+
+void perfrec_dt_scan(struct perfrec_dt *dt)
+{
+	struct perfrec_dt_walk w;
+
+	memset(dt, 0, sizeof(*dt));
+	/* Each node on the path is set when the walk enters it */
+	w.rank[0] = 0;
+	w.rank[1] = 0;
+	w.want[0] = 0;
+	w.want[1] = 0;
+	w.nr_ctlr = 0;
+	dt->pmu.node = ofnode_null();
+	dt->timer.node = ofnode_null();
+	dt->options = ofnode_null();
+	if (IS_ENABLED(CONFIG_OF_LIVE) && of_live_active()) {
+		perfrec_dt_walk_live(dt, &w, ofnode_root(), 0);
+	} else {
+		dt->blob = gd->fdt_blob;
+		perfrec_dt_walk_flat(dt, &w);
+	}
+	dt->model = w.path[0].model;
+	perfrec_dt_resolve(&w, w.want[0], &dt->pmu);
+	perfrec_dt_resolve(&w, w.want[1], &dt->timer);
+}
+
+void perfrec_dt_follow(struct perfrec_dt *dt)
+{
+	if (IS_ENABLED(CONFIG_OF_LIVE) && of_live_active()) {
+		perfrec_dt_scan(dt);
+		return;
+	}
+	if (dt->model)
+		dt->model = gd->fdt_blob + (dt->model - (const char *)dt->blob);
+	dt->blob = gd->fdt_blob;
+}
