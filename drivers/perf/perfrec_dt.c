@@ -328,7 +328,8 @@ static void perfrec_dt_visit(struct perfrec_dt *dt, struct perfrec_dt_walk *w, i
 		dt->options = n->node;
 	if (IS_ENABLED(CONFIG_PERFREC_BOOT) && depth == 1 && !strcmp(n->name, "reserved-memory"))
 		dt->reserved_memory = true;
-	if (!n->compat || n->compat_len <= 0)
+	/* A device is below the root: its cells and ranges are its parent's */
+	if (!depth || !n->compat || n->compat_len <= 0)
 		return;
 	perfrec_dt_kind(n->compat, n->compat_len, &kind);
 	if (!n->disabled)
