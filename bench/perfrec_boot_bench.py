@@ -38,7 +38,6 @@ tables as reStructuredText (<!-- bench-boot:start --> and
 import argparse
 import os
 import re
-import signal
 import struct
 import subprocess
 import sys
@@ -48,6 +47,8 @@ TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(TOP, 'scripts'))
 sys.path.insert(0, os.path.join(TOP, 'bench'))
 # pylint: disable=wrong-import-position
+import perfrec_exact as PE
+import perfrec_exact_run as RUN
 from perfrec_bench import IRQ_ENTRIES, one_insn_per_tb, parse_trace
 from perfrec_bench_report import put_doc
 from perfrec_qemu import Board
@@ -172,13 +173,9 @@ def link_addrs(build, name):
 
 def reloc_off(build, tmp):
     """Where U-Boot relocates itself, less its link address (bdinfo)"""
-    with Board(build, machine=MACHINE, icount=ICOUNT,
-               extra=['-dtb', dtb_with(tmp, {})]) as board:
-        out = board.run('bdinfo')
-    match = re.search(r'reloc off\s*=\s*(0x[0-9a-f]+)', out)
-    if not match:
-        raise SystemExit('perfrec_boot_bench: no "reloc off" in bdinfo:\n' + out)
-    return int(match.group(1), 16)
+    outs, _, _ = RUN.board_session(build, ['bdinfo'], machine=MACHINE,
+                                   extra=['-dtb', dtb_with(tmp, {})])
+    return RUN.reloc_of(outs[0])
 
 
 def counted(build, tmp, plugin, name, off=0):
@@ -191,15 +188,13 @@ def counted(build, tmp, plugin, name, off=0):
         ''.join(',stop=%#x' % (r + off) for r in rets)
     # Armed with no sample: the handler's instructions are not perfrec's
     # hooks' (the runs above give what samples cost)
-    with Board(build, machine=MACHINE, icount=ICOUNT,
-               extra=['-dtb', dtb_with(tmp, NO_SAMPLE), '-plugin', arg]) as board:
-        board.proc.send_signal(signal.SIGTERM)
-        board.proc.wait(120)
-    with open(out, encoding='ascii') as inf:
-        total = re.search(r'^# total (\d+)$', inf.read(), re.M)
-    if not total:
-        raise SystemExit('perfrec_boot_bench: the plugin counted nothing in %s' % name)
-    return int(total.group(1))
+    RUN.board_session(build, [], machine=MACHINE,
+                      extra=['-dtb', dtb_with(tmp, NO_SAMPLE), '-plugin', arg])
+    _, _, meta = PE.read_counts(out)
+    if meta.get('state') != ['done']:
+        raise SystemExit('perfrec_boot_bench: %s never returned: the plugin says %s' %
+                         (name, meta.get('state')))
+    return int(meta['total'][0])
 
 
 def tree_size(dtb):

@@ -20,7 +20,6 @@
  * struct perfrec_counters - A session's counters and timer, and what they counted
  * @have_pmu: the CPU has a PMUv3 (@hw is valid)
  * @hw: the PMU
- * @pmu_node: its device-tree node, when it drives the session
  * @pmu: PMU registers before arming
  * @timer: the generic timer, when it drives the session
  * @start: each counter's initial value
@@ -35,7 +34,6 @@
 struct perfrec_counters {
 	bool have_pmu;
 	struct pmuv3_hw hw;
-	ofnode pmu_node;
 	struct pmuv3_saved pmu;
 	struct perfrec_timer timer;
 	u64 start[PERF_DATA_MAX_EVENTS];

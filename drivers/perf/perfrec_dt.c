@@ -48,6 +48,9 @@ static const char perfrec_dt_gicv2[] =
 	"arm,gic-400\0arm,cortex-a15-gic\0arm,cortex-a9-gic\0arm,cortex-a7-gic\0"
 	"arm,arm11mp-gic\0arm,eb11mp-gic\0arm,pl390\0arm,tc11mp-gic\0qcom,msm-qgic2\0";
 
+/* Is @str one of the strings of @list (one of the arrays above)? */
+#define PERFREC_DT_IN(list, str)	fdt_stringlist_contains(list, sizeof(list), str)
+
 /**
  * struct perfrec_dt_kind - What a node's compatible names
  * @pmu: 2 for "arm,armv8-pmuv3", 1 for another PMUv3, 0 for none: the walk
@@ -61,16 +64,6 @@ struct perfrec_dt_kind {
 	int timer;
 	uint ctlr;
 };
-
-static bool perfrec_dt_in(const char *list, const char *str)
-{
-	for (; *list; list += strlen(list) + 1) {
-		if (!strcmp(list, str))
-			return true;
-	}
-
-	return false;
-}
 
 /* "arm,cortex-<core>-pmu" or "arm,neoverse-<core>-pmu"; @len is strlen(@str) */
 static bool perfrec_dt_core_pmu(const char *str, size_t len)
@@ -100,11 +93,11 @@ static void perfrec_dt_kind(const char *compat, int len, struct perfrec_dt_kind 
 			    strncmp(str, "cavium,", 7) && strncmp(str, "nvidia,", 7) &&
 			    strncmp(str, "qcom,", 5))
 				continue;
-			if (perfrec_dt_in(perfrec_dt_pmus, str))
+			if (PERFREC_DT_IN(perfrec_dt_pmus, str))
 				kind->pmu = max(kind->pmu, 1);
 			else if (!strcmp(str, "brcm,bcm2836-l1-intc"))
 				kind->ctlr = PERFREC_GIC_BCM2836;
-			else if (!kind->ctlr && perfrec_dt_in(perfrec_dt_gicv2, str))
+			else if (!kind->ctlr && PERFREC_DT_IN(perfrec_dt_gicv2, str))
 				kind->ctlr = 2;
 		} else if (!strcmp(str, "arm,armv8-pmuv3")) {
 			kind->pmu = 2;
@@ -118,7 +111,7 @@ static void perfrec_dt_kind(const char *compat, int len, struct perfrec_dt_kind 
 			kind->ctlr = 3;
 		} else if (!kind->ctlr && n > 4 &&
 			   (!strcmp(str + n - 4, "-gic") || !strcmp(str, "arm,gic-400") ||
-			    !strcmp(str, "arm,pl390")) && perfrec_dt_in(perfrec_dt_gicv2, str)) {
+			    !strcmp(str, "arm,pl390")) && PERFREC_DT_IN(perfrec_dt_gicv2, str)) {
 			kind->ctlr = 2;
 		}
 	}
@@ -189,16 +182,6 @@ struct perfrec_dt_walk {
 	uint nr_ctlr;
 };
 
-static u64 perfrec_dt_number(const fdt32_t *cell, uint cells)
-{
-	u64 val = 0;
-
-	while (cells--)
-		val = val << 32 | fdt32_to_cpu(*cell++);
-
-	return val;
-}
-
 /*
  * Translate @addr, an address in the space of the node at @depth's parent,
  * to a CPU address through the "ranges" of its ancestors; false if one of
@@ -220,9 +203,9 @@ static bool perfrec_dt_translate(const struct perfrec_dt_walk *w, int depth, u64
 		entry = bus->addr_cells + pac + bus->size_cells;
 		for (i = 0; !found && (i + 1) * entry * 4 <= bus->ranges_len; i++) {
 			const fdt32_t *r = bus->ranges + i * entry;
-			u64 child = perfrec_dt_number(r, bus->addr_cells);
-			u64 parent = perfrec_dt_number(r + bus->addr_cells, pac);
-			u64 size = perfrec_dt_number(r + bus->addr_cells + pac, bus->size_cells);
+			u64 child = fdtdec_get_number(r, bus->addr_cells);
+			u64 parent = fdtdec_get_number(r + bus->addr_cells, pac);
+			u64 size = fdtdec_get_number(r + bus->addr_cells + pac, bus->size_cells);
 
 			if (*addr >= child && *addr - child < size) {
 				*addr = *addr - child + parent;
@@ -236,13 +219,29 @@ static bool perfrec_dt_translate(const struct perfrec_dt_walk *w, int depth, u64
 	return true;
 }
 
+/*
+ * Entry @i of @n's "reg", in the cells of its parent @bus; false past the
+ * last (or with no "reg")
+ */
+static bool perfrec_dt_reg(const struct perfrec_dt_node *n, const struct perfrec_dt_node *bus,
+			   uint i, u64 *base, u64 *size)
+{
+	uint entry = bus->addr_cells + bus->size_cells;
+
+	if (!n->reg || !entry || (i + 1) * entry * 4 > n->reg_len)
+		return false;
+	*base = fdtdec_get_number(n->reg + i * entry, bus->addr_cells);
+	*size = fdtdec_get_number(n->reg + i * entry + bus->addr_cells, bus->size_cells);
+
+	return true;
+}
+
 /* Keep the node at @depth as an interrupt controller of @version, with its blocks */
 static void perfrec_dt_add_ctlr(struct perfrec_dt_walk *w, int depth, uint version)
 {
 	const struct perfrec_dt_node *n = &w->path[depth];
-	const struct perfrec_dt_node *bus = &w->path[depth - 1];
 	struct perfrec_dt_ctlr *c;
-	uint entry = bus->addr_cells + bus->size_cells, i;
+	uint i;
 
 	if (w->nr_ctlr == PERFREC_DT_MAX_CTLRS || !n->phandle)
 		return;
@@ -253,11 +252,8 @@ static void perfrec_dt_add_ctlr(struct perfrec_dt_walk *w, int depth, uint versi
 	c->version = version;
 	c->rd_regions = n->rd_regions;
 	c->rd_stride = n->rd_stride;
-	for (i = 0; n->reg && entry && i < PERFREC_DT_MAX_REGS &&
-	     (i + 1) * entry * 4 <= n->reg_len; i++) {
-		c->base[i] = perfrec_dt_number(n->reg + i * entry, bus->addr_cells);
-		c->size[i] = perfrec_dt_number(n->reg + i * entry + bus->addr_cells,
-					       bus->size_cells);
+	for (i = 0; i < PERFREC_DT_MAX_REGS &&
+	     perfrec_dt_reg(n, &w->path[depth - 1], i, &c->base[i], &c->size[i]); i++) {
 		if (!perfrec_dt_translate(w, depth, &c->base[i]))
 			break;
 		c->nr_regs = i + 1;
@@ -299,14 +295,12 @@ static void perfrec_dt_keep(struct perfrec_dt_walk *w, int depth, int rank, uint
 static void perfrec_dt_add_memory(struct perfrec_dt *dt, const struct perfrec_dt_walk *w,
 				  const struct perfrec_dt_node *n)
 {
-	uint ac = w->path[0].addr_cells, sc = w->path[0].size_cells, i;
+	uint i;
 
-	for (i = 0; n->reg && (i + 1) * (ac + sc) * 4 <= n->reg_len &&
-	     dt->nr_banks < PERFREC_DT_MAX_BANKS; i++) {
-		dt->bank[dt->nr_banks] = perfrec_dt_number(n->reg + i * (ac + sc), ac);
-		dt->bank_size[dt->nr_banks++] = perfrec_dt_number(n->reg + i * (ac + sc) + ac,
-								  sc);
-	}
+	for (i = 0; dt->nr_banks < PERFREC_DT_MAX_BANKS &&
+	     perfrec_dt_reg(n, &w->path[0], i, &dt->bank[dt->nr_banks],
+			    &dt->bank_size[dt->nr_banks]); i++)
+		dt->nr_banks++;
 }
 
 /* Look at the node at @depth, all of whose properties are known */
@@ -386,7 +380,7 @@ static void perfrec_dt_prop(struct perfrec_dt_node *n, const char *name, const v
 			n->ranges = val;
 			n->ranges_len = len;
 		} else if (len == 8 && !strcmp(name, "redistributor-stride")) {
-			n->rd_stride = perfrec_dt_number(cell, 2);
+			n->rd_stride = fdtdec_get_number(cell, 2);
 		}
 		break;
 	case 'p':

@@ -97,7 +97,7 @@ void perfrec_source_gic_fault(const struct perfrec_gic *gic, int err,
 
 /* The PMU's interrupt and its GIC, from the PMU node; say why not in @irq */
 static int perfrec_find_pmu_irq(const struct perfrec_dt *dt, struct perfrec_gic *gic,
-				ofnode *nodep, struct perfrec_irq_report *irq)
+				struct perfrec_irq_report *irq)
 {
 	const struct perfrec_dt_dev *pmu = &dt->pmu;
 	uint intid, flags;
@@ -107,7 +107,6 @@ static int perfrec_find_pmu_irq(const struct perfrec_dt *dt, struct perfrec_gic 
 		irq->fault = PERFREC_IRQ_NO_NODE;
 		return -ENOENT;
 	}
-	*nodep = pmu->node;
 	strlcpy(irq->node, pmu->path, sizeof(irq->node));
 	/* The specifier's form is the parent's: only a GIC's is known */
 	if (perfrec_check_parent(pmu, irq))
@@ -191,11 +190,10 @@ void perfrec_snapshot(struct perfrec_snapshot *snap)
 	struct perfrec_irq_report irq = { 0 };
 	struct perfrec_gic gic;
 	struct perfrec_dt dt;
-	ofnode node;
 
 	if (perfrec_cpu_el_built())
 		perfrec_dt_scan(&dt);
-	if (!perfrec_cpu_el_built() || perfrec_find_pmu_irq(&dt, &gic, &node, &irq)) {
+	if (!perfrec_cpu_el_built() || perfrec_find_pmu_irq(&dt, &gic, &irq)) {
 		perfrec_source_snapshot(snap, NULL);
 		return;
 	}
@@ -247,12 +245,11 @@ int perfrec_source_find(enum perfrec_source source, const struct perfrec_dt *dt,
 			struct perfrec_counters *ctr, struct perfrec_gic *gic,
 			struct perfrec_irq_report *irq)
 {
-	ctr->pmu_node = ofnode_null();
 	switch (source) {
 	case PERFREC_SRC_PMU:
 		if (!ctr->have_pmu)
 			return -ENODEV;
-		return perfrec_find_pmu_irq(dt, gic, &ctr->pmu_node, irq);
+		return perfrec_find_pmu_irq(dt, gic, irq);
 	case PERFREC_SRC_TIMER:
 		return perfrec_find_timer_irq(dt, &ctr->timer, gic, irq);
 	default:

@@ -28,8 +28,7 @@ void perfrec_source_gic_fault(const struct perfrec_gic *gic, int err,
  * perfrec_source_find() - Find a session's interrupt in the control device tree
  * @source: the interrupt that is to drive the session
  * @dt: the tree's facts, from perfrec_dt_scan()
- * @ctr: the counters: the PMU found; its node (ofnode_null() for the timer or
- *	none) and the timer are filled in here
+ * @ctr: the counters: the PMU found; the timer is filled in here
  * @gic: returns the GIC and the interrupt, put with perfrec_gic_put()
  * @irq: says why the interrupt cannot be used, on error
  * Return: 0 (also for PERFREC_SRC_NONE, which needs no interrupt), or an

@@ -19,7 +19,6 @@
 #include <perf_data.h>
 #include <perfrec.h>
 #include <asm/global_data.h>
-#include <dm/ofnode.h>
 #include <linux/kernel.h>
 #include <linux/string.h>
 #include "perfrec_cpu.h"
@@ -115,7 +114,6 @@ int perfrec_session_adopt(struct perfrec_session *boot, void *buf, ulong addr, u
 	struct perfrec_irq *st = &perfrec_irq;
 	const struct perfrec_irq *bst = boot->st;
 	struct perfrec_ring ring = { 0 };
-	ofnode node = ofnode_null();
 	u64 copied = 0, lost = 0, done;
 	int ret;
 
@@ -166,9 +164,7 @@ int perfrec_session_adopt(struct perfrec_session *boot, void *buf, ulong addr, u
 	perfrec_cpu_switch_vectors(false);
 	perfrec_cpu_unmask(s->gic.group0);
 	/* Now that there is driver model: its removal before an OS boots disarms */
-	if (s->cfg.source == PERFREC_SRC_PMU)
-		node = s->dt.pmu.node;
-	ret = perfrec_probe_device(node);
+	ret = perfrec_probe_device(perfrec_session_pmu_node(s));
 	if (ret)
 		log_debug("pmuv3 device: %d\n", ret);
 

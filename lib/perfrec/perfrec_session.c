@@ -156,7 +156,7 @@ static int perfrec_prepare(struct perfrec_session *s, const struct perfrec_cfg *
 		return log_msg_ret("chain", -EOPNOTSUPP);
 	/* Before relocation there is no driver model: perfrec_adopt() probes it */
 	if (!s->boot) {
-		ret = perfrec_probe_device(s->ctr.pmu_node);
+		ret = perfrec_probe_device(perfrec_session_pmu_node(s));
 		if (ret)
 			return log_msg_ret("dev", ret);
 	}

@@ -85,6 +85,17 @@ struct perfrec_session {
 extern struct perfrec_session perfrec_session;
 
 /**
+ * perfrec_session_pmu_node() - The node a session's PMU device binds to
+ * @s: the session, armed or being armed
+ * Return: the PMU's node when its interrupt drives the session, else
+ * ofnode_null() (the device is bound with no node)
+ */
+static inline ofnode perfrec_session_pmu_node(const struct perfrec_session *s)
+{
+	return s->cfg.source == PERFREC_SRC_PMU ? s->dt.pmu.node : ofnode_null();
+}
+
+/**
  * perfrec_session_arm() - perfrec_arm() for a given session and IRQ state
  * @s: the session, with @s->st and @s->boot set
  * @cfg: what to record
