@@ -5,11 +5,12 @@
  *
  * The producer writes a whole record, then publishes it by advancing @head;
  * the consumer copies whole records out, then frees their room by advancing
- * @tail. Each side writes only its own index, reads the other's once with
- * READ_ONCE(), and orders its data accesses against its own index with a
- * compiler barrier: producer and consumer run on the same CPU (the IRQ
- * interrupts the consumer, never the other way round), so program order is
- * all they need, and no dmb.
+ * its tail (kept as @limit, the tail plus the ring's size: the one value
+ * the producer compares with). Each side writes only its own index, reads
+ * the other's once with READ_ONCE(), and orders its data accesses against
+ * its own index with a compiler barrier: producer and consumer run on the
+ * same CPU (the IRQ interrupts the consumer, never the other way round), so
+ * program order is all they need, and no dmb.
  */
 
 #ifndef __PERFREC_RING_H
@@ -23,22 +24,86 @@
 /**
  * struct perfrec_ring - Single-producer ring of finished perf records
  *
- * @head and @tail count bytes since the start, so head - tail is the fill.
- * Records are multiples of 8 bytes and may wrap at @size.
+ * @head and the consumer's tail count bytes since the start, so their
+ * difference is the fill. Records are multiples of 8 bytes and may wrap at
+ * @size. The producer's fields come first, in the pairs it loads together.
  *
+ * @wr: where the next record goes (written by the IRQ only)
+ * @end: the first byte after the ring
+ * @head: bytes produced (written by the IRQ only)
+ * @limit: the consumer's tail + @size: @head may not pass it (written by
+ *	command context only)
  * @base: first byte (8-byte aligned), inside the user's buffer
  * @size: bytes, a multiple of 8
- * @head: bytes produced (written by the IRQ only)
- * @tail: bytes consumed (written by command context only)
- * @wr: @head modulo @size (IRQ only)
  */
 struct perfrec_ring {
+	u8 *wr;
+	u8 *end;
+	u64 head;
+	u64 limit;
 	u64 *base;
 	u64 size;
-	u64 head;
-	u64 tail;
-	u64 wr;
 };
+
+/**
+ * perfrec_ring_init() - Make an empty ring
+ * @ring: the ring
+ * @base: its first byte, 8-byte aligned
+ * @size: its bytes; rounded down to a multiple of 8
+ */
+static inline void perfrec_ring_init(struct perfrec_ring *ring, void *base, u64 size)
+{
+	ring->base = base;
+	ring->size = ALIGN_DOWN(size, sizeof(u64));
+	ring->wr = base;
+	ring->end = (u8 *)base + ring->size;
+	ring->head = 0;
+	ring->limit = ring->size;
+}
+
+/**
+ * perfrec_ring_reserve() - Producer: room for a record in one piece, if there is
+ * @ring: the ring
+ * @bytes: the record's size, a multiple of 8
+ * @dstp: returns where the record goes
+ * @headp: returns the ring's head, for perfrec_ring_publish()
+ *
+ * IRQ context only. The ring's fields are read here, once: the record's
+ * stores may alias them. Room, once there, stays: only the consumer changes
+ * the ring meanwhile, and it only frees room.
+ * Return: true, or false if the ring is full or the record would wrap at
+ * its end (perfrec_ring_put() stores it then, or counts it lost)
+ */
+static __always_inline notrace bool perfrec_ring_reserve(const struct perfrec_ring *ring,
+							 u64 bytes, u64 **dstp, u64 *headp)
+{
+	u8 *wr = ring->wr;
+	u8 *end = ring->end;
+	u64 head = ring->head;
+
+	/* Both tests, one branch: every field is loaded at once */
+	if ((head + bytes > READ_ONCE(ring->limit)) | (wr + bytes >= end))
+		return false;
+	*dstp = (u64 *)wr;
+	*headp = head;
+
+	return true;
+}
+
+/**
+ * perfrec_ring_publish() - Producer: hand the record reserved to the consumer
+ * @ring: the ring
+ * @dst: what perfrec_ring_reserve() returned in @dstp
+ * @head: what it returned in @headp
+ * @bytes: the record's size
+ */
+static __always_inline notrace void perfrec_ring_publish(struct perfrec_ring *ring, u64 *dst,
+							 u64 head, u64 bytes)
+{
+	ring->wr = (u8 *)dst + bytes;
+	barrier();	/* the record is complete before the consumer can see it */
+	WRITE_ONCE(ring->head, head + bytes);
+}
 
 /**
  * perfrec_ring_put() - Producer: append one record, if there is room
@@ -46,43 +111,51 @@ struct perfrec_ring {
  * @rec: the record
  * @words: its size in 64-bit words
  *
- * IRQ context only. The ring's fields are read once: stores into the ring
- * may alias anything.
+ * IRQ context, or command context with the IRQ masked.
  * Return: true if stored, false if the ring had no room (the record is lost)
  */
 static __always_inline notrace bool perfrec_ring_put(struct perfrec_ring *ring, const u64 *rec,
 						     uint words)
 {
-	u64 *base = ring->base;
-	u64 size = ring->size;
-	u64 head = ring->head;
-	u64 wr = ring->wr;
 	u64 bytes = words * sizeof(u64);
+	u64 head, wr, size, *dst, *base;
 	uint i;
 
-	if (size - (head - READ_ONCE(ring->tail)) < bytes)
-		return false;
-	if (likely(wr + bytes < size)) {
-		u64 *dst = base + wr / sizeof(u64);
-
+	if (likely(perfrec_ring_reserve(ring, bytes, &dst, &head))) {
 		/* Unrolled: -Os would otherwise keep a loop of ~6 instructions a word */
 #pragma GCC unroll 16
 		for (i = 0; i < words; i++)
 			dst[i] = rec[i];
-		wr += bytes;
-	} else {
-		for (i = 0; i < words; i++) {
-			base[wr / sizeof(u64)] = rec[i];
-			wr += sizeof(u64);
-			if (wr == size)
-				wr = 0;
-		}
+		perfrec_ring_publish(ring, dst, head, bytes);
+		return true;
 	}
-	ring->wr = wr;
+	head = ring->head;
+	if (head + bytes > READ_ONCE(ring->limit))
+		return false;
+	/* The record wraps at the ring's end */
+	base = ring->base;
+	size = ring->size;
+	for (wr = ring->wr - (u8 *)base, i = 0; i < words; i++) {
+		base[wr / sizeof(u64)] = rec[i];
+		wr += sizeof(u64);
+		if (wr == size)
+			wr = 0;
+	}
+	ring->wr = (u8 *)base + wr;
 	barrier();	/* the record is complete before the consumer can see it */
 	WRITE_ONCE(ring->head, head + bytes);
 
 	return true;
+}
+
+/**
+ * perfrec_ring_tail() - Consumer: bytes consumed
+ * @ring: the ring
+ * Return: the tail, as perfrec_ring_consume() last left it
+ */
+static inline u64 perfrec_ring_tail(const struct perfrec_ring *ring)
+{
+	return ring->limit - ring->size;
 }
 
 /**
@@ -92,7 +165,7 @@ static __always_inline notrace bool perfrec_ring_put(struct perfrec_ring *ring, 
  */
 static inline u64 perfrec_ring_used(const struct perfrec_ring *ring)
 {
-	return READ_ONCE(ring->head) - ring->tail;
+	return READ_ONCE(ring->head) - perfrec_ring_tail(ring);
 }
 
 /**
@@ -134,7 +207,7 @@ static inline void perfrec_ring_copy(const struct perfrec_ring *ring, u64 from, 
 static inline void perfrec_ring_consume(struct perfrec_ring *ring, u64 tail)
 {
 	barrier();	/* copied before the producer may reuse the room */
-	WRITE_ONCE(ring->tail, tail);
+	WRITE_ONCE(ring->limit, tail + ring->size);
 }
 
 #endif /* __PERFREC_RING_H */

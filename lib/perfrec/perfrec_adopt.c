@@ -113,7 +113,7 @@ int perfrec_session_adopt(struct perfrec_session *boot, void *buf, ulong addr, u
 	struct perfrec_session *s = &perfrec_session;
 	struct perfrec_irq *st = &perfrec_irq;
 	const struct perfrec_irq *bst = boot->st;
-	struct perfrec_ring ring = { 0 };
+	struct perfrec_ring ring;
 	u64 copied = 0, lost = 0, done;
 	int ret;
 
@@ -138,8 +138,7 @@ int perfrec_session_adopt(struct perfrec_session *boot, void *buf, ulong addr, u
 		perfrec_session_disarm(boot);
 		return log_msg_ret("head", ret);
 	}
-	ring.base = buf + s->layout.ring_offset;
-	ring.size = ALIGN_DOWN(s->layout.ring_bytes, sizeof(u64));
+	perfrec_ring_init(&ring, buf + s->layout.ring_offset, s->layout.ring_bytes);
 	done = perfrec_adopt_records(&ring, bst, 0, perfrec_ring_head(&bst->ring), &copied, &lost);
 	perfrec_keep_buffer(s, &s->cfg);
 

@@ -175,16 +175,14 @@ static int perfrec_begin_data(struct perfrec_session *s)
 	s->facts.info.start_time = perfrec_irq_now_ns(st);
 	if (s->boot) {
 		/* The head is written when the recording is adopted after relocation */
-		st->ring.base = s->cfg.buf;
-		st->ring.size = ALIGN_DOWN(s->cfg.buf_size, sizeof(u64));
+		perfrec_ring_init(&st->ring, s->cfg.buf, s->cfg.buf_size);
 		return 0;
 	}
 	ret = perf_data_begin(&s->writer, s->cfg.buf, s->cfg.buf_size, &s->facts.info,
 			      &s->layout);
 	if (ret)
 		return ret;
-	st->ring.base = s->cfg.buf + s->layout.ring_offset;
-	st->ring.size = ALIGN_DOWN(s->layout.ring_bytes, sizeof(u64));
+	perfrec_ring_init(&st->ring, s->cfg.buf + s->layout.ring_offset, s->layout.ring_bytes);
 
 	return 0;
 }

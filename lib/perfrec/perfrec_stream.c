@@ -52,7 +52,7 @@ int perfrec_stream_read(void *buf, size_t size, struct perfrec_chunk *chunk)
 	struct perf_data_writer w = { .buf = buf, .cap = size };
 	struct perf_data_event_header hdr;
 	struct perf_data_stats stats;
-	u64 head, tail = ring->tail;
+	u64 head, tail = perfrec_ring_tail(ring);
 	int ret;
 
 	memset(chunk, 0, sizeof(*chunk));
