@@ -7,6 +7,9 @@
 #ifndef __PERFREC_UNWIND_H
 #define __PERFREC_UNWIND_H
 
+#ifdef USE_HOSTCC
+#include <stdbool.h>
+#endif
 #include <linux/types.h>
 
 /**
@@ -24,6 +27,9 @@
  * @stack_low: lowest address a frame record may lie at (the interrupted sp)
  * @stack_top: the stack's upper end (U-Boot's initial stack pointer), or 0 when
  *	the interrupted sp is on no stack perfrec knows: then no record is read
+ * @offsets: the chain holds each return address as its offset from the
+ *	start of the place it lies in (@text_start or @alt_start), not the
+ *	address itself: a boot recording's, whose image moves
  */
 struct perfrec_unwind_area {
 	__u64 text_start;
@@ -32,6 +38,7 @@ struct perfrec_unwind_area {
 	__u64 alt_end;
 	__u64 stack_low;
 	__u64 stack_top;
+	bool offsets;
 };
 
 /**
@@ -40,7 +47,8 @@ struct perfrec_unwind_area {
  * @pc: the interrupted PC
  * @fp: the interrupted x29
  * @lr: the interrupted x30
- * @chain: returns @pc, then the return addresses, innermost first
+ * @chain: returns @pc, then the return addresses, innermost first (as
+ *	offsets with @area->offsets; @pc always as it is)
  * @max: room in @chain, at least 2 (the PC and @lr)
  *
  * Follows the frame records (x29 -> {saved x29, saved x30}) from @fp, and

@@ -3,7 +3,9 @@
  * Copyright (c) 2026 The perfrec authors
  * Host driver for perfrec's call-graph walker: one walk over synthetic code and stack
  *
- * Usage: perfrec_unwind_run [-m <max>] [-T <top>] -t <insns> -s <words> <pc> <fp> <lr> <sp>
+ * Usage: perfrec_unwind_run [-o] [-m <max>] [-T <top>] -t <insns> -s <words> <pc> <fp> <lr> <sp>
+ *   -o           the return addresses as offsets in the code (a boot
+ *                recording's), printed as the addresses they are offsets of
  *   -t <insns>   the code: 32-bit instruction words in hex, comma-separated
  *   -s <words>   the stack: 64-bit words, comma-separated (an even number)
  *   -m <max>     room in the chain, default 66
@@ -30,7 +32,7 @@ static size_t stack_words;
 
 static void usage(void)
 {
-	fprintf(stderr, "Usage: perfrec_unwind_run [-m max] [-T top] -t <insn,...> "
+	fprintf(stderr, "Usage: perfrec_unwind_run [-o] [-m max] [-T top] -t <insn,...> "
 		"-s <word,...> <pc> <fp> <lr> <sp>\n");
 	exit(EXIT_FAILURE);
 }
@@ -100,13 +102,16 @@ static void print_value(__u64 val)
 int main(int argc, char *argv[])
 {
 	char **text_args = NULL, **stack_args = NULL, *top = NULL;
-	struct perfrec_unwind_area area;
+	struct perfrec_unwind_area area = { 0 };
 	unsigned int max = 66, n, i;
 	__u64 *chain;
 	int opt;
 
-	while ((opt = getopt(argc, argv, "m:T:t:s:")) != -1) {
+	while ((opt = getopt(argc, argv, "om:T:t:s:")) != -1) {
 		switch (opt) {
+		case 'o':
+			area.offsets = true;
+			break;
 		case 'm':
 			max = strtoul(optarg, NULL, 0);
 			break;
@@ -148,7 +153,7 @@ int main(int argc, char *argv[])
 		return EXIT_FAILURE;
 	}
 	for (i = 0; i < n; i++)
-		print_value(chain[i]);
+		print_value(chain[i] + (area.offsets && i ? area.text_start : 0));
 	free(chain);
 	free(stack);
 	free(text);

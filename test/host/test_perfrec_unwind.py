@@ -143,8 +143,8 @@ def walk(tmp_path_factory):
 
     # Many arguments: a walk's registers, then optional knobs by keyword
     # pylint: disable-next=too-many-arguments
-    def do_walk(stk, pc, fp, lr, sp, code=CODE, max_entries=None, top=None):
-        args = [path, '-t', ','.join('%08x' % w for w in code.words), '-s', ','.join(stk)]
+    def do_walk(stk, pc, fp, lr, sp, code=CODE, max_entries=None, top=None, offsets=False):
+        args = [path] + (['-o'] if offsets else []) + ['-t', ','.join('%08x' % w for w in code.words), '-s', ','.join(stk)]
         if max_entries is not None:
             args += ['-m', str(max_entries)]
         if top is not None:
@@ -362,3 +362,15 @@ def test_lr_fills_the_last_place(walk):
     pc = CODE.at('g', STP)
     assert walk(MAIN_F_G, pc, 's8', CODE.ret_to('f', 'g'), 's6', max_entries=2) == \
         [pc, CODE.ret_to('f', 'g')]
+
+
+@pytest.mark.parametrize('where', ['body', 'prologue', 'leaf'])
+def test_offsets_are_the_same_chain(walk, where):
+    """A boot recording's chain holds offsets in the code: the same entries,
+    less the code's start, x30 and the records' alike, the PC as it is"""
+    regs = {'body': (MAIN_F_G, CODE.at('g', BODY), 's4', CODE.ret_to('f', 'g'), 's4'),
+            'prologue': (MAIN_F_G, CODE.at('g', STP), 's8', CODE.ret_to('f', 'g'), 's6'),
+            'leaf': (MAIN_H, CODE.at('leaf', 1), 's8', CODE.ret_to('h', 'leaf'), 's8')}[where]
+    chain = walk(*regs)
+    assert len(chain) >= 3
+    assert walk(*regs, offsets=True) == chain

@@ -47,10 +47,34 @@ typedef __s64 s64;
 #define PERFREC_A64_BL_MASK		0xfc000000
 #define PERFREC_A64_BL_IMM		GENMASK(25, 0)
 
+/*
+ * Whether @addr is an instruction's address in the code, in either place;
+ * if so, *@valp is what a chain holds for it: @addr, or its offset from
+ * the start of its place (@area->offsets). The place the code runs in is
+ * tried first.
+ */
+static __always_inline notrace bool perfrec_unwind_code(const struct perfrec_unwind_area *area,
+							u64 addr, u64 *valp)
+{
+	u64 off = addr - area->text_start;
+
+	if (addr & 3)
+		return false;
+	if (off >= area->text_end - area->text_start) {
+		off = addr - area->alt_start;
+		if (off >= area->alt_end - area->alt_start)
+			return false;
+	}
+	*valp = area->offsets ? off : addr;
+
+	return true;
+}
+
 static notrace bool perfrec_unwind_in_text(const struct perfrec_unwind_area *area, u64 addr)
 {
-	return ((addr >= area->text_start && addr < area->text_end) ||
-		(addr >= area->alt_start && addr < area->alt_end)) && !(addr & 3);
+	u64 val;
+
+	return perfrec_unwind_code(area, addr, &val);
 }
 
 static notrace u32 perfrec_unwind_insn(const struct perfrec_unwind_area *area, u64 addr)
@@ -118,8 +142,8 @@ static notrace bool perfrec_unwind_lr_is_caller(const struct perfrec_unwind_area
  * admits nothing: perfrec_unwind() reads no record then, and 'top - 16'
  * never wraps here.
  */
-static notrace bool perfrec_unwind_in_stack(const struct perfrec_unwind_area *area, u64 low,
-					    u64 fp)
+static __always_inline notrace bool perfrec_unwind_in_stack(const struct perfrec_unwind_area *area,
+							    u64 low, u64 fp)
 {
 	return !(fp & 15) && fp >= low && fp <= area->stack_top - 16;
 }
@@ -142,21 +166,32 @@ static notrace u64 perfrec_unwind_saved_lr(const struct perfrec_unwind_area *are
 unsigned int notrace perfrec_unwind(const struct perfrec_unwind_area *area, u64 pc, u64 fp,
 				    u64 lr, u64 *chain, unsigned int max)
 {
-	u64 low = area->stack_low;
+	/* In registers: the chain's stores may alias @area, and the loop reads it often */
+	u64 text = area->text_start, text_bytes = area->text_end - text;
+	u64 alt = area->alt_start, alt_bytes = area->alt_end - alt;
+	u64 top = area->stack_top, low = area->stack_low, val;
+	bool offsets = area->offsets;
 	unsigned int n = 0;
 
 	chain[n++] = pc;
-	if (perfrec_unwind_in_text(area, lr) &&
+	if (perfrec_unwind_code(area, lr, &val) &&
 	    perfrec_unwind_lr_is_caller(area, pc, lr, perfrec_unwind_saved_lr(area, fp)))
-		chain[n++] = lr;
-	if (area->stack_top < 16)
+		chain[n++] = val;
+	if (top < 16)
 		return n;
-	while (n < max && perfrec_unwind_in_stack(area, low, fp)) {
+	/* perfrec_unwind_in_stack() and perfrec_unwind_code(), on the registers */
+	while (n < max && !(fp & 15) && fp >= low && fp <= top - 16) {
 		const u64 *record = (const u64 *)fp;
+		u64 ret = record[1], off = ret - text;
 
-		if (!perfrec_unwind_in_text(area, record[1]))
+		if (ret & 3)
 			break;
-		chain[n++] = record[1];
+		if (off >= text_bytes) {
+			off = ret - alt;
+			if (off >= alt_bytes)
+				break;
+		}
+		chain[n++] = offsets ? off : ret;
 		low = fp + 16;
 		fp = record[0];
 	}
