@@ -43,6 +43,12 @@ FUNC_CATEGORY = {
     'perfrec_irq_now_ns': 'record',
     'perfrec_irq_sample': 'record',
     'perfrec_irq_put': 'record',
+    'perfrec_irq_flat': 'record',
+    'perfrec_ring_reserve': 'record',
+    'perfrec_ring_publish': 'record',
+    'perfrec_irq_late': 'PMU',
+    'perfrec_irq_cpuif': 'GIC',
+    'perfrec_irq_not_ours': 'GIC',
     'perfrec_irq_handler': 'dispatch/other',
 }
 

@@ -75,6 +75,36 @@ static int perfrec_assign_counters(struct perfrec_counters *ctr, struct perfrec_
 	return 0;
 }
 
+/* A flat sample's header (struct perf_data_sample's), as the word it is stored as */
+static u64 perfrec_sample_header(void)
+{
+	const struct perf_data_event_header h = {
+		.type = PERF_DATA_RECORD_SAMPLE,
+		.misc = PERF_DATA_MISC_USER,
+		.size = sizeof(struct perf_data_sample),
+	};
+	u64 word;
+
+	memcpy(&word, &h, sizeof(word));
+
+	return word;
+}
+
+/* The handler's path: a fast one for one event on the cycle counter, no jitter, a GIC */
+static u8 perfrec_irq_path(const struct perfrec_irq *st, const struct perfrec_cfg *cfg,
+			   const struct perfrec_gic *gic)
+{
+	if (st->timer || st->stat || perfrec_gic_bcm2836(gic->version) || st->jitter_pct ||
+	    cfg->nr_events != 1 || st->counter[0].idx != PMUV3_CYCLE_IDX)
+		return PERFREC_IRQ_GENERAL;
+	if (IS_ENABLED(CONFIG_PERFREC_CALLCHAIN) && cfg->callchain)
+		return PERFREC_IRQ_CHAIN;
+	if (perfrec_gic_v2(gic->version))
+		return PERFREC_IRQ_GICV2;
+
+	return gic->group0 ? PERFREC_IRQ_GICV3_G0 : PERFREC_IRQ_GICV3;
+}
+
 /* Generic-timer ticks in @ns nanoseconds (at least one), and back */
 static u64 perfrec_ns_to_ticks(u64 ns, u64 freq)
 {
@@ -122,14 +152,12 @@ int perfrec_counters_init(struct perfrec_counters *ctr, struct perfrec_irq *st,
 	}
 	st->text_end = st->text_start + text_bytes;
 	st->jitter_pct = cfg->jitter_pct;
-	st->general = cfg->callchain || gic->group0 || st->timer || st->stat ||
-		      perfrec_gic_bcm2836(gic->version) ||
-		      st->jitter_pct || cfg->nr_events != 1;
 	st->rng = read_cntpct_el0() | 1;
 	st->timer_gap = perfrec_ns_to_ticks(PERFREC_TIMER_GAP_NS, read_cntfrq_el0());
 	ret = perfrec_assign_counters(ctr, st, cfg);
 	if (ret)
 		return ret;
+	st->path = perfrec_irq_path(st, cfg, gic);
 	if (st->timer && perfrec_irq_stat(st))
 		st->timer_ticks = perfrec_ns_to_ticks(PERFREC_STAT_POLL_NS, read_cntfrq_el0());
 
@@ -138,6 +166,7 @@ int perfrec_counters_init(struct perfrec_counters *ctr, struct perfrec_irq *st,
 		struct perfrec_counter *c = &st->counter[i];
 
 		c->id = events[i].id;
+		c->header = perfrec_sample_header();
 		if (perfrec_irq_stat(st)) {
 			/* Count from 0, or from just before the wrap */
 			ctr->start[i] = cfg->preload ? (c->max_period - cfg->preload + 1) &

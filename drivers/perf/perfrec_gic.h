@@ -310,25 +310,28 @@ struct perfrec_gic_cpuif {
 
 /*
  * IRQ context: acknowledge the highest-priority pending interrupt. @general
- * (a constant) says whether @cpuif may use group 0 or be the BCM2836 local
- * controller: the fast path does not. The BCM2836's "acknowledge" is its
- * core's IRQ source register: what is pending, acknowledged by nothing.
+ * (a constant) says whether @cpuif may be the BCM2836 local controller: the
+ * fast paths do not, and give @cpuif a constant version. The BCM2836's
+ * "acknowledge" is its core's IRQ source register: what is pending,
+ * acknowledged by nothing. The GICv2's registers are read and written
+ * without readl()'s and writel()'s barriers: perfrec_gic_eoi() orders
+ * what it must.
  */
-static inline u32 perfrec_gic_ack(const struct perfrec_gic_cpuif *cpuif, bool general)
+static inline ulong perfrec_gic_ack(const struct perfrec_gic_cpuif *cpuif, bool general)
 {
 	if (perfrec_gic_v3(cpuif->version))
-		return general && cpuif->group0 ? read_icc_iar0_el1() : read_icc_iar1_el1();
+		return cpuif->group0 ? read_icc_iar0_el1() : read_icc_iar1_el1();
 	if (general && perfrec_gic_bcm2836(cpuif->version))
 		return readl(cpuif->cpu);
 
-	return readl(cpuif->cpu + GICC_IAR);
+	return __raw_readl(cpuif->cpu + GICC_IAR);
 }
 
 /*
  * IRQ context: the INTID of an acknowledge value; on the BCM2836 the
  * lowest pending source (perfrec routes one)
  */
-static inline uint perfrec_gic_intid(const struct perfrec_gic_cpuif *cpuif, u32 iar,
+static inline uint perfrec_gic_intid(const struct perfrec_gic_cpuif *cpuif, ulong iar,
 				     bool general)
 {
 	if (perfrec_gic_v3(cpuif->version))
@@ -341,23 +344,24 @@ static inline uint perfrec_gic_intid(const struct perfrec_gic_cpuif *cpuif, u32 
 
 /*
  * IRQ context: end the interrupt @iar from perfrec_gic_ack() (nothing to do
- * on the BCM2836: its source drops when the timer or the PMU's flag does)
+ * on the BCM2836: its source drops when the timer or the PMU's flag does).
+ * No isb() after a GICv3's EOI: the handler's eret, a context
+ * synchronization event, follows before interrupts can be taken again.
  */
-static inline void perfrec_gic_eoi(const struct perfrec_gic_cpuif *cpuif, u32 iar,
+static inline void perfrec_gic_eoi(const struct perfrec_gic_cpuif *cpuif, ulong iar,
 				   bool general)
 {
 	if (general && perfrec_gic_bcm2836(cpuif->version))
 		return;
 	dsb();	/* the sample and the PMU's flag clear complete before the EOI */
 	if (perfrec_gic_v3(cpuif->version)) {
-		if (general && cpuif->group0)
+		if (cpuif->group0)
 			write_icc_eoir0_el1(iar);
 		else
 			write_icc_eoir1_el1(iar);
-		isb();	/* the EOI takes effect before interrupts can be taken again */
 		return;
 	}
-	writel(iar, cpuif->cpu + GICC_EOIR);
+	__raw_writel(iar, cpuif->cpu + GICC_EOIR);
 }
 
 #endif /* __PERFREC_GIC_H */

@@ -57,14 +57,41 @@ static __always_inline notrace u64 perfrec_irq_adjust(const struct perfrec_count
 	return min(period, c->max_period);
 }
 
-u64 notrace perfrec_irq_settle(struct perfrec_counter *c, u64 since, u64 next)
+/*
+ * An event counter's reload (perfrec_irq_reload()): out of line, so that
+ * the fast paths keep one copy of the switch over the counters' registers.
+ * Return: the events it counted since it overflowed
+ */
+static noinline notrace u64 perfrec_irq_reload_event(const struct perfrec_counter *c, u64 next)
 {
-	u64 missed = since / next;
+	u64 since = read_pmevcntrn_el0(c->idx);
 
-	c->late += missed;
-	c->count += missed * next;
+	write_pmevcntrn_el0(c->idx, (since - next) & c->max_period);
 
-	return since - missed * next;
+	return since & c->max_period;
+}
+
+/*
+ * Whole periods passed before the handler ran (perfrec_irq_reload()):
+ * account for them, keeping the phase. A handler that costs more than the
+ * period would take the next interrupt at once, for ever: whole periods
+ * more are skipped (late, and counted) until the workload has room to run.
+ * Return: the events until the counter's next overflow
+ */
+static __always_inline notrace u64 perfrec_irq_late(struct perfrec_counter *c,
+						    u64 since, u64 next)
+{
+	u64 gap = next - perfrec_irq_settle(c, since, next);
+
+	if (gap < PERFREC_IRQ_MIN_GAP) {
+		u64 skip = (PERFREC_IRQ_MIN_GAP - gap + next - 1) / next;
+
+		c->late += skip;
+		c->count += skip * next;
+		gap += skip * next;
+	}
+
+	return gap;
 }
 
 /*
@@ -76,35 +103,20 @@ u64 notrace perfrec_irq_settle(struct perfrec_counter *c, u64 since, u64 next)
  */
 static __always_inline notrace void perfrec_irq_reload(struct perfrec_counter *c, u64 next)
 {
-	u64 since;
-
 	/* Without CONFIG_PERFREC_EVENTS, the cycle counter is the only one */
-	if (!IS_ENABLED(CONFIG_PERFREC_EVENTS) || c->idx == PMUV3_CYCLE_IDX) {
+	bool cycles = !IS_ENABLED(CONFIG_PERFREC_EVENTS) || c->idx == PMUV3_CYCLE_IDX;
+	u64 since, gap;
+
+	if (cycles) {
+		/* 64 bits wide (PMCR_EL0.LC): no mask */
 		since = read_pmccntr_el0();
 		write_pmccntr_el0(since - next);
 	} else {
-		since = read_pmevcntrn_el0(c->idx);
-		write_pmevcntrn_el0(c->idx, (since - next) & c->max_period);
+		since = perfrec_irq_reload_event(c, next);
 	}
-	since &= c->max_period;
 	if (unlikely(since >= next)) {
-		u64 gap;
-
-		/* Whole periods passed before the handler ran: keep the phase */
-		gap = next - perfrec_irq_settle(c, since, next);
-		/*
-		 * A handler that costs more than the period would take the
-		 * next interrupt at once, for ever: skip whole periods (late,
-		 * and counted) until the workload has room to run.
-		 */
-		if (gap < PERFREC_IRQ_MIN_GAP) {
-			u64 skip = (PERFREC_IRQ_MIN_GAP - gap + next - 1) / next;
-
-			c->late += skip;
-			c->count += skip * next;
-			gap += skip * next;
-		}
-		if (!IS_ENABLED(CONFIG_PERFREC_EVENTS) || c->idx == PMUV3_CYCLE_IDX)
+		gap = perfrec_irq_late(c, since, next);
+		if (cycles)
 			write_pmccntr_el0(-gap);
 		else
 			write_pmevcntrn_el0(c->idx, -gap & c->max_period);
@@ -143,8 +155,36 @@ static __always_inline notrace u64 perfrec_irq_boot_addr(const struct perfrec_ir
 	return addr | PERFREC_BOOT_RAW;
 }
 
-static notrace void perfrec_irq_sample_chain(struct perfrec_irq *st, struct perfrec_counter *c,
-					     u64 pc, const u64 *regs, u64 now, bool boot)
+/* A sample's word that holds @field (struct perf_data_sample) */
+#define PERFREC_IRQ_WORD(field)	(offsetof(struct perf_data_sample, field) / sizeof(u64))
+
+/*
+ * A fast path's sample, at @dst in the ring: from values read before the
+ * first store (which may alias the fields they came from)
+ */
+static __always_inline notrace void perfrec_irq_flat(u64 *dst, u64 header, u64 id, u64 ip,
+						     u64 pid_tid, u64 now, u64 period)
+{
+	dst[0] = header;
+	dst[PERFREC_IRQ_WORD(id)] = id;
+	dst[PERFREC_IRQ_WORD(ip)] = ip;
+	dst[PERFREC_IRQ_PID_WORD] = pid_tid;
+	dst[PERFREC_IRQ_WORD(time)] = now;
+	dst[PERFREC_IRQ_WORD(period)] = period;
+}
+
+/* A sample's words before its chain: the flat fields and nr */
+#define PERFREC_IRQ_CHAIN_OFF	(sizeof(struct perf_data_sample) / sizeof(u64) + 1)
+
+/*
+ * A sample with its call chain, of @period events. It goes straight into
+ * the ring when the longest chain would fit there in one piece, else it is
+ * built here and copied (wrapping at the ring's end, or lost).
+ */
+static noinline notrace void perfrec_irq_sample_chain(struct perfrec_irq *st,
+						      struct perfrec_counter *c, u64 pc,
+						      const u64 *regs, u64 now, u64 period,
+						      bool boot)
 {
 	u64 sp = (u64)regs + PERFREC_IRQ_FRAME_BYTES;	/* the interrupted sp */
 	const struct perfrec_unwind_area area = {
@@ -155,44 +195,46 @@ static notrace void perfrec_irq_sample_chain(struct perfrec_irq *st, struct perf
 		.stack_low = sp,
 		/* A boot recording's stack moves with the image */
 		.stack_top = sp < st->stack_top ? st->stack_top : st->alt_stack_top,
+		/* And its code: its addresses are kept as offsets in the image */
+		.offsets = boot,
 	};
-	struct {
-		struct perf_data_sample s;
-		u64 nr;
-		u64 chain[PERFREC_MAX_DEPTH + 2];
-	} rec;
-	uint nr, words;
+	/* PERF_CONTEXT_USER, the PC and the callers */
+	uint max_words = PERFREC_IRQ_CHAIN_OFF + 2 + st->max_depth + 1;
+	u64 buf[PERFREC_IRQ_CHAIN_OFF + PERFREC_MAX_DEPTH + 3], *rec, *chain, head;
+	union {
+		struct perf_data_event_header h;
+		u64 word;
+	} hdr = { .h.type = PERF_DATA_RECORD_SAMPLE, .h.misc = PERF_DATA_MISC_USER };
+	bool direct;
+	uint nr;
 
-	/* The chain: PERF_CONTEXT_USER, then the PC and its callers */
-	rec.chain[0] = PERF_DATA_CONTEXT_USER;
+	direct = perfrec_ring_reserve(&st->ring, max_words * sizeof(u64), &rec, &head);
+	if (!direct)
+		rec = buf;
+	chain = rec + PERFREC_IRQ_CHAIN_OFF;
+	chain[0] = PERF_DATA_CONTEXT_USER;
 	nr = 1 + perfrec_unwind(&area, pc, regs[PERFREC_IRQ_FRAME_X29], regs[PERFREC_IRQ_FRAME_X30],
-				rec.chain + 1, st->max_depth + 1);
-	words = (sizeof(rec.s) + sizeof(rec.nr)) / sizeof(u64) + nr;
-	if (boot) {
-		uint i;
-
-		for (i = 1; i < nr; i++)
-			rec.chain[i] = perfrec_irq_boot_addr(st, rec.chain[i]);
-		pc = rec.chain[1];
+				chain + 1, st->max_depth + 1);
+	if (boot)
+		chain[1] = perfrec_irq_boot_addr(st, pc);
+	hdr.h.size = (PERFREC_IRQ_CHAIN_OFF + nr) * sizeof(u64);
+	perfrec_irq_flat(rec, hdr.word, c->id, chain[1], st->pid_tid, now, period);
+	rec[PERFREC_IRQ_CHAIN_OFF - 1] = nr;
+	if (direct) {
+		perfrec_ring_publish(&st->ring, rec, head, hdr.h.size);
+		st->samples++;
+	} else if (!perfrec_irq_put(st, rec, PERFREC_IRQ_CHAIN_OFF + nr)) {
+		return;
 	}
-
-	rec.s.header.type = PERF_DATA_RECORD_SAMPLE;
-	rec.s.header.misc = PERF_DATA_MISC_USER;
-	rec.s.header.size = words * sizeof(u64);
-	rec.s.id = c->id;
-	rec.s.ip = pc;
-	((u64 *)&rec)[PERFREC_IRQ_PID_WORD] = st->pid_tid;
-	rec.s.time = now;
-	rec.s.period = c->period;
-	rec.nr = nr;
-	/* Built as a struct, stored as words (U-Boot builds -fno-strict-aliasing) */
-	if (perfrec_irq_put(st, (const u64 *)&rec, words))
-		st->last_ns = now;
+	st->last_ns = now;
 }
 
-static __always_inline notrace void perfrec_irq_sample(struct perfrec_irq *st,
-						       struct perfrec_counter *c,
-						       u64 pc, u64 now, bool boot)
+/*
+ * A flat sample, built whole and then stored: the general path's, and the
+ * fast paths' when the ring is full or the sample wraps at its end
+ */
+static noinline notrace void perfrec_irq_sample(struct perfrec_irq *st, struct perfrec_counter *c,
+						u64 pc, u64 now, bool boot)
 {
 	union {
 		struct perf_data_sample s;
@@ -248,40 +290,137 @@ static notrace void perfrec_irq_timer(struct perfrec_irq *st, u64 pc, const u64 
 	}
 	c->count += c->period;
 	if (IS_ENABLED(CONFIG_PERFREC_CALLCHAIN) && st->callchain)
-		perfrec_irq_sample_chain(st, c, pc, regs, perfrec_irq_now_ns(st), boot);
+		perfrec_irq_sample_chain(st, c, pc, regs, perfrec_irq_now_ns(st), c->period, boot);
 	else
 		perfrec_irq_sample(st, c, pc, perfrec_irq_now_ns(st), boot);
 }
 
 /*
- * The handler's body, inlined twice: the fast path (one event sampled on a
- * PMU counter, flat samples, GICv2 or GICv3 group 1) keeps the code and
- * stack frame it has without the rest; @general (a constant) adds several
- * events, counting, jitter, call chains, the timer, GICv3 group 0 (EL3) and
- * the BCM2836 local controller.
- * @st and @boot (constants too) are a boot recording's, for its own entry.
+ * The GIC's CPU interface as @path (a constant) sees it: a copy of the
+ * session's (stores cannot alias it), with a fast path's version and group
+ * as constants
  */
-static __always_inline void perfrec_irq_handle(struct perfrec_irq *st, u64 pc, u64 *regs,
-					       bool general, bool boot)
+static __always_inline struct perfrec_gic_cpuif
+perfrec_irq_cpuif(const struct perfrec_irq *st, uint path)
 {
-	const struct perfrec_gic_cpuif gic = st->gic;	/* a copy: stores cannot alias it */
-	u32 iar = perfrec_gic_ack(&gic, general);
-	uint intid = perfrec_gic_intid(&gic, iar, general);
+	struct perfrec_gic_cpuif gic = st->gic;
+
+	if (path != PERFREC_IRQ_GENERAL && path != PERFREC_IRQ_CHAIN) {
+		gic.version = path == PERFREC_IRQ_GICV2 ? 2 : 3;
+		gic.group0 = path == PERFREC_IRQ_GICV3_G0;
+	}
+
+	return gic;
+}
+
+/*
+ * Not the PMU's interrupt: a spurious INTID is counted, another interrupt
+ * counted and ended. Out of line: the fast paths need no frame for it.
+ */
+static noinline notrace void perfrec_irq_not_ours(ulong iar, uint intid, struct perfrec_irq *st)
+{
+	const struct perfrec_gic_cpuif gic = st->gic;
+
+	if (intid >= PERFREC_GIC_INTID_SPECIAL) {
+		st->spurious++;
+		return;
+	}
+	st->foreign++;
+	perfrec_gic_eoi(&gic, iar, true);
+}
+
+static noinline notrace void perfrec_irq_handler_general(u64 pc, u64 *regs);
+static noinline notrace void perfrec_irq_boot_handler_general(u64 pc, u64 *regs);
+
+/*
+ * A fast path: one event sampled on the cycle counter, @path (a constant)
+ * says which. A flat one knows its controller, and everything it calls is
+ * a tail call, so that it needs no frame: a ring without room for the
+ * sample in one piece takes the general path from the start (before the
+ * acknowledge: room cannot shrink meanwhile), and another interrupt
+ * perfrec_irq_not_ours(). With call chains, the sample is
+ * perfrec_irq_sample_chain()'s.
+ */
+static __always_inline void perfrec_irq_fast(struct perfrec_irq *st, u64 pc, u64 *regs,
+					     uint path, bool boot)
+{
+	const struct perfrec_gic_cpuif gic = perfrec_irq_cpuif(st, path);
+	struct perfrec_counter *c = &st->counter[0];
+	u64 ovs, now, next, since, period, head, *dst;
+	uint intid;
+	ulong iar;
+
+	if (unlikely(!perfrec_ring_reserve(&st->ring, sizeof(struct perf_data_sample), &dst,
+					   &head))) {
+		if (boot)
+			perfrec_irq_boot_handler_general(pc, regs);
+		else
+			perfrec_irq_handler_general(pc, regs);
+		return;
+	}
+	iar = perfrec_gic_ack(&gic, false);
+	intid = perfrec_gic_intid(&gic, iar, false);
+	if (unlikely(intid != st->intid)) {
+		perfrec_irq_not_ours(iar, intid, st);
+		return;
+	}
+	ovs = read_pmovsclr_el0() & st->ovf_mask;
+	write_pmovsclr_el0(ovs);
+	if (likely(ovs)) {
+		now = perfrec_irq_now_ns(st);
+		/* Without jitter, the period changes only in frequency mode */
+		period = c->period;
+		next = period;
+		if (c->target_ns) {
+			next = perfrec_irq_adjust(c, now - c->last_ns);
+			c->last_ns = now;
+			c->period = next;
+		}
+		/* perfrec_irq_reload() for the cycle counter: 64 bits wide, no mask */
+		since = read_pmccntr_el0();
+		write_pmccntr_el0(since - next);
+		if (unlikely(since >= next))
+			write_pmccntr_el0(-perfrec_irq_late(c, since, next));
+		c->count += period;
+		if (path == PERFREC_IRQ_CHAIN) {
+			perfrec_irq_sample_chain(st, c, pc, regs, now, period, boot);
+		} else {
+			perfrec_irq_flat(dst, c->header, c->id,
+					 boot ? perfrec_irq_boot_addr(st, pc) : pc, st->pid_tid,
+					 now, period);
+			perfrec_ring_publish(&st->ring, dst, head,
+					     sizeof(struct perf_data_sample));
+			st->samples++;
+			st->last_ns = now;
+		}
+	} else {
+		st->spurious++;
+	}
+	isb();	/* the overflow flag is clear before the GIC sees the EOI */
+	perfrec_gic_eoi(&gic, iar, false);
+}
+
+/*
+ * The general path: several events, counting, jitter, call chains, the
+ * timer and the BCM2836 local controller. @st and @boot (constants) are a
+ * boot recording's, for its own entry.
+ */
+static __always_inline void perfrec_irq_general(struct perfrec_irq *st, u64 pc, u64 *regs,
+						bool boot)
+{
+	const struct perfrec_gic_cpuif gic = perfrec_irq_cpuif(st, PERFREC_IRQ_GENERAL);
+	ulong iar = perfrec_gic_ack(&gic, true);
+	uint intid = perfrec_gic_intid(&gic, iar, true);
 	u64 ovs, now;
 	uint i;
 
 	if (intid != st->intid) {
-		if (intid >= PERFREC_GIC_INTID_SPECIAL) {
-			st->spurious++;
-			return;
-		}
-		st->foreign++;
-		perfrec_gic_eoi(&gic, iar, general);
+		perfrec_irq_not_ours(iar, intid, st);
 		return;
 	}
-	if (general && st->timer) {
+	if (st->timer) {
 		perfrec_irq_timer(st, pc, regs, boot);
-		perfrec_gic_eoi(&gic, iar, general);
+		perfrec_gic_eoi(&gic, iar, true);
 		return;
 	}
 
@@ -290,14 +429,13 @@ static __always_inline void perfrec_irq_handle(struct perfrec_irq *st, u64 pc, u
 	if (!ovs)
 		st->spurious++;
 	now = perfrec_irq_now_ns(st);
-	/* The fast path has one sampling counter: no loop, no counting mode, no jitter */
-	for (i = 0; general ? i < st->nr_counters : i < 1; i++) {
+	for (i = 0; i < st->nr_counters; i++) {
 		struct perfrec_counter *c = &st->counter[i];
 		u64 next = c->base_period;
 
-		if (general ? !(ovs & BIT(c->idx)) : !ovs)
+		if (!(ovs & BIT(c->idx)))
 			continue;
-		if (general && perfrec_irq_stat(st)) {
+		if (perfrec_irq_stat(st)) {
 			/* Counting: the counter wrapped and counts on */
 			c->count += c->max_period + 1;
 			continue;
@@ -306,39 +444,59 @@ static __always_inline void perfrec_irq_handle(struct perfrec_irq *st, u64 pc, u
 			next = perfrec_irq_adjust(c, now - c->last_ns);
 			c->last_ns = now;
 		}
-		if (general && st->jitter_pct)
+		if (st->jitter_pct)
 			next = perfrec_period_jitter(next, st->jitter_pct, &st->rng,
 						     c->max_period);
 		perfrec_irq_reload(c, next);
 		c->count += c->period;
-		if (general && IS_ENABLED(CONFIG_PERFREC_CALLCHAIN) && st->callchain)
-			perfrec_irq_sample_chain(st, c, pc, regs, now, boot);
+		if (IS_ENABLED(CONFIG_PERFREC_CALLCHAIN) && st->callchain)
+			perfrec_irq_sample_chain(st, c, pc, regs, now, c->period, boot);
 		else
 			perfrec_irq_sample(st, c, pc, now, boot);
 		c->period = next;
 	}
 	isb();	/* the overflow flags are clear before the GIC sees the EOI */
-	perfrec_gic_eoi(&gic, iar, general);
+	perfrec_gic_eoi(&gic, iar, true);
 }
 
 static noinline notrace void perfrec_irq_handler_general(u64 pc, u64 *regs)
 {
-	perfrec_irq_handle(&perfrec_irq, pc, regs, true, false);
-}
-
-void notrace perfrec_irq_handler(u64 pc, u64 *regs)
-{
-	if (unlikely(perfrec_irq.general)) {
-		perfrec_irq_handler_general(pc, regs);	/* a tail call */
-		return;
-	}
-	perfrec_irq_handle(&perfrec_irq, pc, regs, false, false);
+	perfrec_irq_general(&perfrec_irq, pc, regs, false);
 }
 
 /* The boot recording's (perfrec_boot.c): unused, and dropped, without CONFIG_PERFREC_BOOT */
 static noinline notrace void perfrec_irq_boot_handler_general(u64 pc, u64 *regs)
 {
-	perfrec_irq_handle(PERFREC_BOOT_IRQ, pc, regs, true, true);
+	perfrec_irq_general(PERFREC_BOOT_IRQ, pc, regs, true);
+}
+
+/*
+ * The session's path: a fast one, inlined for each controller this build
+ * has, or the general one (a tail call). GICv3 group 1 is tested first.
+ */
+static __always_inline void perfrec_irq_dispatch(struct perfrec_irq *st, u64 pc, u64 *regs,
+						 bool boot)
+{
+	uint path = st->path;
+
+	if (IS_ENABLED(CONFIG_PERFREC_GICV3) && path == PERFREC_IRQ_GICV3)
+		perfrec_irq_fast(st, pc, regs, PERFREC_IRQ_GICV3, boot);
+	else if (IS_ENABLED(CONFIG_PERFREC_GICV2) && path == PERFREC_IRQ_GICV2)
+		perfrec_irq_fast(st, pc, regs, PERFREC_IRQ_GICV2, boot);
+	else if (IS_ENABLED(CONFIG_PERFREC_GICV3) && IS_ENABLED(CONFIG_PERFREC_EL3) &&
+		 path == PERFREC_IRQ_GICV3_G0)
+		perfrec_irq_fast(st, pc, regs, PERFREC_IRQ_GICV3_G0, boot);
+	else if (IS_ENABLED(CONFIG_PERFREC_CALLCHAIN) && path == PERFREC_IRQ_CHAIN)
+		perfrec_irq_fast(st, pc, regs, PERFREC_IRQ_CHAIN, boot);
+	else if (boot)
+		perfrec_irq_boot_handler_general(pc, regs);
+	else
+		perfrec_irq_handler_general(pc, regs);
+}
+
+void notrace perfrec_irq_handler(u64 pc, u64 *regs)
+{
+	perfrec_irq_dispatch(&perfrec_irq, pc, regs, false);
 }
 
 void notrace perfrec_irq_boot_handler(u64 pc, u64 *regs)
@@ -347,9 +505,5 @@ void notrace perfrec_irq_boot_handler(u64 pc, u64 *regs)
 
 	/* The state's address in one register, not rebuilt from the constant at each use */
 	asm("" : "+r" (st));
-	if (unlikely(st->general)) {
-		perfrec_irq_boot_handler_general(pc, regs);	/* a tail call */
-		return;
-	}
-	perfrec_irq_handle(st, pc, regs, false, true);
+	perfrec_irq_dispatch(st, pc, regs, true);
 }

@@ -20,29 +20,57 @@
 /**
  * struct perfrec_counter - One sampling counter of a session
  *
- * @idx: PMU counter index (PMUV3_CYCLE_IDX for PMCCNTR_EL0), or
- *	PERFREC_TIMER_IDX for cpu-clock (the generic timer, no PMU counter)
+ * The fields the fast path reads together are neighbours: one load pair
+ * each.
+ *
+ * @header: the first word of its flat sample (struct perf_data_sample's
+ *	header), and next to it:
  * @id: the perf sample id of its event
  * @period: events per sample for the current interval
  * @base_period: fixed-period mode: the period asked for (@period differs
  *	from it only with jitter)
- * @max_period: the largest value the counter holds (2^32 - 1 or 2^64 - 1)
  * @target_ns: frequency mode: wanted nanoseconds between samples, else 0
  * @last_ns: frequency mode: time of the previous overflow
  * @count: events of all finished intervals (sum of their periods)
  * @late: periods that passed without a sample because the interrupt came
  *	more than a period after the overflow
+ * @max_period: the largest value the counter holds (2^32 - 1 or 2^64 - 1)
+ * @idx: PMU counter index (PMUV3_CYCLE_IDX for PMCCNTR_EL0), or
+ *	PERFREC_TIMER_IDX for cpu-clock (the generic timer, no PMU counter)
  */
 struct perfrec_counter {
-	uint idx;
+	u64 header;
 	u64 id;
 	u64 period;
 	u64 base_period;
-	u64 max_period;
 	u64 target_ns;
 	u64 last_ns;
 	u64 count;
 	u64 late;
+	u64 max_period;
+	uint idx;
+};
+
+/**
+ * enum perfrec_irq_path - Which body of the handler a session's interrupts take
+ *
+ * The fast ones sample one event on the cycle counter, at a fixed period or
+ * a frequency, through a GIC; the flat ones know their controller at build
+ * time.
+ *
+ * @PERFREC_IRQ_GICV3: fast, flat, GICv3 group 1
+ * @PERFREC_IRQ_GICV2: fast, flat, GICv2
+ * @PERFREC_IRQ_GICV3_G0: fast, flat, GICv3 group 0 (EL3)
+ * @PERFREC_IRQ_CHAIN: fast, with call chains, any GIC
+ * @PERFREC_IRQ_GENERAL: the rest: several events, an event counter,
+ *	counting, jitter, the timer, the BCM2836 local controller
+ */
+enum perfrec_irq_path {
+	PERFREC_IRQ_GICV3,
+	PERFREC_IRQ_GICV2,
+	PERFREC_IRQ_GICV3_G0,
+	PERFREC_IRQ_CHAIN,
+	PERFREC_IRQ_GENERAL,
 };
 
 /**
@@ -56,8 +84,7 @@ struct perfrec_counter {
  * @pid_tid: both, as a sample holds them (one load and one store)
  * @ns_mult: generic-timer ticks to ns: ns = ticks * @ns_mult >> 32
  * @callchain: samples carry a call chain (perf's -g)
- * @general: take the general handler (several events, counting, jitter,
- *	call chains, the timer, GICv3 group 0, the BCM2836), not the fast one
+ * @path: the handler's body for this session (enum perfrec_irq_path)
  * @timer: the interrupt is the generic timer's: cpu-clock samples (counter
  *	0), or counting, a periodic check of the PMU's overflow flags
  * @timer_el: the EL whose timer it is
@@ -104,7 +131,7 @@ struct perfrec_irq {
 	};
 	u64 ns_mult;
 	bool callchain;
-	bool general;
+	u8 path;
 	bool timer;
 	uint timer_el;
 	u64 timer_ticks;
@@ -176,7 +203,15 @@ void perfrec_irq_boot_handler(u64 pc, u64 *regs);
  * @c->count and @c->late.
  * Return: the events that belong to the new interval (less than @next)
  */
-u64 perfrec_irq_settle(struct perfrec_counter *c, u64 since, u64 next);
+static inline notrace u64 perfrec_irq_settle(struct perfrec_counter *c, u64 since, u64 next)
+{
+	u64 missed = since / next;
+
+	c->late += missed;
+	c->count += missed * next;
+
+	return since - missed * next;
+}
 
 /**
  * perfrec_irq_now_ns() - The time base of samples

@@ -19,7 +19,9 @@
  * U-Boot is built with -mgeneral-regs-only. x18 (gd) is neither used nor
  * touched. ELR and SPSR are not saved because the handler cannot take an
  * exception: interrupts stay masked and it makes no calls that could fault.
- * The frame's layout is in perfrec_irq_frame.h, shared with the C side.
+ * The frame's layout is in perfrec_irq_frame.h, shared with the C side;
+ * the first store allocates it and the last load frees it (pre- and
+ * post-indexed), so no instruction only moves sp.
  *
  * A boot recording (CONFIG_PERFREC_BOOT) has tables of its own, the same but
  * for the handler they call.
@@ -29,8 +31,7 @@
 #include "perfrec_irq_frame.h"
 
 .macro	perfrec_irq_entry el, handler
-	sub	sp, sp, #PERFREC_IRQ_FRAME_BYTES
-	stp	x0, x1, [sp, #0]
+	stp	x0, x1, [sp, #-PERFREC_IRQ_FRAME_BYTES]!
 	stp	x2, x3, [sp, #16]
 	stp	x4, x5, [sp, #32]
 	stp	x6, x7, [sp, #48]
@@ -43,7 +44,6 @@
 	mrs	x0, elr_el\el
 	mov	x1, sp
 	bl	\handler
-	ldp	x0, x1, [sp, #0]
 	ldp	x2, x3, [sp, #16]
 	ldp	x4, x5, [sp, #32]
 	ldp	x6, x7, [sp, #48]
@@ -53,7 +53,7 @@
 	ldp	x14, x15, [sp, #112]
 	ldp	x16, x17, [sp, #128]
 	ldp	x29, x30, [sp, #PERFREC_IRQ_FRAME_X29 * 8]
-	add	sp, sp, #PERFREC_IRQ_FRAME_BYTES
+	ldp	x0, x1, [sp], #PERFREC_IRQ_FRAME_BYTES
 	eret
 .endm
 
