@@ -37,6 +37,8 @@ CASES = [
     ('`cpu-clock -c 20000` (ns)', False, ['--event', 'cpu-clock', '-c', '20000']),
     ('the whole boot, from board_init_f() to the prompt, default (every 20000 cycles, '
      '`-g`)', True, ['--boot']),
+    ('the same, `__udelay` and `get_ticks` (one busy-wait loop) counted as one', True,
+     ['--boot', '--fold-symbols', '__udelay|get_ticks']),
     ('the whole boot, flat, every 2003 cycles', True,
      ['--boot', '--boot-period', '2003', '--boot-callchain', '0']),
 ]

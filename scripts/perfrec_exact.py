@@ -5,8 +5,8 @@
 
 Usage:
     perfrec_exact.py compare --elf u-boot --counts counts.txt --data perf.data
-                     [--symfs DIR] [--reloc-off OFF] [--exclude-symbols RE] [--top N] [--json]
-                     [--max-tvd X]
+                     [--symfs DIR] [--reloc-off OFF] [--exclude-symbols RE] [--fold-symbols RE]
+                     [--top N] [--json] [--max-tvd X]
     perfrec_exact.py plugin-args --elf u-boot --reloc-off OFF [--window pmu|timer|boot]
     perfrec_exact.py build-plugin [--out DIR] [--api-version 1]
 
@@ -22,6 +22,11 @@ p_perf|, the samples and the functions whose shares differ most. perfrec's
 IRQ path runs with interrupts masked: it is left out of both sides
 (--exclude-symbols). 'tvd_random' is the mean TVD of as many independent
 random samples of the exact profile: the noise level to judge TVD by.
+--fold-symbols counts the functions it matches as one, on both sides: a
+busy-wait loop that spans two functions (__udelay() and get_ticks()) is
+sampled at the same few of its instructions when its length and the
+period's share a factor (doc/develop/perfrec.rst), which splits its time
+between them wrongly but not its total.
 
 scripts/perfrec_exact_run.py records on QEMU with the plugin and compares.
 
@@ -284,6 +289,17 @@ def perf_script(data, symfs, perf='perf'):
 
 # --- The comparison ----------------------------------------------------------
 
+def fold(weights, pattern):
+    """@weights with the functions that @pattern matches summed into one,
+    named by the pattern"""
+    if not pattern:
+        return weights
+    folded = collections.Counter()
+    for name, weight in weights.items():
+        folded[pattern.pattern if pattern.fullmatch(name) else name] += weight
+    return dict(folded)
+
+
 def shares(weights, exclude):
     """({function: share}, total, excluded weight) of @weights without @exclude"""
     kept = {name: w for name, w in weights.items() if not (exclude and exclude.fullmatch(name))}
@@ -318,10 +334,11 @@ def rank(exact, perf, kept):
     return sorted(rows, key=lambda r: (-abs(r['diff_pct']), r['function']))
 
 
-def compare(exact, perf, samples, exclude, top=15):
-    """The result (a dict) of comparing {function: instructions} with {function: period}"""
-    exact_p, exact_total, exact_out = shares(exact, exclude)
-    perf_p, perf_total, perf_out = shares(perf, exclude)
+def compare(exact, perf, samples, exclude, top=15, folded=None):
+    """The result (a dict) of comparing {function: instructions} with
+    {function: period}, the functions @folded matches counted as one"""
+    exact_p, exact_total, exact_out = shares(fold(exact, folded), exclude)
+    perf_p, perf_total, perf_out = shares(fold(perf, folded), exclude)
     if not exact_p:
         raise BadInput('counts: no instruction left after the exclusion')
     if not perf_p:
@@ -350,6 +367,14 @@ def format_result(res):
     return '\n'.join(lines)
 
 
+def regex(text, option):
+    """@text compiled, or None if empty; bad input names @option"""
+    try:
+        return re.compile(text) if text else None
+    except re.error as err:
+        raise BadInput(f'{option} {text!r}: {err}') from None
+
+
 def run_compare(args):
     """The 'compare' command's result"""
     syms = load_symbols(args.elf)
@@ -361,12 +386,10 @@ def run_compare(args):
         if not image:
             raise BadInput(f'perf.data {args.data}: no MMAP of u-boot (give --reloc-off)')
         reloc_off = reloc_from_mmap(image[0][0], image[0][2], load_segments(args.elf))
-    try:
-        exclude = re.compile(args.exclude_symbols) if args.exclude_symbols else None
-    except re.error as err:
-        raise BadInput(f'--exclude-symbols {args.exclude_symbols!r}: {err}') from None
+    exclude = regex(args.exclude_symbols, '--exclude-symbols')
+    folded = regex(args.fold_symbols, '--fold-symbols')
     res = compare(by_function(counts, syms, reloc_off), by_function(weights, syms, reloc_off),
-                  samples, exclude, args.top)
+                  samples, exclude, args.top, folded)
     res.update(reloc_off=reloc_off, irq_insns=sum(irq.values()), lost=lost,
                window=meta.get('state', ['?'])[0])
     return res
@@ -435,6 +458,8 @@ def add_compare_args(parser):
     """The options of a comparison"""
     parser.add_argument('--exclude-symbols', default=DEFAULT_EXCLUDE,
                         help="regular expression of functions left out ('' for none)")
+    parser.add_argument('--fold-symbols', default='',
+                        help='regular expression of functions counted as one')
     parser.add_argument('--top', type=int, default=15)
     parser.add_argument('--json', action='store_true')
     parser.add_argument('--perf', default='perf')

@@ -138,7 +138,7 @@ def run_board(args):
     res = PE.run_compare(argparse.Namespace(
         elf=elf, counts=counts, data=data, reloc_off=hex(reloc_off),
         symfs=os.path.join(args.build_dir, 'symfs'), perf=args.perf,
-        exclude_symbols=args.exclude_symbols, top=args.top))
+        exclude_symbols=args.exclude_symbols, fold_symbols=args.fold_symbols, top=args.top))
     res.update(timings=timings, commands=cmds[1:], plugin_args=pargs)
     return res
 

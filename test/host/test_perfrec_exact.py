@@ -246,6 +246,20 @@ def test_compare_excludes_the_handler():
         PE.compare(exact, {'perfrec_irq_handler': 1}, 1, exclude)
 
 
+def test_compare_folds_a_loop():
+    """Folded functions count as one on both sides: a loop's wrong split
+    between them leaves the TVD, its wrong total does not"""
+    exact = {'__udelay': 300, 'get_ticks': 700, 'work': 1000}
+    split = {'__udelay': 0, 'get_ticks': 100, 'work': 100}
+    folded = re.compile('__udelay|get_ticks')
+    assert PE.compare(exact, split, 200, None)['tvd'] == pytest.approx(0.15)
+    res = PE.compare(exact, split, 200, None, folded=folded)
+    assert res['tvd'] == 0
+    assert [r['function'] for r in res['top']] == ['__udelay|get_ticks', 'work']
+    short = {'__udelay': 0, 'get_ticks': 50, 'work': 150}
+    assert PE.compare(exact, short, 200, None, folded=folded)['tvd'] == pytest.approx(0.25)
+
+
 def run_main(capsys, argv):
     """(exit code, stdout, stderr) of the tool's main()"""
     try:
