@@ -123,7 +123,7 @@ def main(argv=None):
     parser.add_argument('--capacity-graph-periods', type=int, nargs='*',
                         default=[250000, 100000])
     parser.add_argument('--limit-periods', type=int, nargs='*',
-                        default=[1000, 400, 200, 150, 100, 50])
+                        default=[1000, 400, 200, 150, 100, 80, 50])
     parser.add_argument('--timeout', type=float, default=300,
                         help='seconds per U-Boot command')
     parser.add_argument('--keep-logs', metavar='DIR',

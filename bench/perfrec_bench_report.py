@@ -222,15 +222,16 @@ def markdown(result, size=None):
                      fmt(flat * 1e9 / base, 0), flat / 4000.0,
                      (40000 * per + header + 1023) // 1024)]
         rows = [['%d' % r['period'], fmt(r['rate_hz'], 0), '%d' % r['expected'],
-                 '%d' % r['samples'], '%d' % r['late'], '%.2f' % r['slowdown']]
-                for r in cap['limit']]
+                 '%d' % r['samples'], '%d' % r['lost'], '%d' % r['late'],
+                 '%.2f' % r['slowdown']] for r in cap['limit']]
         out += ['', 'The handler\'s own limit, %s, `-c <period>` over `%s`: a sample costs '
                 'about %s cycles, so short periods leave the workload little. A period '
                 'that ends before the handler has finished is late: skipped, with the '
                 'counter\'s phase kept, so the workload still ends and the books still '
-                'balance.' % (label(cap['cell']), cap['limit_workload'],
+                'balance; one just longer than the handler fills the buffer, and the '
+                'samples that find it full are lost.' % (label(cap['cell']), cap['limit_workload'],
                               fmt(cells[cap['cell']]['difference']['fit'], 0)), '']
-        out += table(['`-c`', 'samples/s', 'periods', 'stored', 'late',
+        out += table(['`-c`', 'samples/s', 'periods', 'stored', 'lost', 'late',
                       'workload x'], rows)
     clk = result.get('clock')
     if clk:
