@@ -19,15 +19,15 @@
 #include <command.h>
 #include <errno.h>
 #include <event.h>
-#include <fdtdec.h>
 #include <log.h>
 #include <perfrec.h>
 #include <perfrec_compat.h>
 #include <stdio.h>
+#include <dm/ofnode.h>
 #include <asm/global_data.h>
-#include <linux/libfdt.h>
 #include <linux/string.h>
 #include "perfrec_options.h"
+#include "perfrec_session.h"
 
 DECLARE_GLOBAL_DATA_PTR;
 
@@ -39,12 +39,23 @@ static bool perfrec_early_tried;
 static struct perfrec_boot_result perfrec_early_boot;
 static int perfrec_early_boot_ret = -ENOENT;
 
+/*
+ * /options/u-boot: looked up once (a walk of the tree up to it), or as the
+ * boot recording's walk found it
+ */
+static ofnode perfrec_early_node;
+static bool perfrec_early_node_known;
+
 /* A number from /options/u-boot, or @def */
 static u32 perfrec_early_option(const char *name, u32 def)
 {
-	int node = perfrec_early_options(gd->fdt_blob);
+	if (!perfrec_early_node_known) {
+		perfrec_early_node = perfrec_early_options();
+		perfrec_early_node_known = true;
+	}
 
-	return node < 0 ? def : fdtdec_get_uint(gd->fdt_blob, node, name, def);
+	return ofnode_valid(perfrec_early_node) ?
+		ofnode_read_u32_default(perfrec_early_node, name, def) : def;
 }
 
 static int perfrec_early_start(void *ctx, struct event *event)
@@ -62,14 +73,22 @@ static int perfrec_early_start(void *ctx, struct event *event)
 	if (!(gd->flags & GD_FLG_RELOC) || perfrec_early_tried || !perfrec_lmb_ready())
 		return 0;
 	perfrec_early_tried = true;
-	if (!perfrec_early_option("perfrec,early", 1))
-		return 0;
-	/* A boot recording (CONFIG_PERFREC_BOOT) goes on as the early one */
+	/*
+	 * A boot recording (CONFIG_PERFREC_BOOT) goes on as the early one; it
+	 * started only if "perfrec,early" allowed it, and its walk found the
+	 * options
+	 */
 	if (IS_ENABLED(CONFIG_PERFREC_BOOT)) {
 		perfrec_early_boot_ret = perfrec_boot_adopt(&perfrec_early_boot);
-		if (!perfrec_early_boot_ret)
+		if (!perfrec_early_boot_ret) {
+			/* The walk's, kept valid by the adoption (perfrec_dt_follow()) */
+			perfrec_early_node = perfrec_session.dt.options;
+			perfrec_early_node_known = true;
 			return 0;
+		}
 	}
+	if (!perfrec_early_option("perfrec,early", 1))
+		return 0;
 	while ((word = strsep(&rest, " ")) && argc < PERFREC_EARLY_WORDS - 1) {
 		if (*word)
 			argv[argc++] = word;

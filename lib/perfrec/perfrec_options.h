@@ -7,11 +7,10 @@
 #ifndef __PERFREC_OPTIONS_H
 #define __PERFREC_OPTIONS_H
 
-#include <linux/libfdt.h>
+#include <dm/ofnode.h>
 
 /**
  * perfrec_early_options() - The control device tree's /options/u-boot node
- * @blob: the control device tree (gd->fdt_blob)
  *
  * Its perfrec,<name> properties change the early and boot recording for
  * one boot, without a rebuild: "perfrec,early" (0: no early or boot
@@ -19,11 +18,11 @@
  * recording's "perfrec,boot-event", "perfrec,boot-period",
  * "perfrec,boot-callchain", "perfrec,boot-raw-addresses" and
  * "perfrec,boot-size" (perfrec_boot.c).
- * Return: the node's offset in @blob, or a negative libfdt error
+ * Return: the node, or an invalid one if there is none
  */
-static inline int perfrec_early_options(const void *blob)
+static inline ofnode perfrec_early_options(void)
 {
-	return fdt_path_offset(blob, "/options/u-boot");
+	return ofnode_path("/options/u-boot");
 }
 
 #endif /* __PERFREC_OPTIONS_H */
