@@ -174,6 +174,19 @@ def link_addrs(build, name):
     return int(start.group(1), 16), rets
 
 
+def call_window(build, name, callee):
+    """(first call of @callee in @name, the instruction after its last one),
+    link addresses"""
+    out = subprocess.run(['aarch64-linux-gnu-objdump', '-d', '--no-show-raw-insn',
+                          '--disassemble=' + name, os.path.join(build, 'u-boot')],
+                         capture_output=True, text=True, check=True).stdout
+    calls = [int(m.group(1), 16) for m in
+             re.finditer(r'^\s*([0-9a-f]+):\s+bl\s+[0-9a-f]+ <%s>' % re.escape(callee), out, re.M)]
+    if not calls:
+        raise SystemExit('perfrec_boot_bench: no call of %s in %s' % (callee, name))
+    return calls[0], calls[-1] + 4
+
+
 def reloc_off(build, tmp):
     """Where U-Boot relocates itself, less its link address (bdinfo)"""
     outs, _, _ = RUN.board_session(build, ['bdinfo'], machine=MACHINE,
@@ -181,11 +194,12 @@ def reloc_off(build, tmp):
     return RUN.reloc_of(outs[0])
 
 
-def counted(build, tmp, plugin, name, off=0):
+def counted(build, tmp, plugin, name, off=0, window=None):
     """Instructions QEMU ran from the first execution of @name to its first
-    return, counted by the TCG plugin (scripts/qemu-plugin/); @off: 0 for a
-    function that runs before relocation, else the relocation offset"""
-    start, rets = link_addrs(build, name)
+    return, or in @window (start, stop), counted by the TCG plugin
+    (scripts/qemu-plugin/); @off: 0 for code that runs before relocation,
+    else the relocation offset"""
+    start, rets = (window[0], [window[1]]) if window else link_addrs(build, name)
     out = os.path.join(tmp, 'counts.txt')
     arg = '%s,out=%s,start=%#x' % (plugin, out, start + off) + \
         ''.join(',stop=%#x' % (r + off) for r in rets)
@@ -233,6 +247,8 @@ def arming_table(build, tmp, plugin):
     adopt = counted(build, tmp, plugin, 'perfrec_boot_adopt', off)
     place = counted(build, tmp, plugin, 'perfrec_buffer_place', off)
     prompt = counted(build, tmp, plugin, 'perfrec_early_prompt', off)
+    env = counted(build, tmp, plugin, 'env_set_hex', off,
+                  call_window(build, 'perfrec_end_recording', 'env_set_hex'))
     return ['', 'What the boot recording\'s hooks cost, armed with no sample, counted '
             'exactly (the TCG plugin, from the first execution of each function to its '
             'return), on QEMU virt\'s device tree: %d nodes, %d properties.' % (nodes, props),
@@ -249,7 +265,9 @@ def arming_table(build, tmp, plugin):
             '| of it, placing the buffer (`perfrec_buffer_place()`: U-Boot\'s lmb and '
             'environment) | %d |' % place,
             '| the end at the prompt (`perfrec_early_prompt()`: the recording finalised, '
-            '`fileaddr` and `filesize` set, two lines printed) | %d |' % prompt]
+            '`fileaddr` and `filesize` set, two lines printed) | %d |' % prompt,
+            '| of it, setting `fileaddr` and `filesize` (`env_set_hex()`: new variables, '
+            'each looked up in the environment\'s attribute lists) | %d |' % env]
 
 
 def main(argv=None):
