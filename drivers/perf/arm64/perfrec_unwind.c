@@ -170,31 +170,33 @@ unsigned int notrace perfrec_unwind(const struct perfrec_unwind_area *area, u64 
 	u64 text = area->text_start, text_bytes = area->text_end - text;
 	u64 alt = area->alt_start, alt_bytes = area->alt_end - alt;
 	u64 top = area->stack_top, low = area->stack_low, val;
-	bool offsets = area->offsets;
-	unsigned int n = 0;
+	/* What a return address in either place less this is, the chain holds */
+	u64 text_adj = area->offsets ? text : 0, alt_adj = area->offsets ? alt : 0;
+	u64 *out = chain, *end = chain + max;
 
-	chain[n++] = pc;
+	*out++ = pc;
 	if (perfrec_unwind_code(area, lr, &val) &&
 	    perfrec_unwind_lr_is_caller(area, pc, lr, perfrec_unwind_saved_lr(area, fp)))
-		chain[n++] = val;
+		*out++ = val;
 	if (top < 16)
-		return n;
+		return out - chain;
+	top -= 16;
 	/* perfrec_unwind_in_stack() and perfrec_unwind_code(), on the registers */
-	while (n < max && !(fp & 15) && fp >= low && fp <= top - 16) {
+	while (out < end && !(fp & 15) && fp >= low && fp <= top) {
 		const u64 *record = (const u64 *)fp;
-		u64 ret = record[1], off = ret - text;
+		u64 ret = record[1];
 
 		if (ret & 3)
 			break;
-		if (off >= text_bytes) {
-			off = ret - alt;
-			if (off >= alt_bytes)
-				break;
-		}
-		chain[n++] = offsets ? off : ret;
+		if (ret - text < text_bytes)
+			*out++ = ret - text_adj;
+		else if (ret - alt < alt_bytes)
+			*out++ = ret - alt_adj;
+		else
+			break;
 		low = fp + 16;
 		fp = record[0];
 	}
 
-	return n;
+	return out - chain;
 }
