@@ -33,53 +33,81 @@ DECLARE_GLOBAL_DATA_PTR;
  * A boot sample's address: a marker as it is, a raw one untagged, an image
  * offset (perfrec_irq_boot_addr()) moved to the image's run-time place
  */
-static u64 perfrec_boot_to_addr(u64 val, u64 base)
+static inline u64 perfrec_boot_to_addr(u64 val, u64 base)
 {
+	/* An offset, the usual case, is the one with PERFREC_BOOT_RAW (bit 63) clear */
+	if (!(val & PERFREC_BOOT_RAW))
+		return val + base;
 	if (val >= PERF_DATA_CONTEXT_USER)
 		return val;
-	if (val & PERFREC_BOOT_RAW)
-		return val & ~PERFREC_BOOT_RAW;
 
-	return val + base;
+	return val & ~PERFREC_BOOT_RAW;
 }
 
 /* The longest sample: its fields, nr, PERF_CONTEXT_USER, the PC and PERFREC_MAX_DEPTH callers */
 #define PERFREC_SAMPLE_MAX_WORDS	(sizeof(struct perf_data_sample) / sizeof(u64) + 2 + \
 					 PERFREC_MAX_DEPTH + 1)
 
+/* A sample's words before its chain: the flat fields and nr */
+#define PERFREC_SAMPLE_CHAIN_OFF	(sizeof(struct perf_data_sample) / sizeof(u64) + 1)
+
+/* The word of a sample that holds its address */
+#define PERFREC_SAMPLE_IP_WORD		(offsetof(struct perf_data_sample, ip) / sizeof(u64))
+
+/* A boot sample of @nr words at @src, with run-time addresses, at @dst */
+static void perfrec_adopt_sample(u64 *dst, const u64 *src, uint nr, u64 reloc)
+{
+	/* The fields and nr as they are, but the address; then the chain */
+	uint fields = min_t(uint, nr, PERFREC_SAMPLE_CHAIN_OFF), i;
+
+	for (i = 0; i < fields; i++)
+		dst[i] = src[i];
+	dst[PERFREC_SAMPLE_IP_WORD] = perfrec_boot_to_addr(dst[PERFREC_SAMPLE_IP_WORD], reloc);
+	for (; i < nr; i++)
+		dst[i] = perfrec_boot_to_addr(src[i], reloc);
+}
+
 /*
  * Copy the boot ring's records in [@from, @to) (it never wraps: nothing
  * consumes it) into @ring: samples with run-time addresses, the others (a
- * boot phase's FORK and COMM) as they are. A sample that does not fit counts
- * in @lost. Return: where the copy stopped, @to unless at a broken record
+ * boot phase's FORK and COMM) as they are. Each goes straight into @ring
+ * when it fits there in one piece, else through a copy (wrapping at the
+ * ring's end). A sample that does not fit counts in @lost.
+ * Return: where the copy stopped, @to unless at a broken record
  */
 static u64 perfrec_adopt_records(struct perfrec_ring *ring, const struct perfrec_irq *boot,
 				 u64 from, u64 to, u64 *copied, u64 *lost)
 {
 	const u8 *base = (const u8 *)boot->ring.base;
+	u64 reloc = gd->relocaddr;
 
 	while (from < to) {
 		const struct perf_data_event_header *h = (const void *)(base + from);
-		u64 words[PERFREC_SAMPLE_MAX_WORDS];
-		struct perf_data_sample *s = (void *)words;
-		uint nr = h->size / sizeof(u64), i;
+		const u64 *src = (const u64 *)h;
+		u64 words[PERFREC_SAMPLE_MAX_WORDS], *dst, head;
+		uint nr = h->size / sizeof(u64);
 		bool sample = h->type == PERF_DATA_RECORD_SAMPLE;
+		bool direct;
 
 		/* Only perfrec wrote here: anything else ends the copy */
 		if (h->size < sizeof(*h) || h->size > sizeof(words) || h->size % sizeof(u64) ||
-		    h->size > to - from)
+		    h->size > to - from || (sample && h->size < sizeof(struct perf_data_sample)))
 			break;
-		memcpy(words, h, h->size);
 		from += h->size;
-		if (sample) {
-			s->ip = perfrec_boot_to_addr(s->ip, gd->relocaddr);
-			for (i = sizeof(*s) / sizeof(u64) + 1; boot->callchain && i < nr; i++)
-				words[i] = perfrec_boot_to_addr(words[i], gd->relocaddr);
-		}
-		if (perfrec_ring_put(ring, words, nr))
-			*copied += sample;
+		direct = perfrec_ring_reserve(ring, h->size, &dst, &head);
+		if (!direct)
+			dst = words;
+		if (sample)
+			perfrec_adopt_sample(dst, src, nr, reloc);
 		else
+			memcpy(dst, src, h->size);
+		if (direct) {
+			perfrec_ring_publish(ring, dst, head, h->size);
+		} else if (!perfrec_ring_put(ring, words, nr)) {
 			*lost += sample;
+			continue;
+		}
+		*copied += sample;
 	}
 
 	return from;

@@ -35,6 +35,8 @@ BOOT_BUF = 0x41000000
 LEAST_BEFORE_RELOC = 200
 # relocate_code() (its labels, copy_loop and others, have no size in the ELF)
 RELOCATE = ('relocate_code',)
+# crt0's own instructions around the calls of board_init_f() and relocate_code()
+STARTUP = ('_main',)
 OPTIONS = '/options/u-boot'
 # The phases of a boot to the prompt, in order: the leader, then a thread each
 PHASES = ['u-boot', 'board_init_f', 'relocation', 'board_init_r']
@@ -126,7 +128,7 @@ def before_relocation(resolved):
 def boot_problems(resolved):
     """What is wrong with the samples of board_init_f() and relocation: every
     address must resolve, every chain must go back to board_init_f() or be
-    relocate_code() in _main; [] if nothing"""
+    relocate_code(), or be in _main itself (crt0, around the two); [] if nothing"""
     problems = [f'at {time}: an address outside every function: {names}'
                 for time, names in resolved if None in names]
     early = before_relocation(resolved)
@@ -137,7 +139,7 @@ def boot_problems(resolved):
         problems.append(f'{first_reloc} samples before relocate_code(), fewer than '
                         f'{LEAST_BEFORE_RELOC}')
     problems += [f'at {time}: not under board_init_f(): {names}' for time, names in early
-                 if None not in names and names[0] not in RELOCATE and
+                 if None not in names and names[0] not in RELOCATE + STARTUP and
                  'board_init_f' not in names]
     return problems
 
