@@ -89,16 +89,19 @@ static void perfrec_dt_kind(const char *compat, int len, struct perfrec_dt_kind 
 		if (!strchr("abcnq", *str) || !*str)
 			continue;
 		if (strncmp(str, "arm,", 4)) {
-			if (strncmp(str, "apm,", 4) && strncmp(str, "brcm,", 5) &&
-			    strncmp(str, "cavium,", 7) && strncmp(str, "nvidia,", 7) &&
-			    strncmp(str, "qcom,", 5))
-				continue;
-			if (PERFREC_DT_IN(perfrec_dt_pmus, str))
-				kind->pmu = max(kind->pmu, 1);
-			else if (!strcmp(str, "brcm,bcm2836-l1-intc"))
+			/*
+			 * By their ends first: most of a board's compatibles
+			 * are its vendor's own devices, none of these
+			 */
+			if (n > 4 && !strcmp(str + n - 4, "-pmu")) {
+				if (PERFREC_DT_IN(perfrec_dt_pmus, str))
+					kind->pmu = max(kind->pmu, 1);
+			} else if (!strcmp(str, "brcm,bcm2836-l1-intc")) {
 				kind->ctlr = PERFREC_GIC_BCM2836;
-			else if (!kind->ctlr && PERFREC_DT_IN(perfrec_dt_gicv2, str))
+			} else if (!kind->ctlr && !strncmp(str, "qcom,", 5) &&
+				   PERFREC_DT_IN(perfrec_dt_gicv2, str)) {
 				kind->ctlr = 2;
+			}
 		} else if (!strcmp(str, "arm,armv8-pmuv3")) {
 			kind->pmu = 2;
 		} else if (perfrec_dt_core_pmu(str, n)) {
