@@ -735,9 +735,13 @@ bench-exact: deps build build-early $(QEMU_PLUGIN)
 		--plugin $(QEMU_PLUGIN) --out $(BUILD)/bench-exact --doc doc/develop/perfrec.rst
 
 # What recording the whole boot costs: instructions to the prompt, with and without
+# (and the walk of a larger tree: a Raspberry Pi 3 B's, rpi_arm64_defconfig)
 bench-boot: deps build-early build-boot-off $(QEMU_PLUGIN)
+	$(MAKE) BASE_DEFCONFIG=rpi_arm64_defconfig CONFIG=board_rpi_arm64 \
+		FRAGMENTS="$(BOARD_FRAGMENTS)" UBOOT_FLAGS=BINMAN_ALLOW_MISSING=1 board-build
 	$(PYTHON) bench/perfrec_boot_bench.py --build-dir $(EARLY_O) --off-dir $(BOOT_OFF_O) \
-		--plugin $(QEMU_PLUGIN) --doc doc/develop/perfrec.rst
+		--plugin $(QEMU_PLUGIN) --rpi-dir $(BUILD)/board_rpi_arm64 \
+		--doc doc/develop/perfrec.rst
 
 # perfrec_diff.py on two 100000-sample -g recordings: time and memory
 bench-diff: deps build

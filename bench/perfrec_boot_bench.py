@@ -6,7 +6,7 @@
 Usage:
     perfrec_boot_bench.py --build-dir build/qemu_arm64_perfrec_early \
         --off-dir build/qemu_arm64_perfrec_early_off --plugin PLUGIN \
-        [--doc doc/develop/perfrec.rst]
+        --rpi-dir build/board_rpi_arm64 [--doc doc/develop/perfrec.rst]
 
 Boots the early-boot build (CONFIG_PERFREC_BOOT) on QEMU virt at EL2 under
 -icount shift=0,sleep=off, where a nanosecond is an instruction, and reads
@@ -28,7 +28,9 @@ same build. The boot handler may cost at most 5 more than the normal one
 state address costs). The arming is counted exactly by the TCG
 plugin (--plugin, scripts/qemu-plugin/): perfrec_boot_start() from its
 first instruction to its return, the walk of the device tree in it, and
-the report's walk once the console is up. The figures hold for icount only: on hardware
+the report's walk once the console is up; and the walk of a larger tree, a
+Raspberry Pi 3 B's own, in a 'perfrec record' of --rpi-dir's
+rpi_arm64_defconfig build on QEMU's raspi3b. The figures hold for icount only: on hardware
 the handler costs more before the caches are on. --doc (or --readme)
 replaces the text between the lines '.. bench-boot:start' and
 '.. bench-boot:end' of the doc page (doc/develop/perfrec.rst) with the
@@ -74,6 +76,11 @@ RUNS = [('off (a build without the boot recording)', {'perfrec,boot-period': 200
 # normal handler's: its address classification, and a register move
 FLAT_EXTRA = 5
 MARKS = ('board_init_f', 'board_init_r', 'main_loop')
+# A larger tree than virt's: the Raspberry Pi 3 B's own, where --rpi-dir's
+# rpi_arm64_defconfig build boots on QEMU's model of it
+RPI_MACHINE = 'raspi3b'
+RPI_DTB = 'arch/arm/dts/bcm2837-rpi-3-b.dtb'
+RPI_RECORD = 'perfrec record -c 1000000 -- true'
 # The normal handler's samples in the traced run (a flat recording at the prompt)
 TRACE_RECORD = 'perfrec record -c 20000 -- crc32 0x40000000 0x1000000'
 
@@ -187,26 +194,48 @@ def call_window(build, name, callee):
     return calls[0], calls[-1] + 4
 
 
-def reloc_off(build, tmp):
-    """Where U-Boot relocates itself, less its link address (bdinfo)"""
-    outs, _, _ = RUN.board_session(build, ['bdinfo'], machine=MACHINE,
-                                   extra=['-dtb', dtb_with(tmp, {})])
+def reloc_off(build, tmp, rpi=False):
+    """Where U-Boot relocates itself, less its link address (bdinfo), on QEMU
+    virt or with @rpi on the Raspberry Pi 3 B's model"""
+    if rpi:
+        outs, _, _ = RUN.board_session(build, ['bdinfo'], machine=RPI_MACHINE,
+                                       dtb=os.path.join(build, RPI_DTB))
+    else:
+        outs, _, _ = RUN.board_session(build, ['bdinfo'], machine=MACHINE,
+                                       extra=['-dtb', dtb_with(tmp, {})])
     return RUN.reloc_of(outs[0])
 
 
-def counted(build, tmp, plugin, name, off=0, window=None):
+def rpi_walk(build, tmp, plugin):
+    """The walk of a 'perfrec record' on the Raspberry Pi 3 B's own tree
+    (rpi_arm64_defconfig in @build): Markdown lines"""
+    nodes, props = tree_size(os.path.join(build, RPI_DTB))
+    walk = counted(build, tmp, plugin, 'perfrec_dt_scan', reloc_off(build, tmp, True), rpi=True)
+    return ['| the walk on a Raspberry Pi 3 B\'s tree (`%s`, %d nodes, %d properties; '
+            'rpi_arm64_defconfig on QEMU\'s raspi3b) | %d |' % (RPI_DTB.split('/')[-1], nodes,
+                                                                   props, walk),
+            '| that walk, per node | %.0f |' % (walk / nodes)]
+
+
+# pylint: disable-next=too-many-arguments
+def counted(build, tmp, plugin, name, off=0, window=None, rpi=False):
     """Instructions QEMU ran from the first execution of @name to its first
     return, or in @window (start, stop), counted by the TCG plugin
     (scripts/qemu-plugin/); @off: 0 for code that runs before relocation,
-    else the relocation offset"""
+    else the relocation offset. Armed with no sample on QEMU virt, or with
+    @rpi, RPI_RECORD on the Raspberry Pi 3 B's model and tree"""
     start, rets = (window[0], [window[1]]) if window else link_addrs(build, name)
     out = os.path.join(tmp, 'counts.txt')
     arg = '%s,out=%s,start=%#x' % (plugin, out, start + off) + \
         ''.join(',stop=%#x' % (r + off) for r in rets)
-    # Armed with no sample: the handler's instructions are not perfrec's
-    # hooks' (the runs above give what samples cost)
-    RUN.board_session(build, [], machine=MACHINE,
-                      extra=['-dtb', dtb_with(tmp, NO_SAMPLE), '-plugin', arg])
+    if rpi:
+        RUN.board_session(build, [RPI_RECORD], machine=RPI_MACHINE,
+                          dtb=os.path.join(build, RPI_DTB), extra=['-plugin', arg])
+    else:
+        # Armed with no sample: the handler's instructions are not perfrec's
+        # hooks' (the runs above give what samples cost)
+        RUN.board_session(build, [], machine=MACHINE,
+                          extra=['-dtb', dtb_with(tmp, NO_SAMPLE), '-plugin', arg])
     _, _, meta = PE.read_counts(out)
     if meta.get('state') != ['done']:
         raise SystemExit('perfrec_boot_bench: %s never returned: the plugin says %s' %
@@ -278,6 +307,8 @@ def main(argv=None):
                         help='the same build without the boot recording: the baseline')
     parser.add_argument('--plugin', required=True,
                         help='the TCG plugin that counts instructions (make qemu-plugin)')
+    parser.add_argument('--rpi-dir', required=True,
+                        help='rpi_arm64_defconfig with perfrec: the walk of a larger tree')
     parser.add_argument('--doc', '--readme', dest='doc', metavar='FILE',
                         help='replace the bench-boot markers of this doc page '
                         '(doc/develop/perfrec.rst)')
@@ -293,6 +324,7 @@ def main(argv=None):
             rows.append((what, samples, marks, early))
         traced = trace_costs(os.path.abspath(args.build_dir), tmp)
         arming = arming_table(os.path.abspath(args.build_dir), tmp, args.plugin)
+        arming += rpi_walk(os.path.abspath(args.rpi_dir), tmp, args.plugin)
     base = rows[0][2]['main_loop']
     # Instructions a sample costs, by difference over board_init_f and
     # relocation (from mark to mark: no arming and no copy in between),

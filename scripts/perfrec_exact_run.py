@@ -53,12 +53,13 @@ RELOC_OFF = re.compile(r'^reloc off\s*=\s*(0x[0-9a-f]+)', re.M)
 STAT_COUNT = re.compile(r'^\s*([\d,]+)\s+instructions\b', re.M)
 
 
-def board_session(build, cmds, extra=None, machine='virt'):
-    """Run @cmds on a fresh board; return ([outputs], seconds, boot log); QEMU
-    is ended with SIGTERM so that the plugin writes its counts"""
+def board_session(build, cmds, extra=None, machine='virt', dtb=None):
+    """Run @cmds on a fresh board (a real board's with its own @dtb, Board());
+    return ([outputs], seconds, boot log); QEMU is ended with SIGTERM so that
+    the plugin writes its counts"""
     start = time.monotonic()
     outs = []
-    with Board(build, machine=machine, icount='shift=0', extra=extra) as board:
+    with Board(build, machine=machine, icount='shift=0', extra=extra, dtb=dtb) as board:
         for cmd in cmds:
             outs.append(board.run(cmd))
         board.proc.send_signal(signal.SIGTERM)

@@ -32,11 +32,24 @@ class BoardError(Exception):
 class Board:
     """One QEMU virt board running U-Boot, driven over stdin/stdout"""
 
+    # Many knobs, each with the virt board's default
+    # pylint: disable-next=too-many-arguments
     def __init__(self, build_dir, machine='virt', icount='', cpu='cortex-a57', smp=1,
-                 extra=None, echo=False, cwd=None, qemu='qemu-system-aarch64'):
-        self.args = [qemu, '-M', machine, '-cpu', cpu, '-m', '1G',
-                     '-smp', str(smp), '-semihosting', '-nic', 'none', '-nographic',
-                     '-monitor', 'none', '-bios', os.path.join(build_dir, 'u-boot.bin')]
+                 extra=None, echo=False, cwd=None, qemu='qemu-system-aarch64', dtb=None):
+        """@dtb: a real board's own device tree: U-Boot is booted as a kernel
+        with it (as the Raspberry Pi's firmware does), its console the second
+        UART and its prompt 'U-Boot> ' (raspi3b's model, rpi_arm64_defconfig)"""
+        image = os.path.join(build_dir, 'u-boot.bin')
+        if dtb:
+            self.args = [qemu, '-M', machine, '-m', '1G', '-nic', 'none', '-display', 'none',
+                         '-monitor', 'none', '-serial', 'null', '-serial', 'stdio',
+                         '-kernel', image, '-dtb', dtb]
+            self.prompt = b'U-Boot> '
+        else:
+            self.args = [qemu, '-M', machine, '-cpu', cpu, '-m', '1G',
+                         '-smp', str(smp), '-semihosting', '-nic', 'none', '-nographic',
+                         '-monitor', 'none', '-bios', image]
+            self.prompt = PROMPT
         if icount:
             self.args += ['-icount', icount]
         self.args += extra or []
@@ -51,10 +64,10 @@ class Board:
                                      stderr=subprocess.STDOUT, cwd=self.cwd)
         try:
             # Stop autoboot at its countdown rather than wait for it
-            if self._wait((AUTOBOOT, PROMPT), 60) == AUTOBOOT:
+            if self._wait((AUTOBOOT, self.prompt), 60) == AUTOBOOT:
                 self.proc.stdin.write(b' ')
                 self.proc.stdin.flush()
-                self._wait((PROMPT,), 60)
+                self._wait((self.prompt,), 60)
             self.boot_log = self.buf.decode(errors='replace').replace('\r', '')
             self.buf = b''
         except BaseException:
@@ -103,9 +116,9 @@ class Board:
         self.buf = b''
         self.proc.stdin.write(cmd.encode() + b'\n')
         self.proc.stdin.flush()
-        self._wait((b'\n' + PROMPT,), timeout)
+        self._wait((b'\n' + self.prompt,), timeout)
         out = self.buf.decode(errors='replace').replace('\r', '')
-        out = out.rsplit('\n=> ', 1)[0]
+        out = out.rsplit('\n' + self.prompt.decode(), 1)[0]
         first, _, rest = out.partition('\n')
         return rest if cmd in first else out
 

@@ -180,7 +180,7 @@ def test_update_md(tmp_path):
 @pytest.mark.parametrize('script, args, name', [
     (perfrec_bench, ['--build-dir', '/nonexistent'], 'bench'),
     (perfrec_boot_bench, ['--build-dir', '/nonexistent', '--off-dir', '/nonexistent',
-                         '--plugin', '/nonexistent'], 'bench-boot'),
+                         '--plugin', '/nonexistent', '--rpi-dir', '/nonexistent'], 'bench-boot'),
     (perfrec_size, ['--full', '/nonexistent'], 'size'),
     (perfrec_diff_bench, ['--build-dir', '/nonexistent', '--out', '/nonexistent'],
      'bench-diff'),
