@@ -277,7 +277,8 @@ struct perfrec_event_info {
  * @before: its value before the recording
  * @after: its value after the restore
  * @source: the interrupt that drove the session
- * @irq: what the last perfrec_arm() found of its interrupt (also when it failed)
+ * @irq: what the session's arming found of its interrupt
+ * @failed_irq: what the last failed perfrec_arm() found of its interrupt
  */
 struct perfrec_result {
 	enum perfrec_state state;
@@ -307,6 +308,7 @@ struct perfrec_result {
 	u64 after;
 	enum perfrec_source source;
 	struct perfrec_irq_report irq;
+	struct perfrec_irq_report failed_irq;
 };
 
 /**

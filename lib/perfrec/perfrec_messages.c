@@ -138,11 +138,11 @@ void perfrec_print_arm_error(int err, const struct perfrec_cfg *cfg,
 
 	if (res->failed_event >= 0)
 		event = cfg->events[res->failed_event].name;
-	if (res->irq.fault != PERFREC_IRQ_OK) {
+	if (res->failed_irq.fault != PERFREC_IRQ_OK) {
 		char why[PERFREC_WHY_LEN];
 
-		perfrec_irq_reason(&res->irq, why, sizeof(why));
-		if (res->irq.source == PERFREC_SRC_TIMER)
+		perfrec_irq_reason(&res->failed_irq, why, sizeof(why));
+		if (res->failed_irq.source == PERFREC_SRC_TIMER)
 			printf("perfrec: cpu-clock cannot sample: %s\n", why);
 		else
 			printf("perfrec: %s: fix the device tree, or sample -e cpu-clock\n", why);

@@ -350,14 +350,14 @@ static struct perfrec_irq perfrec_last_irq;
 /* After a failed arming: the last recording back, with why this one failed */
 static void perfrec_restore_last(struct perfrec_session *s)
 {
-	struct perfrec_irq_report irq = s->irq;
+	struct perfrec_irq_report failed_irq = s->irq;
 	int failed_event = s->failed_event;
 	/* A recording's arming gave the last buffer back to lmb; stat's did not */
 	bool released = !s->kept_size;
 
 	*s = perfrec_last;
 	perfrec_irq = perfrec_last_irq;
-	s->irq = irq;
+	s->failed_irq = failed_irq;
 	s->failed_event = failed_event;
 	/* Its buffer out of lmb's allocations again, as it was (once) */
 	if (released && s->kept_size && !perfrec_lmb_keep(s->kept_addr, s->kept_size))
@@ -370,6 +370,8 @@ int perfrec_arm(const struct perfrec_cfg *cfg)
 	bool kept;
 	int ret;
 
+	/* Nothing failed yet: a refusal from here on says why */
+	memset(&s->failed_irq, 0, sizeof(s->failed_irq));
 	if (s->state == PERFREC_ARMED)
 		return -EBUSY;
 	perfrec_last = *s;
@@ -527,6 +529,7 @@ void perfrec_get_result(struct perfrec_result *res)
 	res->state = s->state;
 	res->failed_event = s->failed_event;
 	res->irq = s->irq;
+	res->failed_irq = s->failed_irq;
 	res->source = s->cfg.source;
 	if (s->state == PERFREC_IDLE)
 		return;

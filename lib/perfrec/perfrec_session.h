@@ -30,7 +30,7 @@
  * @gic: the GIC and the interrupt
  * @cpu: VBAR_ELx, DAIF and the routing registers before arming
  * @ctr: the counters and the timer, and what they counted
- * @irq: what the last perfrec_arm() found of its interrupt
+ * @irq: what the session's arming found of its interrupt
  * @fell_back: how many of @cfg.fallback it went through
  * @fallback_why: why the first source's interrupt could not be used, if
  *	it fell back
@@ -40,6 +40,8 @@
  * @layout: where samples go in it
  * @size: bytes of the finalised perf.data
  * @failed_event: the event a failed perfrec_arm() is about, or -1
+ * @failed_irq: what the last failed perfrec_arm() found of its interrupt
+ *	(@irq stays the session's: the one a status describes)
  * @restore_err: result of the state check at disarm
  * @mismatch: first register that differed, with its values before and after
  * @streamed: samples were taken out of the ring while recording
@@ -70,6 +72,7 @@ struct perfrec_session {
 	struct perf_data_layout layout;
 	size_t size;
 	int failed_event;
+	struct perfrec_irq_report failed_irq;
 	int restore_err;
 	struct perfrec_snap_diff mismatch;
 	bool streamed;
