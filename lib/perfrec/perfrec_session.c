@@ -146,6 +146,13 @@ static int perfrec_prepare(struct perfrec_session *s, const struct perfrec_cfg *
 		if (!cfg->events[i].timer && !s->ctr.have_pmu)
 			return log_msg_ret("pmu", -ENODEV);
 	}
+	/*
+	 * One walk of the device tree, after the refusals that need none, and
+	 * whichever sources the arming tries (the boot recording walked it
+	 * before it knew its buffer good)
+	 */
+	if (!s->boot && !s->fell_back)
+		perfrec_dt_scan(&s->dt);
 	ret = perfrec_source_find(cfg->source, &s->dt, &s->ctr, &s->gic, &s->irq);
 	if (ret)
 		return log_msg_ret("irq", ret);
@@ -291,12 +298,6 @@ int perfrec_session_arm(struct perfrec_session *s, const struct perfrec_cfg *cfg
 		return -EBUSY;
 	s->cfg = *cfg;
 	s->fell_back = 0;
-	/*
-	 * One walk of the device tree, whichever sources the arming tries (the
-	 * boot recording walked it before it knew its buffer good)
-	 */
-	if (!s->boot)
-		perfrec_dt_scan(&s->dt);
 	for (;;) {
 		ret = perfrec_session_try(s);
 		/* Only a missing or silent interrupt leaves another source to try */
