@@ -23,9 +23,6 @@
 
 struct perfrec_irq perfrec_irq;
 
-/* The word of a sample that holds pid and tid (perf_data_sample), stored at once */
-#define PERFREC_IRQ_PID_WORD	(offsetof(struct perf_data_sample, pid) / sizeof(u64))
-
 /* Fewest events between two interrupts after a late one: room for the workload */
 #define PERFREC_IRQ_MIN_GAP	4096
 
@@ -155,9 +152,6 @@ static __always_inline notrace u64 perfrec_irq_boot_addr(const struct perfrec_ir
 	return addr | PERFREC_BOOT_RAW;
 }
 
-/* A sample's word that holds @field (struct perf_data_sample) */
-#define PERFREC_IRQ_WORD(field)	(offsetof(struct perf_data_sample, field) / sizeof(u64))
-
 /*
  * A fast path's sample, at @dst in the ring: from values read before the
  * first store (which may alias the fields they came from)
@@ -166,15 +160,12 @@ static __always_inline notrace void perfrec_irq_flat(u64 *dst, u64 header, u64 i
 						     u64 pid_tid, u64 now, u64 period)
 {
 	dst[0] = header;
-	dst[PERFREC_IRQ_WORD(id)] = id;
-	dst[PERFREC_IRQ_WORD(ip)] = ip;
-	dst[PERFREC_IRQ_PID_WORD] = pid_tid;
-	dst[PERFREC_IRQ_WORD(time)] = now;
-	dst[PERFREC_IRQ_WORD(period)] = period;
+	dst[PERFREC_SAMPLE_WORD(id)] = id;
+	dst[PERFREC_SAMPLE_WORD(ip)] = ip;
+	dst[PERFREC_SAMPLE_WORD(pid)] = pid_tid;
+	dst[PERFREC_SAMPLE_WORD(time)] = now;
+	dst[PERFREC_SAMPLE_WORD(period)] = period;
 }
-
-/* A sample's words before its chain: the flat fields and nr */
-#define PERFREC_IRQ_CHAIN_OFF	(sizeof(struct perf_data_sample) / sizeof(u64) + 1)
 
 /*
  * A sample with its call chain, of @period events. It goes straight into
@@ -199,8 +190,8 @@ static noinline notrace void perfrec_irq_sample_chain(struct perfrec_irq *st,
 		.offsets = boot,
 	};
 	/* PERF_CONTEXT_USER, the PC and the callers */
-	uint max_words = PERFREC_IRQ_CHAIN_OFF + 2 + st->max_depth + 1;
-	u64 buf[PERFREC_IRQ_CHAIN_OFF + PERFREC_MAX_DEPTH + 3], *rec, *chain, head;
+	uint max_words = PERFREC_SAMPLE_CHAIN_OFF + 2 + st->max_depth;
+	u64 buf[PERFREC_SAMPLE_MAX_WORDS], *rec, *chain, head;
 	union {
 		struct perf_data_event_header h;
 		u64 word;
@@ -211,19 +202,19 @@ static noinline notrace void perfrec_irq_sample_chain(struct perfrec_irq *st,
 	direct = perfrec_ring_reserve(&st->ring, max_words * sizeof(u64), &rec, &head);
 	if (!direct)
 		rec = buf;
-	chain = rec + PERFREC_IRQ_CHAIN_OFF;
+	chain = rec + PERFREC_SAMPLE_CHAIN_OFF;
 	chain[0] = PERF_DATA_CONTEXT_USER;
 	nr = 1 + perfrec_unwind(&area, pc, regs[PERFREC_IRQ_FRAME_X29], regs[PERFREC_IRQ_FRAME_X30],
 				chain + 1, st->max_depth + 1);
 	if (boot)
 		chain[1] = perfrec_irq_boot_addr(st, pc);
-	hdr.h.size = (PERFREC_IRQ_CHAIN_OFF + nr) * sizeof(u64);
+	hdr.h.size = (PERFREC_SAMPLE_CHAIN_OFF + nr) * sizeof(u64);
 	perfrec_irq_flat(rec, hdr.word, c->id, chain[1], st->pid_tid, now, period);
-	rec[PERFREC_IRQ_CHAIN_OFF - 1] = nr;
+	rec[PERFREC_SAMPLE_CHAIN_OFF - 1] = nr;
 	if (direct) {
 		perfrec_ring_publish(&st->ring, rec, head, hdr.h.size);
 		st->samples++;
-	} else if (!perfrec_irq_put(st, rec, PERFREC_IRQ_CHAIN_OFF + nr)) {
+	} else if (!perfrec_irq_put(st, rec, PERFREC_SAMPLE_CHAIN_OFF + nr)) {
 		return;
 	}
 	st->last_ns = now;
@@ -249,7 +240,7 @@ static noinline notrace void perfrec_irq_sample(struct perfrec_irq *st, struct p
 		.s.period = c->period,
 	};
 
-	rec.words[PERFREC_IRQ_PID_WORD] = st->pid_tid;
+	rec.words[PERFREC_SAMPLE_WORD(pid)] = st->pid_tid;
 	if (perfrec_irq_put(st, rec.words, ARRAY_SIZE(rec.words)))
 		st->last_ns = now;
 }

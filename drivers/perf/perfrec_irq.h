@@ -179,6 +179,15 @@ extern struct perfrec_irq perfrec_irq;
 /* Longest call chain perf accepts (PERF_MAX_STACK_DEPTH), and ours */
 #define PERFREC_MAX_DEPTH		127
 
+/* A sample's word that holds @field (struct perf_data_sample) */
+#define PERFREC_SAMPLE_WORD(field)	(offsetof(struct perf_data_sample, field) / sizeof(u64))
+
+/* A sample's words before its chain: the flat fields and nr */
+#define PERFREC_SAMPLE_CHAIN_OFF	(sizeof(struct perf_data_sample) / sizeof(u64) + 1)
+
+/* The longest sample: its fields, nr, PERF_CONTEXT_USER, the PC and PERFREC_MAX_DEPTH callers */
+#define PERFREC_SAMPLE_MAX_WORDS	(PERFREC_SAMPLE_CHAIN_OFF + 2 + PERFREC_MAX_DEPTH)
+
 /**
  * perfrec_irq_handler() - C side of perfrec's IRQ/FIQ vector entries
  * @pc: the interrupted PC (ELR_ELx)

@@ -44,16 +44,6 @@ static inline u64 perfrec_boot_to_addr(u64 val, u64 base)
 	return val & ~PERFREC_BOOT_RAW;
 }
 
-/* The longest sample: its fields, nr, PERF_CONTEXT_USER, the PC and PERFREC_MAX_DEPTH callers */
-#define PERFREC_SAMPLE_MAX_WORDS	(sizeof(struct perf_data_sample) / sizeof(u64) + 2 + \
-					 PERFREC_MAX_DEPTH + 1)
-
-/* A sample's words before its chain: the flat fields and nr */
-#define PERFREC_SAMPLE_CHAIN_OFF	(sizeof(struct perf_data_sample) / sizeof(u64) + 1)
-
-/* The word of a sample that holds its address */
-#define PERFREC_SAMPLE_IP_WORD		(offsetof(struct perf_data_sample, ip) / sizeof(u64))
-
 /* A boot sample of @nr words at @src, with run-time addresses, at @dst */
 static void perfrec_adopt_sample(u64 *dst, const u64 *src, uint nr, u64 reloc)
 {
@@ -62,7 +52,7 @@ static void perfrec_adopt_sample(u64 *dst, const u64 *src, uint nr, u64 reloc)
 
 	for (i = 0; i < fields; i++)
 		dst[i] = src[i];
-	dst[PERFREC_SAMPLE_IP_WORD] = perfrec_boot_to_addr(dst[PERFREC_SAMPLE_IP_WORD], reloc);
+	dst[PERFREC_SAMPLE_WORD(ip)] = perfrec_boot_to_addr(dst[PERFREC_SAMPLE_WORD(ip)], reloc);
 	for (; i < nr; i++)
 		dst[i] = perfrec_boot_to_addr(src[i], reloc);
 }
