@@ -71,7 +71,7 @@ void perfrec_print_missed(const struct perfrec_result *res)
 static const char *perfrec_pmu_version(uint version)
 {
 	static const char *const names[] = {
-		[1] = "PMUv3", [4] = "PMUv3p1", [5] = "PMUv3p4", [6] = "PMUv3p5",
+		[1] = "PMUv3", [2] = "Armv7 PMU", [4] = "PMUv3p1", [5] = "PMUv3p4", [6] = "PMUv3p5",
 		[7] = "PMUv3p7", [8] = "PMUv3p8", [9] = "PMUv3p9",
 	};
 
@@ -95,9 +95,9 @@ int do_perfrec_list(struct cmd_tbl *cmdtp, int flag, int argc, char *const argv[
 		printf("This CPU has no PMUv3 (ID_AA64DFR0_EL1.PMUVer)\n");
 		return CMD_RET_FAILURE;
 	}
-	printf("PMU: %s (PMUVer %u), %u event counters of %u bits, cycle counter of 64 bits\n",
+	printf("PMU: %s (PMUVer %u), %u event counters of %u bits, cycle counter of %u bits\n",
 	       perfrec_pmu_version(pmu.version), pmu.version, pmu.nr_counters,
-	       pmu.counter_bits);
+	       pmu.counter_bits, pmu.cycle_bits);
 	printf("Counts at EL%u; PMCEID0_EL0 %#llx, PMCEID1_EL0 %#llx\n\n", pmu.el,
 	       pmu.pmceid0, pmu.pmceid1);
 	for (i = 0; !perfrec_event_at(i, &ev); i++) {

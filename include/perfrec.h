@@ -219,6 +219,7 @@ struct perfrec_cfg {
  * @version: ID_AA64DFR0_EL1.PMUVer (1: PMUv3, 4: v3p1, 5: v3p4, 6: v3p5, ...)
  * @nr_counters: event counters (PMCR_EL0.N), besides the cycle counter
  * @counter_bits: width of the event counters (32, or 64 from PMUv3p5)
+ * @cycle_bits: width of the cycle counter (64, or 32 on 32-bit Arm)
  * @el: the exception level perfrec counts (U-Boot's)
  * @pmceid0: PMCEID0_EL0
  * @pmceid1: PMCEID1_EL0
@@ -227,6 +228,7 @@ struct perfrec_pmu_info {
 	uint version;
 	uint nr_counters;
 	uint counter_bits;
+	uint cycle_bits;
 	uint el;
 	u64 pmceid0;
 	u64 pmceid1;

@@ -283,6 +283,11 @@ EDITS = [
      'LDFLAGS_u-boot += --build-id=none\n', BUILD_ID_LDFLAGS, 'after'),
     ('arch/arm/cpu/armv8/u-boot.lds', 'place the build-id note in the image, with bounds',
      '\t.efi_runtime_rel : {\n', BUILD_ID_LDS, 'after-block'),
+    # 32-bit Arm: after the EFI runtime relocations' end marker, not between them
+    ('arch/arm/cpu/u-boot.lds', 'place the build-id note in the image (32-bit, 2023.01)',
+     '\t.efi_runtime_rel_stop :\n', BUILD_ID_LDS, 'after-block?'),
+    ('arch/arm/cpu/u-boot.lds', 'place the build-id note in the image (32-bit)',
+     '\t.efi_runtime_rel : {\n', BUILD_ID_LDS, 'after-block'),
     ('arch/arm/config.mk', 'keep the build-id note in u-boot.bin',
      'OBJCOPYFLAGS += -j .dtb.init.rodata\n', BUILD_ID_OBJCOPY, 'after'),
     ('Makefile', 'pass the kallsyms table to the linker, not to the post-link step',

@@ -36,27 +36,46 @@ def fail(msg):
     sys.exit(1)
 
 
+# ELF64 and ELF32 (AArch64 and 32-bit Arm): the layouts of the header's
+# tail, a program header, a section header and a symbol, in the field order
+# of ELF64's (ELF32's program header has p_flags later: reordered)
+LAYOUTS = {
+    2: (0x20, '<QQIHHHHHH', '<IIQQQQQQ', '<IIQQQQIIQQ', '<IBBHQQ', (0, 1, 2, 3, 4, 5, 6, 7)),
+    1: (0x1c, '<IIIHHHHHH', '<IIIIIIII', '<IIIIIIIIII', '<IIIBBH', (0, 6, 1, 2, 3, 4, 5, 7)),
+}
+
+
 def parse(data):
-    """Return (segments, sections) of a little-endian ELF64 file"""
-    if data[:4] != b'\x7fELF' or data[4] != 2 or data[5] != 1:
-        fail('not a little-endian ELF64 file')
+    """Return (segments, sections, symbol layout) of a little-endian ELF file
+
+    Segments are (p_type, p_flags, p_offset, p_vaddr, p_paddr, p_filesz,
+    p_memsz, p_align) for either class.
+    """
+    if data[:4] != b'\x7fELF' or data[4] not in LAYOUTS or data[5] != 1:
+        fail('not a little-endian ELF file')
+    off, ehdr, phdr, shdr, sym, order = LAYOUTS[data[4]]
     (phoff, shoff, _, _, phentsize, phnum, shentsize,
-     shnum, _) = struct.unpack_from('<QQIHHHHHH', data, 0x20)
-    segs = [struct.unpack_from('<IIQQQQQQ', data, phoff + i * phentsize)
-            for i in range(phnum)]
-    secs = [struct.unpack_from('<IIQQQQIIQQ', data, shoff + i * shentsize)
+     shnum, _) = struct.unpack_from(ehdr, data, off)
+    segs = []
+    for i in range(phnum):
+        raw = struct.unpack_from(phdr, data, phoff + i * phentsize)
+        segs.append(tuple(raw[order[k]] for k in range(8)))
+    secs = [struct.unpack_from(shdr, data, shoff + i * shentsize)
             for i in range(shnum)]
-    return segs, secs
+    return segs, secs, sym
 
 
-def find_symbol(data, secs, name):
-    """Return (st_value, st_shndx) of symbol @name"""
+def find_symbol(data, secs, name, sym):
+    """Return (st_value, st_shndx) of symbol @name (@sym: the symbol's layout)"""
     for sec in secs:
         if sec[1] != SHT_SYMTAB:
             continue
         strtab = secs[sec[6]]
         for off in range(sec[4], sec[4] + sec[5], sec[9]):
-            st_name, _, _, st_shndx, st_value, _ = struct.unpack_from('<IBBHQQ', data, off)
+            if sym == '<IBBHQQ':
+                st_name, _, _, st_shndx, st_value, _ = struct.unpack_from(sym, data, off)
+            else:
+                st_name, st_value, _, _, _, st_shndx = struct.unpack_from(sym, data, off)
             start = strtab[4] + st_name
             if data[start:data.index(b'\0', start)] == name:
                 return st_value, st_shndx
@@ -64,9 +83,9 @@ def find_symbol(data, secs, name):
     return None
 
 
-def patch(data, secs, name, value):
+def patch(data, secs, sym, name, value):
     """Set the 64-bit variable @name to @value in @data; return its file offset"""
-    addr, shndx = find_symbol(data, secs, name)
+    addr, shndx = find_symbol(data, secs, name, sym)
     sec = secs[shndx]
     where = sec[4] + addr - sec[3]
     old = struct.unpack_from('<Q', data, where)[0]
@@ -83,8 +102,8 @@ def main(argv):
         return 1
     with open(argv[1], 'rb') as inf:
         data = bytearray(inf.read())
-    segs, secs = parse(data)
-    start, _ = find_symbol(data, secs, b'_start')
+    segs, secs, sym = parse(data)
+    start, _ = find_symbol(data, secs, b'_start', sym)
     loads = [s for s in segs if s[0] == PT_LOAD and s[3] <= start < s[3] + s[6]]
     if len(loads) != 1:
         fail(f'no single PT_LOAD segment holds _start ({start:#x})')
@@ -92,7 +111,8 @@ def main(argv):
 
     code_end = max(sec[3] + sec[5] for sec in secs
                    if sec[2] & SHF_ALLOC and sec[2] & SHF_EXECINSTR)
-    wheres = [patch(data, secs, PGOFF, pgoff), patch(data, secs, TEXT_BYTES, code_end - start)]
+    wheres = [patch(data, secs, sym, PGOFF, pgoff),
+              patch(data, secs, sym, TEXT_BYTES, code_end - start)]
     with open(argv[1], 'r+b') as outf:
         for where in wheres:
             outf.seek(where)

@@ -119,8 +119,10 @@ It also places and checks the sample buffer against lmb, reports the
 hottest functions from U-Boot's own symbol table and reserves the buffer
 in the OS's device tree. What is AArch64's alone (the vectors, the CPU
 state, the page-table walk, the unwinder) is in drivers/perf/arm64/,
-behind one header, perfrec_arch.h. A board leaves out what it does not
-need: events besides cycles, an EL, an interrupt controller.
+behind one header, perfrec_arch.h; drivers/perf/arm/ has the same for
+32-bit Arm (cp15; the Armv7 PMU and PMUv3 in AArch32, with 32-bit
+counters; SVC and Hyp mode; flat profiles). A board leaves out what it
+does not need: events besides cycles, an EL, an interrupt controller.
 Unit tests of what needs no PMU run on sandbox ('ut lib perfrec_*').''',
          files=['drivers/perf/*', 'lib/perfrec/*', 'include/perfrec.h', 'include/perfrec_compat.h',
                 'include/perfrec_frame.h', 'include/perfrec_gic_ctlr.h',
@@ -228,11 +230,11 @@ new, when asked.''',
          symbols=['PERFREC_STREAM']),
 ]
 
-COVER = '''perfrec: a sampling profiler for U-Boot on Armv8
+COVER = '''perfrec: a sampling profiler for U-Boot on Arm
 
 U-Boot can trace (CONFIG_TRACE) and time stages (bootstage), but it cannot
 say where a command spends its time without being rebuilt for it. perfrec
-samples: 'perfrec record -- <any command>' arms the PMUv3 counters in
+samples: 'perfrec record -- <any command>' arms the PMU's counters in
 sampling mode, takes their overflow interrupt with its own vectors, and
 writes every sample to a perf.data file in memory, on the console or on the
 host through semihosting. On the host the real perf report, perf script,
@@ -248,7 +250,8 @@ to U-Boot's command loop, for streaming at command boundaries: it can be
 dropped, and 'perfrec dump -i' still sends what is new.
 
 Tested on QEMU virt (cortex-a57 and max, EL1/EL2/EL3, GICv2/GICv3, with
-and without -icount) with test/py on U-Boot %(version)s, and on sandbox
+and without -icount; 32-bit: cortex-a15 and max in SVC and Hyp mode) with
+test/py on U-Boot %(version)s, and on sandbox
 ('ut lib perf_data_*', 'ut lib perfrec_*'); built for rpi_arm64,
 xilinx_versal_virt and an i.MX8M board. Every patch builds and passes
 checkpatch. The QEMU hook scripts are in the u-boot-test-hooks layout in

@@ -63,9 +63,12 @@ static int perfrec_assign_counters(struct perfrec_counters *ctr, struct perfrec_
 			c->idx = next_event_counter++;
 		}
 		st->ovf_mask |= BIT(c->idx);
-		/* The cycle counter is 64 bits (PMCR_EL0.LC), the others from PMUv3p5 */
-		c->max_period = c->idx == PMUV3_CYCLE_IDX || ctr->hw.long_events ? U64_MAX :
-				U32_MAX;
+		/*
+		 * The cycle counter is 64 bits (PMCR_EL0.LC), the others from
+		 * PMUv3p5; on 32-bit Arm all are 32 bits
+		 */
+		c->max_period = (c->idx == PMUV3_CYCLE_IDX && PERFREC_ARCH_LONG_COUNTERS) ||
+				ctr->hw.long_events ? U64_MAX : U32_MAX;
 		if (ec->period > c->max_period)
 			return -ERANGE;
 	}

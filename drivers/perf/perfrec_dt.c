@@ -325,6 +325,13 @@ static void perfrec_dt_visit(struct perfrec_dt *dt, struct perfrec_dt_walk *w, i
 		dt->options = n->node;
 	if (IS_ENABLED(CONFIG_PERFREC_BOOT) && depth == 1 && !strcmp(n->name, "reserved-memory"))
 		dt->reserved_memory = true;
+	/*
+	 * An empty PMU node (QEMU writes one for its Armv7 cores): its path
+	 * names it in the message, while no PMU is found
+	 */
+	if (depth == 1 && !n->compat && !w->rank[0] && !strncmp(n->name, "pmu", 3) &&
+	    (!n->name[3] || n->name[3] == '@'))
+		snprintf(dt->pmu.path, sizeof(dt->pmu.path), "/%s", n->name);
 	/* A device is below the root: its cells and ranges are its parent's */
 	if (!depth || !n->compat || n->compat_len <= 0)
 		return;

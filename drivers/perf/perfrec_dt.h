@@ -45,7 +45,8 @@ struct perfrec_dt_ctlr {
  *	ancestor's)
  * @irqs: its "interrupts", or NULL (in the tree: valid while @node is)
  * @irqs_len: the length of @irqs in bytes
- * @path: the node's full path, for messages
+ * @path: the node's full path, for messages; for a PMU not found, an empty
+ *	PMU node's (no "compatible") if the tree has one, else ""
  */
 struct perfrec_dt_dev {
 	ofnode node;

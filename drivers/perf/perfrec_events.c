@@ -151,6 +151,7 @@ int perfrec_get_pmu_info(struct perfrec_pmu_info *info)
 	info->version = hw.version;
 	info->nr_counters = hw.nr_counters;
 	info->counter_bits = hw.long_events ? 64 : 32;
+	info->cycle_bits = PERFREC_ARCH_LONG_COUNTERS ? 64 : 32;
 	info->el = perfrec_arch_el();
 	info->pmceid0 = hw.pmceid0;
 	info->pmceid1 = hw.pmceid1;

@@ -105,7 +105,7 @@ static __always_inline notrace void perfrec_irq_reload(struct perfrec_counter *c
 	u64 since, gap;
 
 	if (cycles) {
-		/* 64 bits wide (PMCR_EL0.LC): no mask */
+		/* 64 bits wide (PMCR_EL0.LC), or 32 read and written as such: no mask */
 		since = read_pmccntr_el0();
 		write_pmccntr_el0(since - next);
 	} else {
@@ -174,10 +174,10 @@ static __always_inline notrace void perfrec_irq_flat(u64 *dst, u64 header, u64 i
  */
 static noinline notrace void perfrec_irq_sample_chain(struct perfrec_irq *st,
 						      struct perfrec_counter *c, u64 pc,
-						      const u64 *regs, u64 now, u64 period,
+						      const ulong *regs, u64 now, u64 period,
 						      bool boot)
 {
-	u64 sp = (u64)regs + PERFREC_IRQ_FRAME_BYTES;	/* the interrupted sp */
+	u64 sp = (ulong)regs + PERFREC_IRQ_FRAME_BYTES;	/* the interrupted sp */
 	const struct perfrec_unwind_area area = {
 		.text_start = st->text_start,
 		.text_end = st->text_end,
@@ -252,7 +252,7 @@ static noinline notrace void perfrec_irq_sample(struct perfrec_irq *st, struct p
  * kept), then take a cpu-clock sample or, counting,
  * fold the PMU's overflows into the counts.
  */
-static notrace void perfrec_irq_timer(struct perfrec_irq *st, u64 pc, const u64 *regs, bool boot)
+static notrace void perfrec_irq_timer(struct perfrec_irq *st, u64 pc, const ulong *regs, bool boot)
 {
 	struct perfrec_counter *c = &st->counter[0];
 	u64 missed, next;
@@ -320,8 +320,8 @@ static noinline notrace void perfrec_irq_not_ours(ulong iar, uint intid, struct 
 	perfrec_gic_eoi(&gic, iar, true);
 }
 
-static noinline notrace void perfrec_irq_handler_general(u64 pc, u64 *regs);
-static noinline notrace void perfrec_irq_boot_handler_general(u64 pc, u64 *regs);
+static noinline notrace void perfrec_irq_handler_general(u64 pc, ulong *regs);
+static noinline notrace void perfrec_irq_boot_handler_general(u64 pc, ulong *regs);
 
 /*
  * A fast path: one event sampled on the cycle counter, @path (a constant)
@@ -332,7 +332,7 @@ static noinline notrace void perfrec_irq_boot_handler_general(u64 pc, u64 *regs)
  * perfrec_irq_not_ours(). With call chains, the sample is
  * perfrec_irq_sample_chain()'s.
  */
-static __always_inline void perfrec_irq_fast(struct perfrec_irq *st, u64 pc, u64 *regs,
+static __always_inline void perfrec_irq_fast(struct perfrec_irq *st, u64 pc, ulong *regs,
 					     uint path, bool boot)
 {
 	const struct perfrec_gic_cpuif gic = perfrec_irq_cpuif(st, path);
@@ -396,7 +396,7 @@ static __always_inline void perfrec_irq_fast(struct perfrec_irq *st, u64 pc, u64
  * timer and the BCM2836 local controller. @st and @boot (constants) are a
  * boot recording's, for its own entry.
  */
-static __always_inline void perfrec_irq_general(struct perfrec_irq *st, u64 pc, u64 *regs,
+static __always_inline void perfrec_irq_general(struct perfrec_irq *st, u64 pc, ulong *regs,
 						bool boot)
 {
 	const struct perfrec_gic_cpuif gic = perfrec_irq_cpuif(st, PERFREC_IRQ_GENERAL);
@@ -450,13 +450,13 @@ static __always_inline void perfrec_irq_general(struct perfrec_irq *st, u64 pc, 
 	perfrec_gic_eoi(&gic, iar, true);
 }
 
-static noinline notrace void perfrec_irq_handler_general(u64 pc, u64 *regs)
+static noinline notrace void perfrec_irq_handler_general(u64 pc, ulong *regs)
 {
 	perfrec_irq_general(&perfrec_irq, pc, regs, false);
 }
 
 /* The boot recording's (perfrec_boot.c): unused, and dropped, without CONFIG_PERFREC_BOOT */
-static noinline notrace void perfrec_irq_boot_handler_general(u64 pc, u64 *regs)
+static noinline notrace void perfrec_irq_boot_handler_general(u64 pc, ulong *regs)
 {
 	perfrec_irq_general(PERFREC_BOOT_IRQ, pc, regs, true);
 }
@@ -465,7 +465,7 @@ static noinline notrace void perfrec_irq_boot_handler_general(u64 pc, u64 *regs)
  * The session's path: a fast one, inlined for each controller this build
  * has, or the general one (a tail call). GICv3 group 1 is tested first.
  */
-static __always_inline void perfrec_irq_dispatch(struct perfrec_irq *st, u64 pc, u64 *regs,
+static __always_inline void perfrec_irq_dispatch(struct perfrec_irq *st, u64 pc, ulong *regs,
 						 bool boot)
 {
 	uint path = st->path;
@@ -485,12 +485,12 @@ static __always_inline void perfrec_irq_dispatch(struct perfrec_irq *st, u64 pc,
 		perfrec_irq_handler_general(pc, regs);
 }
 
-void notrace perfrec_irq_handler(u64 pc, u64 *regs)
+void notrace perfrec_irq_handler(ulong pc, ulong *regs)
 {
 	perfrec_irq_dispatch(&perfrec_irq, pc, regs, false);
 }
 
-void notrace perfrec_irq_boot_handler(u64 pc, u64 *regs)
+void notrace perfrec_irq_boot_handler(ulong pc, ulong *regs)
 {
 	struct perfrec_irq *st = PERFREC_BOOT_IRQ;
 

@@ -193,14 +193,14 @@ extern struct perfrec_irq perfrec_irq;
  * @pc: the interrupted PC (ELR_ELx)
  * @regs: the registers the entry saved (perfrec_irq_frame.h)
  */
-void perfrec_irq_handler(u64 pc, u64 *regs);
+void perfrec_irq_handler(ulong pc, ulong *regs);
 
 /**
  * perfrec_irq_boot_handler() - The same, for a boot recording (PERFREC_BOOT_IRQ)
  * @pc: the interrupted PC (ELR_ELx)
  * @regs: the registers the entry saved (perfrec_irq_frame.h)
  */
-void perfrec_irq_boot_handler(u64 pc, u64 *regs);
+void perfrec_irq_boot_handler(ulong pc, ulong *regs);
 
 /**
  * perfrec_irq_settle() - Account for the whole periods among events past an overflow
@@ -222,6 +222,22 @@ static inline notrace u64 perfrec_irq_settle(struct perfrec_counter *c, u64 sinc
 	return since - missed * next;
 }
 
+/*
+ * (@a * @b) >> 32, to 64 bits: through a 128-bit product where the compiler
+ * has one (AArch64), else in 32-bit halves (exact: only the low halves'
+ * product has bits below 2^32)
+ */
+static inline notrace u64 perfrec_mul_shr32(u64 a, u64 b)
+{
+#ifdef __SIZEOF_INT128__
+	return (u64)(((__uint128_t)a * b) >> 32);
+#else
+	u64 ah = a >> 32, al = (u32)a, bh = b >> 32, bl = (u32)b;
+
+	return (ah * bh << 32) + ah * bl + al * bh + (al * bl >> 32);
+#endif
+}
+
 /**
  * perfrec_irq_now_ns() - The time base of samples
  * @st: IRQ state with @ns_mult set
@@ -229,7 +245,7 @@ static inline notrace u64 perfrec_irq_settle(struct perfrec_counter *c, u64 sinc
  */
 static inline notrace u64 perfrec_irq_now_ns(const struct perfrec_irq *st)
 {
-	return (u64)(((__uint128_t)read_cntpct_el0() * st->ns_mult) >> 32);
+	return perfrec_mul_shr32(read_cntpct_el0(), st->ns_mult);
 }
 
 /**
@@ -246,7 +262,7 @@ static inline notrace u64 perfrec_now_ns(void)
 	if (!freq)
 		return 0;
 
-	return (u64)(((__uint128_t)read_cntpct_el0() * ((1000000000ULL << 32) / freq)) >> 32);
+	return perfrec_mul_shr32(read_cntpct_el0(), (1000000000ULL << 32) / freq);
 }
 
 #endif /* __PERFREC_IRQ_H */

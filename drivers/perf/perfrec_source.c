@@ -105,6 +105,8 @@ static int perfrec_find_pmu_irq(const struct perfrec_dt *dt, struct perfrec_gic 
 
 	if (!ofnode_valid(pmu->node)) {
 		irq->fault = PERFREC_IRQ_NO_NODE;
+		/* An empty PMU node's path, if the tree has one */
+		strlcpy(irq->node, pmu->path, sizeof(irq->node));
 		return -ENOENT;
 	}
 	strlcpy(irq->node, pmu->path, sizeof(irq->node));

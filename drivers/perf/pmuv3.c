@@ -30,7 +30,7 @@ int pmuv3_detect(struct pmuv3_hw *hw)
 	if (hw->version == PMUV3_PMUVER_NI || hw->version == PMUV3_PMUVER_IMPDEF)
 		return -ENODEV;
 	hw->nr_counters = FIELD_GET(PMUV3_PMCR_N, read_pmcr_el0());
-	hw->long_events = hw->version >= PMUV3_PMUVER_V3P5;
+	hw->long_events = PERFREC_ARCH_LONG_COUNTERS && hw->version >= PMUV3_PMUVER_V3P5;
 	hw->pmceid0 = read_pmceid0_el0();
 	hw->pmceid1 = read_pmceid1_el0();
 
@@ -215,9 +215,11 @@ void pmuv3_program(uint idx, uint event, u64 start)
 
 void pmuv3_start(const struct pmuv3_hw *hw, u32 mask, u32 irq_mask)
 {
-	u64 pmcr = (read_pmcr_el0() & ~(PMUV3_PMCR_D | PMUV3_PMCR_DP | PMUV3_PMCR_LP)) |
-		   PMUV3_PMCR_E | PMUV3_PMCR_LC;
+	u64 pmcr = (read_pmcr_el0() & ~(PMUV3_PMCR_D | PMUV3_PMCR_DP | PMUV3_PMCR_LC |
+					PMUV3_PMCR_LP)) | PMUV3_PMCR_E;
 
+	if (PERFREC_ARCH_LONG_COUNTERS)
+		pmcr |= PMUV3_PMCR_LC;
 	if (hw->long_events)
 		pmcr |= PMUV3_PMCR_LP;
 	/* Only our counters may raise the interrupt during the session */

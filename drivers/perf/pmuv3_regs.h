@@ -16,6 +16,8 @@
 /* The PMU's version, as ID_AA64DFR0_EL1.PMUVer encodes it (perfrec_arch_pmuver()) */
 #define PMUV3_PMUVER_NI			0x0	/* not implemented */
 #define PMUV3_PMUVER_V3			0x1
+/* Not a PMUVer value: the Armv7 PMU (32-bit Arm's ID_DFR0.PerfMon 2), programmed as PMUv3 */
+#define PMUV3_PMUVER_ARMV7		0x2
 #define PMUV3_PMUVER_V3P5		0x6
 #define PMUV3_PMUVER_IMPDEF		0xf
 

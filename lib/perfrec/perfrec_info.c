@@ -134,7 +134,8 @@ void perfrec_info_fill(struct perfrec_facts *f, struct perfrec_cfg *cfg,
 	info->hostname = dt->model ? dt->model : CONFIG_SYS_BOARD;
 	info->osrelease = f->osrelease;
 	info->version = PERFREC_VERSION;
-	info->arch = "aarch64";
+	/* uname -m's name; perf reads any "arm..." as arch arm */
+	info->arch = IS_ENABLED(CONFIG_ARM64) ? "aarch64" : "armv7l";
 	info->cpuid = f->cpuid;
 	info->nr_cpus_avail = max(dt->nr_cpus, 1U);
 	info->nr_cpus_online = 1;

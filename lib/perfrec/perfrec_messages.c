@@ -58,6 +58,12 @@ void perfrec_irq_reason(const struct perfrec_irq_report *irq, char *buf, size_t 
 		return;
 	switch (irq->fault) {
 	case PERFREC_IRQ_NO_NODE:
+		if (!timer && *irq->node) {
+			snprintf(buf, size,
+				 "%s has no \"compatible\": an empty PMU node ('fdt set' can fill it in)",
+				 irq->node);
+			break;
+		}
 		snprintf(buf, size, timer ?
 			 "no timer node (compatible \"arm,armv8-timer\") in the device tree" :
 			 "no PMU node (compatible \"arm,armv8-pmuv3\" or a Cortex PMU's) in the device tree");
@@ -167,7 +173,10 @@ void perfrec_print_arm_error(int err, const struct perfrec_cfg *cfg,
 		       cfg->buf_size);
 		break;
 	case -EOPNOTSUPP:
-		printf("Call graphs (-g) need CONFIG_PERFREC_CALLCHAIN\n");
+		if (IS_ENABLED(CONFIG_ARM64))
+			printf("Call graphs (-g) need CONFIG_PERFREC_CALLCHAIN\n");
+		else
+			printf("Call graphs (-g) are not in perfrec on 32-bit Arm yet: record flat\n");
 		break;
 	case -ENOEXEC:
 		printf("The build did not record the image's ELF offset (perfrec_image_pgoff)\n");
@@ -182,7 +191,12 @@ void perfrec_print_arm_error(int err, const struct perfrec_cfg *cfg,
 		       cfg->nr_events, pmu.nr_counters);
 		break;
 	case -ERANGE:
-		/* Only an event counter is 32 bits */
+		/* An event counter is 32 bits; on 32-bit Arm the cycle counter too */
+		if (!IS_ENABLED(CONFIG_ARM64) && res->failed_event >= 0) {
+			printf("Period %llu of event '%s' does not fit its 32-bit counter (every counter is 32 bits on 32-bit Arm)\n",
+			       cfg->events[res->failed_event].period, event);
+			break;
+		}
 		if (IS_ENABLED(CONFIG_PERFREC_EVENTS) && res->failed_event >= 0) {
 			printf("Period %llu of event '%s' does not fit its 32-bit counter (64-bit event counters need PMUv3p5)\n",
 			       cfg->events[res->failed_event].period, event);

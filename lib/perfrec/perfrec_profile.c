@@ -21,12 +21,13 @@
 
 /*
  * The symbol table is laid out as the one U-Boot embeds with CONFIG_KALLSYMS
- * (system_map): "<16 hex digits of link address><name>\0" entries sorted by
- * address, then an empty string.
+ * (system_map): "<hex digits of link address><name>\0" entries sorted by
+ * address, then an empty string. The address has nm's width: 16 digits on
+ * AArch64, 8 on 32-bit Arm.
  * Addresses are taken in sorted order and merged with the table in one pass.
  */
 
-#define PERFREC_MAP_ADDR_DIGITS	16
+#define PERFREC_MAP_ADDR_DIGITS	(2 * sizeof(ulong))
 #define PERFREC_REPORT_NO_NAME	ULONG_MAX
 
 /* One address to name: a sample's PC (depth 0) or one of its callers */

@@ -378,8 +378,16 @@ def test_main_missing_file(tmp_path, capsys, missing):
     assert f'{missing}: file not found' in err
 
 
+def has_other_form(edit):
+    """True if an optional ('?') edit of @edit's file inserts the same text at
+    another hook: the form an older tree has (test_main_missing_both_forms)"""
+    return any(other is not edit and other[0] == edit[0] and other[3] == edit[3] and
+               other[4].endswith('?') for other in OV.EDITS)
+
+
 @pytest.mark.parametrize('edit', [e for e in OV.EDITS
-                                  if not e[4].endswith('?') and not made_by_earlier(e)],
+                                  if not e[4].endswith('?') and not made_by_earlier(e) and
+                                  not has_other_form(e)],
                          ids=lambda e: e[0] + ':' + e[1][:20])
 def test_main_missing_hook(tmp_path, capsys, edit):
     """A tree without a hook point is refused, naming its file and reason"""
@@ -388,6 +396,22 @@ def test_main_missing_hook(tmp_path, capsys, edit):
     first = [e for e in OV.EDITS if e[0] == edit[0] and fragment(e)[0] == fragment(edit)[0]]
     assert f': {edit[0]}: ' in err
     assert f'({first[0][1]})' in err
+
+
+@pytest.mark.parametrize('edit', [e for e in OV.EDITS
+                                  if not e[4].endswith('?') and has_other_form(e)],
+                         ids=lambda e: e[0] + ':' + e[1][:20])
+def test_main_missing_both_forms(tmp_path, capsys, edit):
+    """A tree with neither form of a hook (an older tree's, optional, nor the
+    newer one's) is refused, naming the newer one"""
+    tree = synthetic_tree(tmp_path, omit=edit)
+    for other in OV.EDITS:
+        if other[0] == edit[0] and other[3] == edit[3] and other[4].endswith('?'):
+            path = tree / edit[0]
+            path.write_text(path.read_text(encoding='utf-8').replace(fragment(other)[0], ''),
+                            encoding='utf-8')
+    err = refuse(tree, capsys)
+    assert f': {edit[0]}: ' in err and f'({edit[1]})' in err
 
 
 def test_main_foreign_file(tmp_path, capsys):

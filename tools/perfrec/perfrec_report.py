@@ -55,18 +55,20 @@ def _elf_notes(data, offset, size):
 
 
 def elf_build_id(path):
-    """The NT_GNU_BUILD_ID of ELF64 little-endian @path as hex, or None"""
+    """The NT_GNU_BUILD_ID of little-endian ELF (64- or 32-bit) @path as hex, or None"""
     with open(path, 'rb') as inf:
         data = inf.read()
-    if data[:4] != b'\x7fELF' or data[4] != 2 or data[5] != 1:
-        raise ValueError(f'{path}: not a 64-bit little-endian ELF')
-    shoff, = struct.unpack_from('<Q', data, 0x28)
-    shentsize, shnum = struct.unpack_from('<HH', data, 0x3a)
+    if data[:4] != b'\x7fELF' or data[4] not in (1, 2) or data[5] != 1:
+        raise ValueError(f'{path}: not a little-endian ELF')
+    wide = data[4] == 2
+    shoff, = struct.unpack_from('<Q' if wide else '<I', data, 0x28 if wide else 0x20)
+    shentsize, shnum = struct.unpack_from('<HH', data, 0x3a if wide else 0x2e)
     for i in range(shnum):
         sh_type, = struct.unpack_from('<I', data, shoff + i * shentsize + 4)
         if sh_type != SHT_NOTE:
             continue
-        offset, size = struct.unpack_from('<QQ', data, shoff + i * shentsize + 0x18)
+        offset, size = struct.unpack_from('<QQ' if wide else '<II', data,
+                                          shoff + i * shentsize + (0x18 if wide else 0x10))
         for ntype, name, desc in _elf_notes(data, offset, size):
             if ntype == NT_GNU_BUILD_ID and name == b'GNU\0':
                 return desc.hex()

@@ -64,7 +64,7 @@ ET_EXEC = 2
 ET_DYN = 3
 SHT_RELA = 4
 SHF_ALLOC = 2
-PHDR = struct.Struct('<IIQQQQQQ')
+SHT_REL = 9
 SHT_SYMTAB = 2
 STB_LOCAL = 0
 STT_NOTYPE = 0
@@ -75,45 +75,91 @@ class SymfsError(Exception):
     """A problem with the input ELF or the tools"""
 
 
+class ElfClass:  # pylint: disable=too-few-public-methods
+    """Where an ELF class (64: AArch64, 32: 32-bit Arm) keeps what this reads"""
+
+    def __init__(self, bits):
+        wide = bits == 64
+        self.mask = 2 ** bits - 1
+        # e_phoff and e_shoff; e_phentsize, e_phnum, e_shentsize, e_shnum
+        self.offs = ('<QQ', 0x20) if wide else ('<II', 0x1c)
+        self.counts = 0x36 if wide else 0x2a
+        # sh_name, sh_type, sh_flags, sh_addr, sh_offset, sh_size; sh_link's offset
+        self.shdr = '<IIQQQQ' if wide else '<IIIIII'
+        self.sh_link = 0x28 if wide else 0x18
+        self.sym = struct.Struct('<IBBHQQ' if wide else '<IIIBBH')
+        self.phdr = struct.Struct('<IIQQQQQQ' if wide else '<IIIIIIII')
+
+    def symbol(self, data, pos):
+        """(st_name, st_info, st_shndx, st_value, st_size) of the symbol at @pos"""
+        if self.sym.format == '<IBBHQQ':
+            name, info, _, shndx, value, size = self.sym.unpack_from(data, pos)
+        else:
+            name, value, size, info, _, shndx = self.sym.unpack_from(data, pos)
+        return name, info, shndx, value, size
+
+    def segment(self, data, pos):
+        """The program header at @pos in ELF64's field order (p_flags second)"""
+        raw = self.phdr.unpack_from(data, pos)
+        if self.phdr.format == '<IIQQQQQQ':
+            return raw
+        return (raw[0], raw[6]) + raw[1:6] + (raw[7],)
+
+    def pack_segment(self, data, pos, seg):
+        """Write @seg (ELF64's field order) as the program header at @pos"""
+        if self.phdr.format != '<IIQQQQQQ':
+            seg = (seg[0],) + tuple(seg[2:7]) + (seg[1], seg[7])
+        self.phdr.pack_into(data, pos, *seg)
+
+
+def elf_class(data):
+    """The ElfClass of a little-endian ELF file"""
+    if data[:4] != b'\x7fELF' or data[4] not in (1, 2) or data[5] != 1:
+        raise SymfsError('not a little-endian ELF file')
+    return ElfClass(64 if data[4] == 2 else 32)
+
+
 def elf_header(data):
-    """(e_phoff, e_shoff, e_phentsize, e_phnum, e_shentsize, e_shnum) of an ELF64 LE"""
-    if data[:4] != b'\x7fELF' or data[4] != 2 or data[5] != 1:
-        raise SymfsError('not a 64-bit little-endian ELF file')
-    phoff, shoff = struct.unpack_from('<QQ', data, 0x20)
-    phentsize, phnum, shentsize, shnum = struct.unpack_from('<HHHH', data, 0x36)
+    """(e_phoff, e_shoff, e_phentsize, e_phnum, e_shentsize, e_shnum) of an ELF LE"""
+    cls = elf_class(data)
+    phoff, shoff = struct.unpack_from(cls.offs[0], data, cls.offs[1])
+    phentsize, phnum, shentsize, shnum = struct.unpack_from('<HHHH', data, cls.counts)
     return phoff, shoff, phentsize, phnum, shentsize, shnum
 
 
 def sections(data):
-    """[(sh_type, sh_flags, sh_addr, sh_offset, sh_size)] of an ELF64 LE"""
+    """[(sh_type, sh_flags, sh_addr, sh_offset, sh_size)] of an ELF LE"""
+    cls = elf_class(data)
     _, shoff, _, _, shentsize, shnum = elf_header(data)
     out = []
     for i in range(shnum):
         _, sh_type, flags, addr, offset, size = struct.unpack_from(
-            '<IIQQQQ', data, shoff + i * shentsize)
+            cls.shdr, data, shoff + i * shentsize)
         out.append((sh_type, flags, addr, offset, size))
     return out
 
 
 def _symtab_entries(data, offset, size, strtab):
     """(info, shndx, value, size, name) of each entry of the symbol table at @offset"""
+    cls = elf_class(data)
     out = []
-    for pos in range(offset, offset + size, 24):
-        name, info, _, shndx, value, sym_size = struct.unpack_from('<IBBHQQ', data, pos)
+    for pos in range(offset, offset + size, cls.sym.size):
+        name, info, shndx, value, sym_size = cls.symbol(data, pos)
         end = data.index(b'\0', strtab + name)
         out.append((info, shndx, value, sym_size, data[strtab + name:end].decode()))
     return out
 
 
 def symbols(data):
-    """The symbols of an ELF64 LE's symbol tables: (info, shndx, value, size, name) each"""
+    """The symbols of an ELF LE's symbol tables: (info, shndx, value, size, name) each"""
+    cls = elf_class(data)
     _, shoff, _, _, shentsize, _ = elf_header(data)
     secs = sections(data)
     syms = []
     for idx, (sh_type, _, _, offset, size) in enumerate(secs):
         if sh_type != SHT_SYMTAB:
             continue
-        link, = struct.unpack_from('<I', data, shoff + idx * shentsize + 0x28)
+        link, = struct.unpack_from('<I', data, shoff + idx * shentsize + cls.sh_link)
         syms += _symtab_entries(data, offset, size, secs[link][3])
     return syms
 
@@ -134,9 +180,10 @@ def shadowing_symbols(data):
 
 
 def segments(data):
-    """The program headers of an ELF64 LE, as tuples in PHDR's order"""
+    """The program headers of an ELF LE, as tuples in ELF64's field order"""
+    cls = elf_class(data)
     phoff, _, phentsize, phnum, _, _ = elf_header(data)
-    return [PHDR.unpack_from(data, phoff + i * phentsize) for i in range(phnum)]
+    return [cls.segment(data, phoff + i * phentsize) for i in range(phnum)]
 
 
 def lead_with_base_segment(data):
@@ -145,17 +192,18 @@ def lead_with_base_segment(data):
     Returns False when it is there already. The table grows by one entry
     into the padding before the first section, which must be free.
     """
+    cls = elf_class(data)
     phoff, _, phentsize, phnum, _, _ = elf_header(data)
     segs = segments(data)
     loads = [seg for seg in segs if seg[0] == PT_LOAD]
     if not loads:
         raise SymfsError('no PT_LOAD segment')
     image = next(seg for seg in loads if seg[5])  # the first with file contents
-    base = (image[3] - image[2]) & (2 ** 64 - 1)
+    base = (image[3] - image[2]) & cls.mask
     lead = (PT_LOAD, PF_R, 0, base, base, 0, 0, image[7])
     if segs[0] == lead:
         return False
-    if phentsize != PHDR.size:
+    if phentsize != cls.phdr.size:
         raise SymfsError(f'unexpected program header size {phentsize}')
     end = phoff + (phnum + 1) * phentsize
     used = [offset for sh_type, _, _, offset, size in sections(data)
@@ -163,17 +211,18 @@ def lead_with_base_segment(data):
     if end > min(seg[2] for seg in loads if seg[5]) or used:
         raise SymfsError(f'no room for another program header after offset {phoff:#x}')
     for i, seg in enumerate([lead] + segs):
-        PHDR.pack_into(data, phoff + i * phentsize, *seg)
-    struct.pack_into('<H', data, 0x38, phnum + 1)
+        cls.pack_segment(data, phoff + i * phentsize, seg)
+    struct.pack_into('<H', data, cls.counts + 2, phnum + 1)
     return True
 
 
 def relocatable(data):
     """Mark @data ET_DYN, in place, if it is an ET_EXEC that relocates
-    itself (an allocated SHT_RELA section: U-Boot's .rela.dyn); True if so"""
+    itself (an allocated SHT_RELA or SHT_REL section: U-Boot's .rela.dyn, or
+    .rel.dyn on 32-bit Arm); True if so"""
     if struct.unpack_from('<H', data, 0x10)[0] != ET_EXEC:
         return False
-    if not any(sh_type == SHT_RELA and flags & SHF_ALLOC and size
+    if not any(sh_type in (SHT_RELA, SHT_REL) and flags & SHF_ALLOC and size
                for sh_type, flags, _, _, size in sections(data)):
         return False
     struct.pack_into('<H', data, 0x10, ET_DYN)

@@ -40,6 +40,12 @@
 } while (0)
 #endif
 
+/*
+ * The cycle counter is 64 bits wide (PMCR_EL0.LC), and so are the event
+ * counters from PMUv3p5 (PMCR_EL0.LP)
+ */
+#define PERFREC_ARCH_LONG_COUNTERS	true
+
 /* ID_AA64DFR0_EL1.PMUVer */
 #define CPU_ID_AA64DFR0_PMUVER		GENMASK(11, 8)
 

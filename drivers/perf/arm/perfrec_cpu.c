@@ -1,0 +1,153 @@
+// SPDX-License-Identifier: GPL-2.0+
+/*
+ * Copyright (c) 2026 The perfrec authors
+ * perfrec's use of the CPU's own state on 32-bit Arm: vectors, interrupt masks and routing per mode
+ *
+ * In SVC mode (PL1, perfrec's EL1) the table is VBAR's and IRQs come as
+ * they are. In Hyp mode (EL2), where U-Boot stays when it starts there, it
+ * is HVBAR's, and a physical IRQ is taken there only with HCR.IMO. Every
+ * change is saved first and given back by the reverse call.
+ *
+ * U-Boot's 32-bit MMU map covers all 4 GiB (mmu_setup() in
+ * arch/arm/lib/cache-cp15.c): perfrec never has a hole to map there, and
+ * perfrec_mmu_get() says the walk is not needed.
+ */
+
+#include <errno.h>
+#include <perfrec.h>
+#include <perfrec_mmu.h>
+#include <perfrec_snapshot.h>
+#include <asm/system.h>
+#include <linux/kernel.h>
+#include "perfrec_cpu.h"
+#include "perfrec_vectors.h"
+
+/* U-Boot's entries, for perfrec_vectors.S: the replaced table's eight */
+ulong perfrec_vectors_uboot[8];
+
+static u64 perfrec_read_vbar(void)
+{
+	return perfrec_cpu_el() == 2 ? read_vbar_el2() : read_vbar_el1();
+}
+
+static void perfrec_write_vbar(u64 val)
+{
+	if (perfrec_cpu_el() == 2)
+		write_vbar_el2(val);
+	else
+		write_vbar_el1(val);
+	isb();	/* the new table is in use before an exception can be taken */
+}
+
+static char *perfrec_vectors_for_el(void)
+{
+	return perfrec_cpu_el() == 2 ? perfrec_vectors_el2 : perfrec_vectors_el1;
+}
+
+bool perfrec_cpu_vectors_ours(bool boot)
+{
+	return perfrec_cpu_el_built() && perfrec_read_vbar() == (ulong)perfrec_vectors_for_el();
+}
+
+u64 perfrec_cpu_switch_vectors(bool boot)
+{
+	u64 old = perfrec_read_vbar();
+	uint i;
+
+	if (old != (ulong)perfrec_vectors_for_el()) {
+		for (i = 0; i < ARRAY_SIZE(perfrec_vectors_uboot); i++)
+			perfrec_vectors_uboot[i] = old + 4 * i;
+	}
+	perfrec_write_vbar((ulong)perfrec_vectors_for_el());
+
+	return old;
+}
+
+void perfrec_cpu_snapshot(struct perfrec_snapshot *snap)
+{
+	if (perfrec_cpu_el() == 2) {
+		perfrec_snap_add(snap, "HVBAR", -1, read_vbar_el2());
+		perfrec_snap_add(snap, "CPSR.AIF", -1, read_daif());
+		perfrec_snap_add(snap, "HCR", -1, read_hcr_el2());
+		perfrec_snap_add(snap, "HDCR", -1, read_mdcr_el2());
+	} else {
+		perfrec_snap_add(snap, "VBAR", -1, read_vbar_el1());
+		perfrec_snap_add(snap, "CPSR.AIF", -1, read_daif());
+	}
+}
+
+void perfrec_cpu_mask(struct perfrec_cpu *cpu)
+{
+	cpu->daif = read_daif();
+	write_daif(cpu->daif | CPU_DAIF_I | CPU_DAIF_F);
+}
+
+void perfrec_cpu_take(struct perfrec_cpu *cpu, bool boot)
+{
+	cpu->vbar = perfrec_cpu_switch_vectors(boot);
+	if (perfrec_cpu_el() == 2) {
+		/* Physical IRQs are taken in Hyp mode only with HCR.IMO */
+		cpu->hcr = read_hcr_el2();
+		write_hcr_el2(cpu->hcr | CPU_HCR_EL2_IMO);
+		isb();	/* routing in effect before the interrupt can arrive */
+	}
+}
+
+void perfrec_cpu_unmask(bool fiq)
+{
+	if (fiq)
+		asm volatile("cpsie if" : : : "memory");
+	else
+		asm volatile("cpsie i" : : : "memory");
+}
+
+void perfrec_cpu_block(void)
+{
+	asm volatile("cpsid if" : : : "memory");
+}
+
+void perfrec_cpu_give_back(const struct perfrec_cpu *cpu)
+{
+	if (perfrec_cpu_el() == 2) {
+		write_hcr_el2(cpu->hcr);
+		isb();	/* routing restored before the vectors change */
+	}
+	perfrec_write_vbar(cpu->vbar);
+}
+
+void perfrec_cpu_restore_daif(const struct perfrec_cpu *cpu)
+{
+	write_daif(cpu->daif);
+}
+
+int perfrec_mmu_get(struct perfrec_mmu *mmu)
+{
+	return -ENOENT;
+}
+
+void perfrec_mmu_sync(const struct perfrec_mmu_borrow *borrow)
+{
+}
+
+u32 perfrec_cpu_read_pmceid(uint n)
+{
+	u64 vbar = perfrec_cpu_switch_vectors(false);
+	u32 val;
+
+	if (perfrec_probe_pmceid(n, &val))
+		val = 0;
+	perfrec_write_vbar(vbar);
+
+	return val;
+}
+
+int perfrec_cpu_read_probe(const void __iomem *addr, u32 *valp)
+{
+	u64 vbar = perfrec_cpu_switch_vectors(false);
+	int ret;
+
+	ret = perfrec_probe_read32(addr, valp);
+	perfrec_write_vbar(vbar);
+
+	return ret ? -EFAULT : 0;
+}

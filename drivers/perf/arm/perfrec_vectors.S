@@ -1,0 +1,182 @@
+/* SPDX-License-Identifier: GPL-2.0+ */
+/*
+ * Copyright (c) 2026 The perfrec authors
+ * perfrec's temporary exception vector tables on 32-bit Arm, installed only while recording
+ *
+ * One for SVC mode (VBAR) and one for Hyp mode (HVBAR).
+ *
+ * IRQs go to perfrec_irq_handler() with the interrupted PC and the frame
+ * perfrec_irq_frame.h describes; every other exception goes on to U-Boot's
+ * own entry (perfrec_vectors_uboot[], filled in from the table perfrec
+ * replaced), so that a crash in the workload still prints U-Boot's register
+ * dump. The exceptions are a data abort of perfrec_probe_read32()'s load
+ * and an undefined instruction in perfrec_probe_pmceid(): the instruction
+ * is skipped and the function returns 1, so that a device tree that gives
+ * an address where nothing answers costs a message, not a reset, and a
+ * core without PMCEID0/1 (QEMU's Armv7 ones) lists no events.
+ *
+ * In SVC mode an IRQ is taken in IRQ mode, whose stack U-Boot never set up:
+ * the entry stores the return state on the SVC stack (srsdb) and goes on
+ * in SVC mode, as U-Boot itself runs. The abort, undefined and FIQ modes'
+ * stack pointers are only scratch here: U-Boot's entries set them again
+ * (get_bad_stack). In Hyp mode every exception is taken in Hyp mode, on
+ * the one stack, with the return address in ELR_hyp.
+ *
+ * The handler cannot take an exception (interrupts stay masked and it makes
+ * no call that could fault), so SPSR_hyp and ELR_hyp are not saved.
+ */
+
+#include <linux/linkage.h>
+#include "perfrec_irq_frame.h"
+
+	.arm
+	.arch_extension virt
+
+#define PERFREC_MODE_SVC	0x13
+
+/* On to U-Boot's entry at @off, with sp as the scratch register (not SVC or Hyp mode) */
+.macro	perfrec_to_uboot off
+	ldr	sp, =perfrec_vectors_uboot
+	ldr	pc, [sp, #\off]
+.endm
+
+/* On to U-Boot's entry at @off, with every register as it was (SVC or Hyp mode) */
+.macro	perfrec_to_uboot_push off
+	sub	sp, sp, #4
+	push	{r0}
+	ldr	r0, =perfrec_vectors_uboot
+	ldr	r0, [r0, #\off]
+	str	r0, [sp, #4]
+	pop	{r0, pc}
+.endm
+
+	.section .text.perfrec_vectors_el1, "ax"
+	.align	5
+	.globl	perfrec_vectors_el1
+perfrec_vectors_el1:
+	b	1f		/* reset */
+	b	2f		/* undefined instruction */
+	b	3f		/* supervisor call */
+	b	4f		/* prefetch abort */
+	b	5f		/* data abort */
+	b	6f		/* not used */
+	b	7f		/* IRQ */
+8:	perfrec_to_uboot 0x1c	/* FIQ */
+1:	perfrec_to_uboot 0x00
+3:	perfrec_to_uboot_push 0x08
+4:	perfrec_to_uboot 0x0c
+6:	perfrec_to_uboot 0x14
+	/* Undefined mode: lr is the instruction's address + 4 */
+2:	ldr	sp, =perfrec_probe_mrc0 + 4
+	cmp	sp, lr
+	ldrne	sp, =perfrec_probe_mrc1 + 4
+	cmpne	sp, lr
+	bne	9f
+	mov	r2, #1
+	movs	pc, lr
+9:	perfrec_to_uboot 0x04
+	/* Abort mode: lr is the aborted instruction's address + 8 */
+5:	ldr	sp, =perfrec_probe_load + 8
+	cmp	sp, lr
+	bne	10f
+	mov	r2, #1
+	sub	lr, lr, #4
+	movs	pc, lr
+10:	perfrec_to_uboot 0x10
+	/* IRQ mode: on to SVC mode, with the return state on its stack */
+7:	sub	lr, lr, #4
+	srsdb	sp!, #PERFREC_MODE_SVC
+	cps	#PERFREC_MODE_SVC
+	push	{r0-r4, r11, r12, lr}
+	ldr	r0, [sp, #PERFREC_IRQ_FRAME_PC * 4]
+	mov	r1, sp
+	bl	perfrec_irq_handler
+	pop	{r0-r4, r11, r12, lr}
+	rfeia	sp!
+	.ltorg
+
+	.section .text.perfrec_vectors_el2, "ax"
+	.align	5
+	.globl	perfrec_vectors_el2
+perfrec_vectors_el2:
+	b	1f		/* reset */
+	b	2f		/* undefined instruction */
+	b	3f		/* hypervisor call */
+	b	4f		/* prefetch abort */
+	b	5f		/* data abort */
+	b	6f		/* hyp trap */
+	b	7f		/* IRQ */
+8:	perfrec_to_uboot_push 0x1c	/* FIQ */
+1:	perfrec_to_uboot_push 0x00
+3:	perfrec_to_uboot_push 0x08
+4:	perfrec_to_uboot_push 0x0c
+6:	perfrec_to_uboot_push 0x14
+	/* ELR_hyp is the undefined instruction's address */
+2:	push	{r0, r1}
+	mrs	r0, elr_hyp
+	ldr	r1, =perfrec_probe_mrc0
+	cmp	r0, r1
+	ldrne	r1, =perfrec_probe_mrc1
+	cmpne	r0, r1
+	pop	{r0, r1}
+	beq	11f
+	perfrec_to_uboot_push 0x04
+	/* ELR_hyp is the aborted instruction's address */
+5:	push	{r0, r1}
+	mrs	r0, elr_hyp
+	ldr	r1, =perfrec_probe_load
+	cmp	r0, r1
+	pop	{r0, r1}
+	bne	9f
+	/* Past the instruction, with the flag set */
+11:	push	{r0}
+	mrs	r0, elr_hyp
+	add	r0, r0, #4
+	msr	elr_hyp, r0
+	pop	{r0}
+	mov	r2, #1
+	eret
+9:	perfrec_to_uboot_push 0x10
+	/* Two words where SVC mode's entry has its return state */
+7:	sub	sp, sp, #8
+	push	{r0-r4, r11, r12, lr}
+	mrs	r0, elr_hyp
+	mov	r1, sp
+	bl	perfrec_irq_handler
+	pop	{r0-r4, r11, r12, lr}
+	add	sp, sp, #8
+	eret
+	.ltorg
+
+/* int perfrec_probe_read32(const void __iomem *addr, u32 *valp): 0, or 1 if it aborted */
+	.section .text.perfrec_probe_read32, "ax"
+ENTRY(perfrec_probe_read32)
+	mov	r2, #0
+	.globl	perfrec_probe_load
+perfrec_probe_load:
+	ldr	r3, [r0]
+	cmp	r2, #0
+	streq	r3, [r1]
+	mov	r0, r2
+	bx	lr
+ENDPROC(perfrec_probe_read32)
+
+/* int perfrec_probe_pmceid(uint n, u32 *valp): 0, or 1 if PMCEID<n> is undefined */
+	.section .text.perfrec_probe_pmceid, "ax"
+ENTRY(perfrec_probe_pmceid)
+	mov	r2, #0
+	cmp	r0, #0
+	bne	1f
+	.globl	perfrec_probe_mrc0
+perfrec_probe_mrc0:
+	mrc	p15, 0, r3, c9, c12, 6
+	b	2f
+1:
+	.globl	perfrec_probe_mrc1
+perfrec_probe_mrc1:
+	mrc	p15, 0, r3, c9, c12, 7
+2:	cmp	r2, #0
+	streq	r3, [r1]
+	mov	r0, r2
+	bx	lr
+ENDPROC(perfrec_probe_pmceid)

@@ -1,0 +1,32 @@
+/* SPDX-License-Identifier: GPL-2.0+ */
+/*
+ * Copyright (c) 2026 The perfrec authors
+ * What perfrec_vectors.S gives C: its vector tables and its guarded read.
+ * A leaf: the CPU code that installs the tables needs nothing of the IRQ
+ * path they enter.
+ */
+
+#ifndef __PERFREC_VECTORS_H
+#define __PERFREC_VECTORS_H
+
+#include <linux/compiler.h>
+#include <linux/types.h>
+
+/* The vector tables of perfrec_vectors.S, and a boot recording's */
+extern char perfrec_vectors_el1[], perfrec_vectors_el2[], perfrec_vectors_el3[];
+extern char perfrec_boot_vectors_el1[], perfrec_boot_vectors_el2[], perfrec_boot_vectors_el3[];
+
+/*
+ * Read the 32-bit register at @addr into *@valp; 0, or 1 if the read took
+ * a synchronous exception (with perfrec's vectors installed:
+ * perfrec_cpu_read_probe())
+ */
+int perfrec_probe_read32(const void __iomem *addr, u32 *valp);
+
+/*
+ * Read PMCEID<@n> (0 or 1) into *@valp; 0, or 1 if the read was an
+ * undefined instruction (with perfrec's vectors installed)
+ */
+int perfrec_probe_pmceid(uint n, u32 *valp);
+
+#endif /* __PERFREC_VECTORS_H */
