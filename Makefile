@@ -95,7 +95,7 @@ UBOOT_MAKE	= SOURCE_DATE_EPOCH=$$(scripts/perfrec_source_date.sh $(SRC)) \
 # The tree's version, as U-Boot's make gives it (for the shell)
 UBOOT_VERSION	= $$($(UBOOT_MAKE) -s --no-print-directory ubootversion)
 
-.PHONY: all build build-early build-smallest deps source overlay config demo check check-all \
+.PHONY: all build build-early build-smallest build-arm32 check-arm32 deps source overlay config demo check check-all \
 	check-host check-lab check-upstream \
 	check-qemu check-releases check-repro \
 	check-qemu-fast check-sandbox checkpatch check-defconfig defconfig bench bench-size clean \
@@ -279,7 +279,8 @@ ifeq ($(UBOOT_SRC)$(filter-out bookworm,$(UBOOT_SUITE)),)
 		$(MAKE) UBOOT_SUITE=$(MIDDLE_SUITE) LEAN=1 build \
 			$(if $(MIDDLE_EARLY_CELLS),build-early) || exit 1; \
 		also=$$($(MAKE) -s --no-print-directory UBOOT_SUITE=$(MIDDLE_SUITE) LEAN=1 \
-			CELLS="$(MIDDLE_CELLS)" EARLY_CELLS="$(MIDDLE_EARLY_CELLS)" run-args) || exit 1; \
+			CELLS="$(MIDDLE_CELLS)" EARLY_CELLS="$(MIDDLE_EARLY_CELLS)" ARM32_CELLS= \
+			run-args) || exit 1; \
 		tested="$${newest##*/}: all cells + early $(EARLY_CELLS)"; \
 		tested="$$tested; $(MIDDLE_SUITE), lean: $(MIDDLE_CELLS)$(if \
 			$(MIDDLE_EARLY_CELLS), + early $(MIDDLE_EARLY_CELLS))"; \
@@ -288,7 +289,7 @@ ifeq ($(UBOOT_SRC)$(filter-out bookworm,$(UBOOT_SUITE)),)
 	if [ -n "$(MASTER_SRC)" ]; then \
 		$(MAKE) UBOOT_SRC=$(MASTER_SRC) LEAN=1 build || exit 1; \
 		also="$$also $$($(MAKE) -s --no-print-directory UBOOT_SRC=$(MASTER_SRC) LEAN=1 \
-			CELLS="$(MASTER_CELLS)" EARLY_CELLS= run-args)" || exit 1; \
+			CELLS="$(MASTER_CELLS)" EARLY_CELLS= ARM32_CELLS= run-args)" || exit 1; \
 		tested="$$tested; $(notdir $(MASTER_SRC)), lean: $(MASTER_CELLS)"; \
 	fi && \
 	$(MAKE) $$newest SPL_CELLS= SMALLEST_CELLS= build check-qemu ALSO="$$also" && \
@@ -309,19 +310,23 @@ endif
 # early-boot cell reach ('ut lib' in el2-gicv3)
 UPSTREAM_CELLS	?= el2-gicv3 el1-gicv2
 UPSTREAM_EARLY_CELLS ?= el2-gicv3
+# The 32-bit build's cell on each: the same code, U-Boot's API around it
+UPSTREAM_ARM32_CELLS ?= arm32-pl1-max-gicv3
 
 check-upstream: deps
 	@test -n "$(NEWEST_SRC)" -a -n "$(MASTER_SRC)" || { echo "perfrec: make" \
 		"check-upstream NEWEST_SRC=<tree or tarball> MASTER_SRC=<tree or tarball>"; exit 1; }
-	$(MAKE) UBOOT_SRC=$(MASTER_SRC) LEAN=1 build
+	$(MAKE) UBOOT_SRC=$(MASTER_SRC) LEAN=1 build $(if $(UPSTREAM_ARM32_CELLS),build-arm32)
 	also=$$($(MAKE) -s --no-print-directory UBOOT_SRC=$(MASTER_SRC) LEAN=1 \
-		CELLS="$(UPSTREAM_CELLS)" EARLY_CELLS= run-args) && \
+		CELLS="$(UPSTREAM_CELLS)" EARLY_CELLS= ARM32_CELLS="$(UPSTREAM_ARM32_CELLS)" \
+		run-args) && \
 	$(MAKE) UBOOT_SRC=$(NEWEST_SRC) LEAN=1 CELLS="$(UPSTREAM_CELLS)" \
-		EARLY_CELLS="$(UPSTREAM_EARLY_CELLS)" SPL_CELLS= SMALLEST_CELLS= check-qemu \
-		ALSO="$$also"
+		EARLY_CELLS="$(UPSTREAM_EARLY_CELLS)" SPL_CELLS= SMALLEST_CELLS= \
+		ARM32_CELLS="$(UPSTREAM_ARM32_CELLS)" check-qemu ALSO="$$also"
 	@echo "perfrec: upstream releases tested ('ut lib' in each one's el2-gicv3), lean:" \
-		"$(notdir $(NEWEST_SRC)): $(UPSTREAM_CELLS) + early $(UPSTREAM_EARLY_CELLS);" \
-		"$(notdir $(MASTER_SRC)): $(UPSTREAM_CELLS)"
+		"$(notdir $(NEWEST_SRC)): $(UPSTREAM_CELLS) + early $(UPSTREAM_EARLY_CELLS)" \
+		"+ 32-bit $(UPSTREAM_ARM32_CELLS);" \
+		"$(notdir $(MASTER_SRC)): $(UPSTREAM_CELLS) + 32-bit $(UPSTREAM_ARM32_CELLS)"
 
 # This build's cells as perfrec_run_tests.py arguments that add them to
 # another build's run: check-releases runs every release's cells in one pool
@@ -333,7 +338,9 @@ run-args:
 	@echo --also-build $(RELEASE_NAME) $(SRC) $(O) $(BUILD)/test-results$(TAG) \
 		$(subst $(space),$(comma),$(strip $(CELLS))) \
 		$(if $(EARLY_CELLS),--also-early $(RELEASE_NAME) $(SRC) $(EARLY_O) \
-		$(BUILD)/test-results-early$(TAG) $(subst $(space),$(comma),$(strip $(EARLY_CELLS))))
+		$(BUILD)/test-results-early$(TAG) $(subst $(space),$(comma),$(strip $(EARLY_CELLS)))) \
+		$(if $(ARM32_CELLS),--also-arm32 $(RELEASE_NAME) $(SRC) $(ARM32_O) \
+		$(BUILD)/test-results-arm32$(TAG) $(subst $(space),$(comma),$(strip $(ARM32_CELLS))))
 
 # perfrec_diff.py across two builds whose layout differs (this release's and
 # MIDDLE_SUITE's: its lean test build when there is one, as make check makes
@@ -489,6 +496,25 @@ SPL_CELLS	?= el2-gicv3
 # The smallest build's cells, on the default release as SPL's: at EL2 with a
 # GICv3 its tests, at EL1 the refusal of an EL it leaves out
 SMALLEST_CELLS	?= el2-gicv3 el1-gicv3
+# The 32-bit Arm build (qemu_arm_defconfig, in ARM state) and its cells on
+# QEMU virt through qemu-system-arm (scripts/perfrec_run_tests.py's
+# ARM32_CELLS: its tests, test_perfrec_arm32.py). The test command's
+# workloads are AArch64 code: its fragment is perfrec.config but that
+ARM32_CONFIG	:= qemu_arm_perfrec
+ARM32_O		:= $(BUILD)/$(ARM32_CONFIG)$(TAG)
+ARM32_FRAGMENTS	:= $(CURDIR)/configs/perfrec-board.config $(CURDIR)/configs/perfrec-arm.config
+ARM32_CELLS	?= arm32-pl1-a15 arm32-pl1-max-gicv3 arm32-hyp-max
+
+build-arm32: deps
+	$(MAKE) BASE_DEFCONFIG=qemu_arm_defconfig CONFIG=$(ARM32_CONFIG) \
+		CROSS_COMPILE=arm-linux-gnueabihf- FRAGMENTS="$(ARM32_FRAGMENTS)" build
+
+# The 32-bit cells alone, for quick iterations (make check runs them in check-qemu)
+check-arm32: build-arm32
+	$(PYTHON) scripts/perfrec_run_tests.py --real-only --also-arm32 $(RELEASE_NAME) $(SRC) \
+		$(ARM32_O) $(BUILD)/test-results-arm32$(TAG) \
+		$(subst $(space),$(comma),$(strip $(ARM32_CELLS)))
+
 # The test build's tests: not the early build's or the SPL vehicle's
 MAIN_K		:= not perfrec_early and not perfrec_spl
 # EARLY_CELLS= (empty): no early-boot build and cells
@@ -496,7 +522,7 @@ MAIN_K		:= not perfrec_early and not perfrec_spl
 # ALSO: other builds' cells for the same pool (run-args)
 ALSO		?=
 check-qemu: deps build $(if $(EARLY_CELLS),build-early) $(if $(SPL_CELLS),build-spl) \
-	$(if $(SMALLEST_CELLS),build-smallest)
+	$(if $(SMALLEST_CELLS),build-smallest) $(if $(ARM32_CELLS),build-arm32)
 	$(PYTHON) scripts/perfrec_run_tests.py --src $(SRC) --build-dir $(O) \
 		--result-dir $(BUILD)/test-results$(TAG) -k '$(MAIN_K)' \
 		$(foreach c,$(CELLS),--cell $(c)) \
@@ -508,6 +534,8 @@ check-qemu: deps build $(if $(EARLY_CELLS),build-early) $(if $(SPL_CELLS),build-
 		$(if $(SMALLEST_CELLS),--also-smallest $(RELEASE_NAME) $(SRC) $(SMALLEST_O) \
 		$(BUILD)/test-results-smallest$(TAG) \
 		$(subst $(space),$(comma),$(strip $(SMALLEST_CELLS)))) \
+		$(if $(ARM32_CELLS),--also-arm32 $(RELEASE_NAME) $(SRC) $(ARM32_O) \
+		$(BUILD)/test-results-arm32$(TAG) $(subst $(space),$(comma),$(strip $(ARM32_CELLS)))) \
 		$(ALSO)
 
 # The slow tier: 1000 back-to-back sessions and 50000 fuzz cases per parser
@@ -533,6 +561,7 @@ check-qemu-fast: deps build
 #	fdtdec_add_reserved_memory(), which has no ofnode counterpart in 2023.01
 PERFREC_SOURCES	= $(addprefix $(SRC)/,$(shell ls cmd/*.[chS] drivers/perf/*.[chS] \
 			drivers/perf/Makefile drivers/perf/Kconfig drivers/perf/arm64/*.[chS] \
+			drivers/perf/arm/*.[chS] drivers/perf/arm/Makefile \
 			drivers/perf/arm64/Makefile include/*.h lib/perf_data*.[ch] \
 			lib/perfrec/*.[ch] lib/perfrec/Makefile test/lib/*.[ch]))
 
@@ -725,9 +754,9 @@ real-args:
 
 # --- Benchmarks ---------------------------------------------------------------
 
-bench: deps build bench-size bench-exact
+bench: deps build build-arm32 bench-size bench-exact
 	$(PYTHON) bench/perfrec_bench.py --build-dir $(O) --doc doc/develop/perfrec.rst \
-		--size-json $(BUILD)/bench-size$(TAG).json
+		--size-json $(BUILD)/bench-size$(TAG).json --arm32-build-dir $(ARM32_O)
 
 # perfrec's profiles against QEMU's count of every instruction (a TCG plugin)
 bench-exact: deps build build-early $(QEMU_PLUGIN)

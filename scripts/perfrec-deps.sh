@@ -26,6 +26,7 @@ make			build driver
 gcc			host builds of the writer and U-Boot's host tools
 libc6-dev		host builds
 gcc-aarch64-linux-gnu	cross compiler for U-Boot
+gcc-arm-linux-gnueabihf	cross compiler for the 32-bit Arm build (make build-arm32)
 binutils-aarch64-linux-gnu	readelf/objdump/addr2line for the aarch64 ELF
 bison			U-Boot's Kconfig and dtc
 flex			U-Boot's Kconfig and dtc

@@ -57,7 +57,7 @@ DEPS = os.path.join(TOP, 'scripts', 'perfrec-deps.sh')
 MAKE_VARS = ('UBOOT_SUITE', 'CELLS', 'DEFAULT_CELLS', 'EARLY_CELLS', 'SPL_CELLS',
              'SMALLEST_CELLS', 'NEWEST_SUITE', 'MIDDLE_SUITE', 'MIDDLE_CELLS',
              'MIDDLE_EARLY_CELLS', 'MASTER_CELLS', 'UPSTREAM_CELLS', 'UPSTREAM_EARLY_CELLS',
-             'REAL_BOARDS')
+             'REAL_BOARDS', 'ARM32_CELLS', 'UPSTREAM_ARM32_CELLS')
 MAKE_TARGET = 'perfrec-doc-tables-vars'
 MAKE_PREFIX = 'perfrec-doc-var '
 
@@ -73,16 +73,22 @@ CELL_GUARDS = [
     ('check-qemu', '--also-spl $(RELEASE_NAME) $(SRC) $(SPL_O)'),
     ('check-qemu', '$(subst $(space),$(comma),$(strip $(SPL_CELLS)))'),
     ('check-qemu', '$(subst $(space),$(comma),$(strip $(SMALLEST_CELLS)))'),
+    ('check-qemu', '--also-arm32 $(RELEASE_NAME) $(SRC) $(ARM32_O)'),
+    ('check-qemu', '$(subst $(space),$(comma),$(strip $(ARM32_CELLS)))'),
     ('check-releases', 'newest=$(NEWEST)'),
     ('check-releases', '$(MAKE) UBOOT_SUITE=$(MIDDLE_SUITE) LEAN=1 build'),
-    ('check-releases', 'CELLS="$(MIDDLE_CELLS)" EARLY_CELLS="$(MIDDLE_EARLY_CELLS)" run-args'),
+    ('check-releases', 'CELLS="$(MIDDLE_CELLS)" EARLY_CELLS="$(MIDDLE_EARLY_CELLS)" ARM32_CELLS= '
+     'run-args'),
     ('check-releases', '$(MAKE) UBOOT_SRC=$(MASTER_SRC) LEAN=1 build'),
-    ('check-releases', 'CELLS="$(MASTER_CELLS)" EARLY_CELLS= run-args'),
+    ('check-releases', 'CELLS="$(MASTER_CELLS)" EARLY_CELLS= ARM32_CELLS= run-args'),
     ('check-releases', '$(MAKE) $$newest SPL_CELLS= SMALLEST_CELLS= build check-qemu'),
-    ('check-upstream', '$(MAKE) UBOOT_SRC=$(MASTER_SRC) LEAN=1 build'),
-    ('check-upstream', 'CELLS="$(UPSTREAM_CELLS)" EARLY_CELLS= run-args'),
+    ('check-upstream', '$(MAKE) UBOOT_SRC=$(MASTER_SRC) LEAN=1 build '
+     '$(if $(UPSTREAM_ARM32_CELLS),build-arm32)'),
+    ('check-upstream', 'CELLS="$(UPSTREAM_CELLS)" EARLY_CELLS= '
+     'ARM32_CELLS="$(UPSTREAM_ARM32_CELLS)" run-args'),
     ('check-upstream', '$(MAKE) UBOOT_SRC=$(NEWEST_SRC) LEAN=1 CELLS="$(UPSTREAM_CELLS)" '
-     'EARLY_CELLS="$(UPSTREAM_EARLY_CELLS)" SPL_CELLS= SMALLEST_CELLS= check-qemu'),
+     'EARLY_CELLS="$(UPSTREAM_EARLY_CELLS)" SPL_CELLS= SMALLEST_CELLS= '
+     'ARM32_CELLS="$(UPSTREAM_ARM32_CELLS)" check-qemu'),
     ('check-real-boards', 'for bc in $(REAL_BOARDS); do'),
 ]
 # The releases check-real-boards loops over, before the newest
@@ -268,6 +274,13 @@ def virt_cells():
     return rows
 
 
+def arm32_cells():
+    """Rows of the 32-bit Arm cells"""
+    return [[lit(name), 'Hyp' if 'virtualization=on' in machine else 'SVC', lit(machine),
+             lit(icount), lit(cpu)]
+            for name, (machine, icount, cpu) in perfrec_run_tests.ARM32_CELLS.items()]
+
+
 def board_cells():
     """Rows of the real boards' cells"""
     return [[lit(name), lit(cell['board']), lit(cell['machine']), lit(cell['icount']),
@@ -289,6 +302,8 @@ def cells_fragment():
     with_newest = make_vars(['MIDDLE_EARLY_CELLS'], ['NEWEST_SRC=/newest'])
     early, spl, smallest = (('early-boot', 'EARLY_CELLS'), ('SPL', 'SPL_CELLS'),
                             ('smallest', 'SMALLEST_CELLS'))
+    arm32 = ('32-bit Arm', 'ARM32_CELLS')
+    up_arm32 = ('32-bit Arm', 'UPSTREAM_ARM32_CELLS')
     middle_early = cells_of('MIDDLE_EARLY_CELLS', val)
     if with_newest['MIDDLE_EARLY_CELLS'] != val['MIDDLE_EARLY_CELLS']:
         middle_early += f', {lits(with_newest["MIDDLE_EARLY_CELLS"]) or "none"} with ' \
@@ -297,19 +312,20 @@ def cells_fragment():
                        for board, cells in (bc.split('=', 1) for bc in val['REAL_BOARDS']))
     rows = [
         ['``make check``', f'Debian {lits(val["UBOOT_SUITE"])} (``UBOOT_SUITE``), the default',
-         cells_of('DEFAULT_CELLS', val), others(val, early, spl, smallest)],
+         cells_of('DEFAULT_CELLS', val), others(val, early, spl, smallest, arm32)],
         ['``make check``', f'the newest: ``NEWEST_SRC=``, else Debian {lits(val["NEWEST_SUITE"])} '
          f'(``NEWEST_SUITE``), else {lits(val["MIDDLE_SUITE"])} stands in',
-         cells_of('CELLS', val), others(val, early)],
+         cells_of('CELLS', val), others(val, early, arm32)],
         ['``make check``', f'Debian {lits(val["MIDDLE_SUITE"])} (``MIDDLE_SUITE``) when it does '
          'not stand in for the newest; lean',
          cells_of('MIDDLE_CELLS', val), 'early-boot: ' + middle_early],
         ['``make check MASTER_SRC=``', '``MASTER_SRC``; lean', cells_of('MASTER_CELLS', val), ''],
         ['``make check-upstream``', '``NEWEST_SRC``; lean', cells_of('UPSTREAM_CELLS', val),
-         others(val, ('early-boot', 'UPSTREAM_EARLY_CELLS'))],
-        ['``make check-upstream``', '``MASTER_SRC``; lean', cells_of('UPSTREAM_CELLS', val), ''],
+         others(val, ('early-boot', 'UPSTREAM_EARLY_CELLS'), up_arm32)],
+        ['``make check-upstream``', '``MASTER_SRC``; lean', cells_of('UPSTREAM_CELLS', val),
+         others(val, up_arm32)],
         ['``make check-qemu``', 'the one chosen (``UBOOT_SUITE=``, ``UBOOT_SRC=``; '
-         '``LEAN=1``: lean)', cells_of('CELLS', val), others(val, early, spl, smallest)],
+         '``LEAN=1``: lean)', cells_of('CELLS', val), others(val, early, spl, smallest, arm32)],
         ['``make check-real-boards``',
          f"{lits(real.group(1).split())} and the newest, each board's own build",
          boards + ' (``REAL_BOARDS``)', ''],
@@ -320,6 +336,9 @@ def cells_fragment():
         wrap('The QEMU virt cells (``CELLS`` of ``scripts/perfrec_run_tests.py``):', ''),
         list_table(['cell', 'EL', 'GIC', '``-M``', '``-icount``', '``-smp``', '``-cpu``'],
                    virt_cells()),
+        wrap('The 32-bit Arm cells (``ARM32_CELLS`` of the same script), qemu_arm_defconfig '
+             'through ``qemu-system-arm``, 512 MiB:', ''),
+        list_table(['cell', 'mode', '``-M``', '``-icount``', '``-cpu``'], arm32_cells()),
         wrap("The real boards' cells (``BOARD_CELLS`` of the same script), on the boards' "
              'defconfigs:', ''),
         list_table(['cell', 'board', '``-M``', '``-icount``', 'QEMU'], board_cells()),

@@ -12,6 +12,7 @@ Usage:
                          [--also-early NAME SRC BUILD_DIR RESULT_DIR CELL,...]...
                          [--also-spl NAME SRC BUILD_DIR RESULT_DIR CELL,...]...
                          [--also-smallest NAME SRC BUILD_DIR RESULT_DIR CELL,...]...
+                         [--also-arm32 NAME SRC BUILD_DIR RESULT_DIR CELL,...]...
 
 Each cell boots QEMU virt in one configuration (EL, GIC version, icount, CPUs)
 through the hook scripts in test/hooks and runs test/py/tests/test_perfrec*.py.
@@ -31,7 +32,8 @@ same pool (make check-releases: one pool for every release's cells); each
 build runs its own one-cell tests. --also-spl adds the SPL test vehicle's
 cells (make build-spl: its tests and the whole-boot recording's, SPL_K),
 --also-smallest the smallest build's (make build-smallest: its own tests,
-test_perfrec_smallest.py, which no other build runs).
+test_perfrec_smallest.py, which no other build runs), --also-arm32 the
+32-bit Arm build's (make build-arm32: qemu-system-arm, test_perfrec_arm32.py).
 """
 
 import argparse
@@ -58,6 +60,18 @@ CELLS = {
     # PMUv3p5 (64-bit event counters); event counters interrupt on time with shift=1
     'el1-gicv3-max': ('virt,gic-version=3', 'shift=1', 1, 'max'),
 }
+
+# 32-bit Arm (qemu_arm_defconfig, make build-arm32) on QEMU virt through
+# qemu-system-arm, its tests test_perfrec_arm32*: name: (-M machine, -icount,
+# -cpu). The Cortex-A15's Armv7 PMU, whose node QEMU leaves empty, in SVC
+# mode (PL1) with a GICv2; -cpu max, PMUv3 in AArch32, with a GICv3; and
+# Hyp mode, where U-Boot stays with virtualization=on
+ARM32_CELLS = {
+    'arm32-pl1-a15': ('virt', 'shift=0', 'cortex-a15'),
+    'arm32-pl1-max-gicv3': ('virt,gic-version=3', 'shift=0', 'max'),
+    'arm32-hyp-max': ('virt,virtualization=on', 'shift=0', 'max'),
+}
+ARM32_K = 'perfrec_arm32'
 
 # Real boards' defconfigs on QEMU's models of their SoCs, with the board's own
 # device tree: board type, -M machine, -icount, -m, console UART, and
@@ -177,6 +191,12 @@ def cell_env(job):
             env['PERFREC_QEMU_KERNEL'] = os.path.join(build, 'u-boot.bin')
             env['PERFREC_QEMU_DTB'] = os.path.join(build, 'arch/arm/dts', cell['dtb'])
         return cell['board'], env
+    if name in ARM32_CELLS:
+        machine, icount, cpu = ARM32_CELLS[name]
+        return 'qemu_arm', {
+            'PERFREC_QEMU_SYSTEM': 'qemu-system-arm', 'PERFREC_QEMU_MACHINE': machine,
+            'PERFREC_QEMU_ICOUNT': icount, 'PERFREC_QEMU_CPU': cpu,
+            'PERFREC_QEMU_MEM': '512M', 'PERFREC_SPL': '0'}
     machine, icount, smp, cpu = CELLS[name]
     return 'qemu_arm64', {
         'PERFREC_QEMU_MACHINE': machine, 'PERFREC_QEMU_ICOUNT': icount,
@@ -276,6 +296,7 @@ def run_cell(job):
            # QEMU virt deselects the real boards' (a skip would fail the cell)
            '-k', 'perfrec and not test_ut' +
            ('' if name in BOARD_CELLS else ' and not perfrec_real') +
+           ('' if name in ARM32_CELLS else ' and not perfrec_arm32') +
            ('' if job.k in (SMALLEST_K, SMALLEST_EL_K) else ' and not perfrec_smallest') +
            (' and (%s)' % job.k if job.k else '')]
     with open(os.path.join(result_dir, 'pytest.out'), 'w', encoding='utf-8') as out:
@@ -318,6 +339,9 @@ def make_jobs(args, cells):
     for name, src, build_dir, result_dir, also in args.also_spl:
         jobs += [Job(c, src, build_dir, result_dir, SPL_K, False,
                      f'{c} ({name}, SPL)') for c in also.split(',')]
+    for name, src, build_dir, result_dir, also in args.also_arm32:
+        jobs += [Job(c, src, build_dir, result_dir, ARM32_K, False,
+                     f'{c} ({name}, 32-bit)') for c in also.split(',')]
     for name, src, build_dir, result_dir, also in args.also_smallest:
         jobs += [Job(c, src, build_dir, result_dir, smallest_k(c), False,
                      f'{c} ({name}, smallest)') for c in also.split(',')]
@@ -334,8 +358,8 @@ def main(argv=None):
     parser.add_argument('--result-dir', help='where logs go')
     parser.add_argument('--real-only', action='store_true',
                         help='run only the --also-build cells (make check-real-boards: '
-                        'each real board\'s build has its own), no --src, --build-dir '
-                        'or --result-dir')
+                        'each real board\'s build has its own) or --also-arm32 cells (make '
+                        'check-arm32), no --src, --build-dir or --result-dir')
     parser.add_argument('--cell', action='append', choices=sorted(CELLS) + sorted(BOARD_CELLS),
                         help='run only this cell (repeatable); default: all of the '
                         'QEMU virt matrix. A real board\'s cell (%s) runs its build\'s '
@@ -353,7 +377,9 @@ def main(argv=None):
     for opt, what in (('--also-build', "another release's test build"),
                       ('--also-early', "another release's early-boot build"),
                       ('--also-spl', "an SPL test vehicle's build"),
-                      ('--also-smallest', 'the smallest build')):
+                      ('--also-smallest', 'the smallest build'),
+                      ('--also-arm32', 'the 32-bit Arm build (cells %s)' %
+                       ', '.join(sorted(ARM32_CELLS)))):
         parser.add_argument(opt, action='append', nargs=5, default=[],
                             metavar=('NAME', 'SRC', 'BUILD_DIR', 'RESULT_DIR', 'CELLS'),
                             help='cells (comma-separated) of %s, in the same pool '
@@ -361,8 +387,9 @@ def main(argv=None):
     args = parser.parse_args(argv)
     if args.real_only != (not (args.src and args.build_dir and args.result_dir)):
         parser.error('--src, --build-dir and --result-dir are needed, without --real-only')
-    if args.real_only and (args.cell or args.early_build_dir or not args.also_build):
-        parser.error('--real-only runs --also-build cells only')
+    if args.real_only and (args.cell or args.early_build_dir or
+                           not (args.also_build or args.also_arm32)):
+        parser.error('--real-only runs --also-build or --also-arm32 cells only')
     if bool(args.early_build_dir) != bool(args.early_cell) or \
             bool(args.early_build_dir) != bool(args.early_result_dir):
         parser.error('--early-build-dir, --early-result-dir and --early-cell go together')
@@ -372,6 +399,11 @@ def main(argv=None):
             if cell not in CELLS and cell not in BOARD_CELLS:
                 parser.error('%s: cell %r: not one of %s' %
                              (name, cell, ', '.join(sorted(CELLS) + sorted(BOARD_CELLS))))
+    for name, _, _, _, cells in args.also_arm32:
+        for cell in cells.split(','):
+            if cell not in ARM32_CELLS:
+                parser.error('%s: cell %r: not one of %s' %
+                             (name, cell, ', '.join(sorted(ARM32_CELLS))))
 
     cells = [] if args.real_only else args.cell or list(CELLS)
     if args.real_only:

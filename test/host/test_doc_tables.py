@@ -189,7 +189,7 @@ def test_fragment_rows(frags):
     assert [body_rows(t) for t in rst_tables(frags['series'])] == [len(SE.PARTS)]
     assert [body_rows(t) for t in rst_tables(frags['overlay-edits'])] == [len(OV.EDITS)]
     assert [body_rows(t) for t in rst_tables(frags['cells'])][1:] == \
-        [len(RT.CELLS), len(RT.BOARD_CELLS)]
+        [len(RT.CELLS), len(RT.ARM32_CELLS), len(RT.BOARD_CELLS)]
     deps = subprocess.run([DT.DEPS, '--list'], capture_output=True, text=True, check=True)
     assert [body_rows(t) for t in rst_tables(frags['packages'])] == \
         [len(deps.stdout.splitlines())]

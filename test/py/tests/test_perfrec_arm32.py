@@ -1,0 +1,214 @@
+# SPDX-License-Identifier: GPL-2.0+
+# Copyright (c) 2026 The perfrec authors
+# Tests of perfrec on 32-bit Arm (qemu_arm_defconfig) on QEMU virt, judged by the host's perf
+
+"""perfrec on 32-bit Arm: the cells of scripts/perfrec_run_tests.py's
+ARM32_CELLS, through qemu-system-arm under -icount shift=0 (one instruction a
+cycle and a nanosecond): the Cortex-A15's Armv7 PMU in SVC mode with a GICv2,
+PMUv3 in AArch32 (-cpu max) with a GICv3, and Hyp mode. QEMU writes an empty
+/pmu for its Armv7 cores: there perfrec samples cpu-clock, naming the node,
+and cycles once the node is filled in at the prompt. Every recording is
+brought to the host over semihosting, and perf names the ELF function of
+every sample.
+"""
+
+import contextlib
+import re
+
+import pytest
+
+from perfrec_data import PerfData
+from perfrec_helpers import (BUF, BUF_SIZE, CRC_AT, bdinfo, events, fetch, icount,
+                             image_offset, perf, record, registers, run_rc, status, symbols)
+
+# 4 MiB of CRC-32: about 25 million instructions
+WORK = CRC_AT % 0x400000
+# The Armv7 PMU's interrupt on QEMU virt: PPI 7, level high, to CPU 0
+A15_PMU = ('"arm,cortex-a15-pmu"', '<1 7 0x104>')
+FALLBACK = re.compile(r'^perfrec: (.*); sampling cpu-clock at (\d+) Hz instead\s*$', re.M)
+INTERRUPT = re.compile(r'^interrupt: (\w+)(?:, INTID (\d+) from (\S+))?\s*$', re.M)
+SCRIPT = re.compile(r'cycles:\s+([0-9a-f]+) (\S+)\+0x([0-9a-f]+) \(/u-boot\)|'
+                    r'cpu-clock:\s+([0-9a-f]+) (\S+)\+0x([0-9a-f]+) \(/u-boot\)')
+
+
+def armv7(cons):
+    """True in the cells of an Armv7 core (QEMU's /pmu is empty there)"""
+    return cons.config.env.get('env__perfrec_cpu') != 'max'
+
+
+def hyp(cons):
+    """True in the cell where U-Boot stays in Hyp mode"""
+    return 'virtualization=on' in cons.config.env.get('env__perfrec_machine', '')
+
+
+@contextlib.contextmanager
+def pmu_node(cons):
+    """/pmu as a device tree for the cell's core would have it: QEMU's empty
+    node filled in on an Armv7 core, and emptied again after"""
+    cons.run_command('fdt addr $fdtcontroladdr')
+    if not armv7(cons):
+        yield
+        return
+    cons.run_command(f'fdt set /pmu compatible {A15_PMU[0]}')
+    cons.run_command(f'fdt set /pmu interrupts {A15_PMU[1]}')
+    try:
+        yield
+    finally:
+        cons.run_command('fdt rm /pmu compatible')
+        cons.run_command('fdt rm /pmu interrupts')
+        assert 'compatible' not in cons.run_command('fdt print /pmu')
+
+
+def check_exact(cons, event, res, period):
+    """One sample per period of @event, none late under icount"""
+    count, last_period, late, _ = events(cons)[event]
+    assert last_period == period
+    assert res['samples'] + late == count // period, (res, count, late)
+    if icount(cons):
+        assert late == 0
+
+
+def check_perf_names(cons, tmp_path, path, res, event):
+    """perf script names, for every sample, the ELF function its address is in;
+    perf report puts the workload's loop on top. Return the PerfData."""
+    with open(path, 'rb') as inf:
+        pdata = PerfData(inf.read())
+    assert len(pdata.samples) == res['samples'] > 0
+    assert pdata.arch == 'armv7l'
+    assert pdata.mmaps[0].start == bdinfo(cons, 'relocaddr')
+    assert pdata.mmaps[0].pgoff == image_offset(cons)
+    symfs = cons.config.build_dir
+    reloc = bdinfo(cons, 'reloc off')
+    syms = symbols(cons)
+    script = perf(tmp_path, ['script', '-i', path, '--symfs=' + symfs])
+    lines = [line for line in script.splitlines() if line.strip()]
+    assert len(lines) == res['samples']
+    for line in lines:
+        match = SCRIPT.search(line)
+        assert match and f'{event}:' in line, line
+        addr, name, off = (match.group(1), match.group(2), match.group(3)) if match.group(1) \
+            else (match.group(4), match.group(5), match.group(6))
+        start, end = syms[name]
+        assert start <= int(addr, 16) - reloc < end, line
+        assert int(addr, 16) - reloc - start == int(off, 16), line
+    report = perf(tmp_path, ['report', '-i', path, '--symfs=' + symfs, '--stdio'])
+    rows = [line.split() for line in report.splitlines()
+            if line.strip() and not line.lstrip().startswith('#')]
+    assert rows[0][1:] == ['u-boot', 'u-boot', '[.]', 'crc32_no_comp'], report
+    assert float(rows[0][0].rstrip('%')) >= 90.0, report
+    header = perf(tmp_path, ['report', '-i', path, '--header-only'])
+    assert '# arch : armv7l' in header, header
+    return pdata
+
+
+@pytest.mark.boardspec('qemu_arm')
+@pytest.mark.buildconfigspec('cmd_perfrec')
+def test_perfrec_arm32_list(ubman):
+    """perfrec list: the Armv7 PMU or PMUv3 through cp15, every counter 32 bits"""
+    cons = ubman
+    out = cons.run_command('perfrec list')
+    if armv7(cons):
+        # QEMU's Armv7 cores leave PMCEID0/1 undefined: read as 0, no trap
+        assert 'PMU: Armv7 PMU (PMUVer 2)' in out, out
+        assert 'PMCEID0_EL0 0x0, PMCEID1_EL0 0x0' in out, out
+    else:
+        assert re.search(r'PMU: PMUv3\S* \(PMUVer \d\)', out), out
+        assert '  cpu_cycles ' in out, out
+    assert 'event counters of 32 bits, cycle counter of 32 bits' in out, out
+    assert f'Counts at EL{2 if hyp(cons) else 1};' in out, out
+    assert '  cycles ' in out and '  cpu-clock ' in out
+
+
+@pytest.mark.boardspec('qemu_arm')
+@pytest.mark.buildconfigspec('cmd_perfrec')
+@pytest.mark.requiredtool('perf')
+def test_perfrec_arm32_cycles(ubman, tmp_path):
+    """cycles on the 32-bit cycle counter: exact counts, every register back,
+    and perf names the function of every sample"""
+    cons = ubman
+    with pmu_node(cons):
+        before = registers(cons)
+        costs = {}
+        for period in (20000, 50000):
+            res = record(cons, f'-c {period} -o {BUF:#x} -s {BUF_SIZE:#x}', WORK)
+            assert res['rc'] == 0 and res['lost'] == 0 and res['addr'] == BUF
+            check_exact(cons, 'cycles', res, period)
+            source, intid, node = INTERRUPT.search(cons.run_command('perfrec status')).groups()
+            assert (source, intid, node) == ('PMU', '23', '/pmu')
+            assert registers(cons) == before
+            path, _ = fetch(cons, tmp_path, f'p{period}.data')
+            pdata = check_perf_names(cons, tmp_path, path, res, 'cycles')
+            assert all(s.period == period for s in pdata.samples)
+            costs[period] = (res['samples'], events(cons)['cycles'][0])
+        # A period too long to end (the counter's 32 bits): the workload alone
+        res = record(cons, f'-c 4294967295 -o {BUF:#x} -s {BUF_SIZE:#x}', WORK)
+        assert res['samples'] == 0
+        work = events(cons)['cycles'][0]
+    if icount(cons):
+        # Each sample costs the same: events = workload + samples * handler cost
+        per = [(count - work) / samples for samples, count in costs.values()]
+        assert abs(per[0] - per[1]) < 1, per
+        assert 20 < per[0] < 1000, per
+
+
+@pytest.mark.boardspec('qemu_arm')
+@pytest.mark.buildconfigspec('cmd_perfrec')
+@pytest.mark.requiredtool('perf')
+def test_perfrec_arm32_cpu_clock(ubman, tmp_path):
+    """cpu-clock on the PL1 timer (CNTP) or Hyp's (CNTHP): exact, named by perf"""
+    cons = ubman
+    before = registers(cons)
+    res = record(cons, f'-e cpu-clock -c 100000 -o {BUF:#x} -s {BUF_SIZE:#x}', WORK)
+    assert res['rc'] == 0 and res['lost'] == 0
+    check_exact(cons, 'cpu-clock', res, 100000)
+    source, intid, node = INTERRUPT.search(cons.run_command('perfrec status')).groups()
+    # QEMU virt's timer PPIs: 14 the non-secure physical, 10 Hyp's
+    assert (source, intid, node) == ('timer', '26' if hyp(cons) else '30', '/timer')
+    assert registers(cons) == before
+    path, _ = fetch(cons, tmp_path)
+    check_perf_names(cons, tmp_path, path, res, 'cpu-clock')
+
+
+@pytest.mark.boardspec('qemu_arm')
+@pytest.mark.buildconfigspec('cmd_perfrec')
+def test_perfrec_arm32_pmu_from_dt(ubman):
+    """The device tree as QEMU writes it: cycles from an arm,armv8-pmuv3 node;
+    an Armv7 core's empty /pmu gives cpu-clock, in one line naming the node"""
+    cons = ubman
+    res = record(cons, f'-o {BUF:#x} -s {BUF_SIZE:#x}', WORK)
+    assert res['rc'] == 0 and res['samples'] > 0
+    source, _, node = INTERRUPT.search(cons.run_command('perfrec status')).groups()
+    fallback = FALLBACK.findall(res['out'])
+    if armv7(cons):
+        assert len(fallback) == 1, res['out']
+        assert fallback[0][0] == ('/pmu has no "compatible": an empty PMU node '
+                                  "('fdt set' can fill it in)"), res['out']
+        assert source == 'timer' and node == '/timer'
+    else:
+        assert not fallback, res['out']
+        assert source == 'PMU' and node == '/pmu'
+
+
+@pytest.mark.boardspec('qemu_arm')
+@pytest.mark.buildconfigspec('cmd_perfrec')
+@pytest.mark.parametrize('args, message', [
+    ('-c 4294967296', "Period 4294967296 of event 'cycles' does not fit its 32-bit counter"),
+    ('-g', 'Call graphs (-g) are not in perfrec on 32-bit Arm yet'),
+    ('-o 0x10000000', 'Buffer 0x10000000+0x1000000 is not inside DRAM'),
+    ('-e nosuch', "Unknown event 'nosuch'"),
+    (f'-o {BUF:#x} -s 0x100', 'Buffer too small'),
+])
+def test_perfrec_arm32_bad_input(ubman, args, message):
+    """Bad input: one line naming it, rc 1, nothing armed, every register as it was"""
+    cons = ubman
+    with pmu_node(cons):
+        before = registers(cons)
+        out, ret = run_rc(cons, f'perfrec record {args} -- true')
+        assert ret == 1, out
+        lines = [line for line in out.splitlines() if line.strip() and 'rc:' not in line]
+        assert len(lines) == 1 and message in lines[0], out
+        assert status(cons)[0] != 'armed'
+        assert registers(cons) == before
+        # U-Boot is still usable, and so is perfrec
+        res = record(cons, f'-c 100000 -o {BUF:#x} -s {BUF_SIZE:#x}', WORK)
+        assert res['rc'] == 0 and res['samples'] > 0
