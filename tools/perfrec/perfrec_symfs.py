@@ -35,6 +35,11 @@ its build-id matching or u-boot.bin depend on:
   its load address. With U-Boot's one segment at file offset 0x10000 and
   p_vaddr 0 the two differ by 0x10000; the empty segment makes elfutils'
   base equal to perf's.
+- In a 32-bit ELF, every address (sections, symbols, segments, the entry)
+  moved up by the image segment's file offset, so that its p_vaddr equals
+  its p_offset: the empty segment above then sits at 0. Below 0 it would
+  wrap, and elfutils, which computes in 64 bits, would place the ELF 4 GiB
+  away from the samples.
 - An ELF type of ET_DYN where GNU ld wrote ET_EXEC: with a CONFIG_TEXT_BASE
   other than 0, ld -pie marks U-Boot an executable, although it relocates
   itself (.rela.dyn) and runs at gd->relocaddr. elfutils never moves an
@@ -66,6 +71,9 @@ SHT_RELA = 4
 SHF_ALLOC = 2
 SHT_REL = 9
 SHT_SYMTAB = 2
+SHN_UNDEF = 0
+SHN_LORESERVE = 0xff00
+PT_GNU_STACK = 0x6474e551
 STB_LOCAL = 0
 STT_NOTYPE = 0
 STT_FUNC = 2
@@ -186,6 +194,35 @@ def segments(data):
     return [cls.segment(data, phoff + i * phentsize) for i in range(phnum)]
 
 
+def shift_to_offsets(data):
+    """Move every address of a 32-bit @data up by its image segment's file
+    offset (in place: segments, allocated sections, symbols in a section,
+    the entry), so that its p_vaddr is its p_offset; return the shift"""
+    cls = elf_class(data)
+    phoff, shoff, phentsize, phnum, shentsize, _ = elf_header(data)
+    segs = segments(data)
+    image = next((seg for seg in segs if seg[0] == PT_LOAD and seg[5]), None)
+    if not image or image[3] >= image[2]:
+        return 0
+    shift = image[2] - image[3]
+    for i, seg in enumerate(segs):
+        if seg[0] != PT_GNU_STACK:
+            cls.pack_segment(data, phoff + i * phentsize,
+                             seg[:3] + (seg[3] + shift, seg[4] + shift) + seg[5:])
+    for idx, (sh_type, flags, addr, offset, size) in enumerate(sections(data)):
+        if flags & SHF_ALLOC:
+            struct.pack_into('<I', data, shoff + idx * shentsize + 12, addr + shift)
+        if sh_type != SHT_SYMTAB:
+            continue
+        for pos in range(offset, offset + size, cls.sym.size):
+            _, _, shndx, value, _ = cls.symbol(data, pos)
+            if SHN_UNDEF < shndx < SHN_LORESERVE:
+                struct.pack_into('<I', data, pos + 4, value + shift)
+    entry, = struct.unpack_from('<I', data, 0x18)
+    struct.pack_into('<I', data, 0x18, entry + shift)
+    return shift
+
+
 def lead_with_base_segment(data):
     """Insert the empty base PT_LOAD first in @data's program headers, in place
 
@@ -264,6 +301,8 @@ def make_copy(elf, objcopy):
         copied = elf_build_id(out)
     if copied != bid:
         raise SymfsError(f'{objcopy} changed the build-id note')
+    if elf_class(data).mask == 2 ** 32 - 1:
+        shift_to_offsets(data)
     lead_with_base_segment(data)
     relocatable(data)
     return bytes(data), bid

@@ -13,13 +13,18 @@ every sample.
 """
 
 import contextlib
+import os
 import re
+import subprocess
 
 import pytest
 
 from perfrec_data import PerfData
 from perfrec_helpers import (BUF, BUF_SIZE, CRC_AT, bdinfo, events, fetch, icount,
-                             image_offset, perf, record, registers, run_rc, status, symbols)
+                             image_offset, perf, record, registers, run_rc, stat, status,
+                             symbols)
+from test_perfrec_callgraph import FLAMEGRAPH, flame_stacks
+from test_perfrec_hotspot import hotspot, hotspot_chains, perf_chains, symfs
 
 # 4 MiB of CRC-32: about 25 million instructions
 WORK = CRC_AT % 0x400000
@@ -167,6 +172,74 @@ def test_perfrec_arm32_cpu_clock(ubman, tmp_path):
     assert registers(cons) == before
     path, _ = fetch(cons, tmp_path)
     check_perf_names(cons, tmp_path, path, res, 'cpu-clock')
+
+
+@pytest.mark.boardspec('qemu_arm')
+@pytest.mark.buildconfigspec('cmd_perfrec')
+@pytest.mark.requiredtool('perf')
+def test_perfrec_arm32_readers(ubman, tmp_path):
+    """hotspot's parser names perf's function for every sample, perf annotate
+    disassembles the hot function (perf finds arm-linux-gnueabihf-objdump
+    by the file's arch), and the flame graph reads every sample"""
+    cons = ubman
+    with pmu_node(cons):
+        res = record(cons, f'-c 20011 -o {BUF:#x} -s {BUF_SIZE:#x}', WORK)
+    assert res['samples'] > 500
+    path, _ = fetch(cons, tmp_path)
+    theirs = perf_chains(tmp_path, path, symfs(cons))
+    stream, noise = hotspot(tmp_path, path, debug=os.path.join(symfs(cons), '.debug'))
+    assert not stream.errors and not noise, (stream.errors, noise)
+    ours = hotspot_chains(stream)
+    assert ours == theirs and len(ours) == res['samples']
+    assert all(chain[0] for chain in ours), ours
+
+    out = perf(tmp_path, ['annotate', '-i', path, '--symfs=' + symfs(cons), '--stdio',
+                          'crc32_no_comp'])
+    heads = re.findall(r'^\s*:\s*\d*\s+[0-9a-f]+ <([^>]+)>:\s*$', out, re.M)
+    assert heads == ['crc32_no_comp'], out[:2000]
+    # A32 code, with the samples' shares beside it
+    assert re.search(r'^\s+\d+\.\d+\s+:\s+[0-9a-f]+:\s+(ldr|eor|and|ldrb)\b', out, re.M), \
+        out[:2000]
+
+    html_path = str(tmp_path / 'flame.html')
+    proc = subprocess.run(['/usr/bin/python3', FLAMEGRAPH, '-i', path, '--symfs',
+                           cons.config.build_dir, '-o', html_path],
+                          capture_output=True, text=True, check=False,
+                          env=dict(os.environ, HOME=str(tmp_path)))
+    assert proc.returncode == 0 and proc.stderr == '', proc.stderr
+    # perf's script builds stacks from call chains: a flat recording is one
+    # frame, the process, holding every sample
+    assert flame_stacks(html_path)['all'][1] == {'u-boot (1)': (res['samples'], {})}
+
+
+@pytest.mark.boardspec('qemu_arm')
+@pytest.mark.buildconfigspec('cmd_perfrec')
+def test_perfrec_arm32_stat_wrap(ubman):
+    """The 32-bit counters are extended in software: with -w 10000 each wraps
+    every 10000 events, thousands of times, and counts what a plain run does
+
+    A lost or doubled wrap is 10000 (or 2^32) off; the path around the
+    workload differs by a few hundred instructions between two runs (see
+    test_perfrec_stat_wrap). QEMU's Armv7 cores leave PMCEID empty, so
+    there cycles count alone.
+    """
+    cons = ubman
+    wrap = 10000
+    names = '-e cycles' + ('' if armv7(cons) else ',instructions')
+    with pmu_node(cons):
+        stat(cons, names)
+        plain, _, ret = stat(cons, names)
+        assert ret == 0
+        wrapped, _, ret = stat(cons, f'{names} -w {wrap}')
+        assert ret == 0
+    assert plain['cycles'] > 1000 * wrap, plain
+    for name, count in plain.items():
+        if icount(cons):
+            assert abs(wrapped[name] - count) < wrap // 2, (name, plain, wrapped)
+        else:
+            assert abs(wrapped[name] - count) < count // 10, (name, plain, wrapped)
+    if icount(cons) and not armv7(cons):
+        assert wrapped['cycles'] == wrapped['instructions'], wrapped
 
 
 @pytest.mark.boardspec('qemu_arm')
