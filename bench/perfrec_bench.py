@@ -71,8 +71,8 @@ from perfrec_bench_measure import (cell_job, measure_callgraph, measure_capacity
                                    measure_clock, measure_overhead, measure_wire)
 from perfrec_bench_report import (FLOOR, FLOOR_TEXT, LINUX_TEXT, check, markdown,
                                   readme_markers, table, update_readme)
-from perfrec_bench_runner import (CELLS, HUGE_PERIOD, OVERHEAD_CELL, BenchError, Uboot,
-                                  log, one_insn_per_tb)
+from perfrec_bench_runner import (ARM32_CELLS, CELLS, HUGE_PERIOD, OVERHEAD_CELL, BenchError,
+                                  Uboot, log, one_insn_per_tb)
 from perfrec_bench_trace import IRQ_ENTRIES, Image, parse_trace
 
 # What perfrec_size.py and perfrec_boot_bench.py import from here, and main
@@ -91,6 +91,9 @@ def main(argv=None):
                         help='JSON to FILE, or instead of markdown to stdout')
     parser.add_argument('--cell', action='append', choices=sorted(CELLS),
                         help='only this cell (repeatable); default all')
+    parser.add_argument('--arm32-build-dir',
+                        help='the 32-bit Arm build (make build-arm32): its cells (%s) too, '
+                        'instructions per sample' % ', '.join(ARM32_CELLS))
     parser.add_argument('-j', '--jobs', type=int, default=min(2, os.cpu_count() or 1),
                         help='QEMUs at once (default 2)')
     parser.add_argument('--qemu', default='qemu-system-aarch64')
@@ -134,6 +137,9 @@ def main(argv=None):
     args = parser.parse_args(argv)
     args.build_dir = os.path.abspath(args.build_dir)
     cells = args.cell or list(CELLS)
+    if args.arm32_build_dir:
+        args.arm32_build_dir = os.path.abspath(args.arm32_build_dir)
+        cells += list(ARM32_CELLS)
 
     if args.doc:
         try:
@@ -153,6 +159,7 @@ def main(argv=None):
         m = re.search(r'version (\S+)', qemu_ver)
         args.one_insn_per_tb = one_insn_per_tb(args.qemu)
         image = Image(args)
+        image32 = Image(args, arm32=True) if args.arm32_build_dir else None
         result = {
             'qemu': m.group(1) if m else qemu_ver,
             'config': {'periods': args.periods, 'size': args.size,
@@ -168,7 +175,9 @@ def main(argv=None):
             ovf = None
             if OVERHEAD_CELL in cells and args.freqs:  # the longest job: first
                 ovf = pool.submit(measure_overhead, args, OVERHEAD_CELL)
-            futs = {cell: pool.submit(cell_job, args, cell, image, logdir) for cell in cells}
+            futs = {cell: pool.submit(cell_job, args, cell,
+                                      image32 if cell in ARM32_CELLS else image, logdir)
+                    for cell in cells}
             for cell in cells:
                 result['cells'][cell] = futs[cell].result()
             capf = None

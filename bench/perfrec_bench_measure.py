@@ -13,8 +13,9 @@ runs the per-cell ones.
 import os
 import re
 
-from perfrec_bench_runner import CELLS, HUGE_PERIOD, BenchError, Uboot, log
-from perfrec_bench_trace import CATEGORIES, IRQ_ENTRIES, parse_trace
+from perfrec_bench_runner import (ARM32_CELLS, CELLS, HUGE_PERIOD, BenchError, Uboot,
+                                  huge_period, log)
+from perfrec_bench_trace import CATEGORIES, parse_trace
 
 # 115200 baud, 8N1: 10 bits a byte
 UART_BYTES_PER_S = 11520
@@ -30,7 +31,7 @@ def measure_difference(args, cell):
     with Uboot(args, cell) as ub:
         res['reloc_off'] = ub.reloc_off()
         wl = workload(args.size)
-        base = ub.record('-c %d' % HUGE_PERIOD, wl)
+        base = ub.record('-c %d' % huge_period(cell), wl)
         if base['samples']:
             raise BenchError('%s: baseline took %d samples' % (cell, base['samples']))
         res['baseline'] = base
@@ -94,9 +95,9 @@ def measure_trace(args, cell, image, reloc, logdir):
     if stray:
         raise BenchError('%s: trace has PCs outside the filter (%s): is -dfilter '
                          'honoured?' % (cell, ', '.join('%#x' % p for p in stray[:4])))
-    el = CELLS[cell][1]
+    el = (ARM32_CELLS if cell in ARM32_CELLS else CELLS)[cell][1]
     vstart = image.vectors[el][0]
-    entries = sum(1 for pc in elf_pcs if pc - vstart in IRQ_ENTRIES)
+    entries = sum(1 for pc in elf_pcs if pc - vstart in image.irq_entries)
     image.attribute(elf_pcs)
     counts = {c: 0 for c in CATEGORIES}
     funcs = {}
@@ -294,4 +295,6 @@ def measure_clock(args, cell):
 def cell_job(args, cell, image, logdir):
     diff = measure_difference(args, cell)
     trace = measure_trace(args, cell, image, diff['reloc_off'], logdir)
-    return {'difference': diff, 'trace': trace, 'paths': measure_paths(args, cell)}
+    # The general handler's paths (events, -j, -g) are measured on AArch64
+    paths = {'cell': cell, 'runs': []} if cell in ARM32_CELLS else measure_paths(args, cell)
+    return {'difference': diff, 'trace': trace, 'paths': paths}

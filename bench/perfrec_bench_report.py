@@ -36,7 +36,10 @@ def fmt(val, places=2):
 
 
 def label(cell):
-    """el2-gicv3 -> EL2 / GICv3"""
+    """el2-gicv3 -> EL2 / GICv3; arm32-hyp-gicv2 -> 32-bit Hyp / GICv2"""
+    if cell.startswith('arm32-'):
+        _, mode, gic = cell.split('-')
+        return '32-bit %s / GICv%s' % (mode.upper() if mode == 'svc' else mode.title(), gic[-1])
     el, gic = cell.split('-')
     return '%s / GICv%s' % (el.upper(), gic[-1])
 
@@ -57,12 +60,17 @@ def markdown_anchors(result, size):
     per_sample = fast['fit'] if fast['fit'] is not None else \
         next(iter(fast['per_period'].values()))['cost']
     floor = FLOOR[CELLS[cell][2]]
-    costs = [r['difference']['fit'] for r in cells.values() if r['difference']['fit']]
+    costs = [r['difference']['fit'] for c, r in cells.items()
+             if r['difference']['fit'] and not c.startswith('arm32-')]
+    costs32 = [r['difference']['fit'] for c, r in cells.items()
+               if r['difference']['fit'] and c.startswith('arm32-')]
     trc = (size or {}).get('tracer')
     calls_wl = 'perfrec_test calls 100000'
     rows = [['instructions per sample (flat, one event; %s)' % label(cell),
-             '%s (%s to %s over the cells)' % (fmt(per_sample, 0), fmt(min(costs), 0),
-                                              fmt(max(costs), 0)), '',
+             '%s (%s to %s over the cells%s)' % (
+                 fmt(per_sample, 0), fmt(min(costs), 0), fmt(max(costs), 0),
+                 '; 32-bit Arm: %s to %s' % (fmt(min(costs32), 0), fmt(max(costs32), 0))
+                 if costs32 else ''), '',
              ('%s per function call traced' % fmt(trc['per_call'][calls_wl], 0))
              if trc and calls_wl in trc['per_call'] else '',
              '%d (a handler storing only a PC)' % floor]]
@@ -116,7 +124,10 @@ def markdown(result, size=None):
     cells = result['cells']
     out = markdown_anchors(result, size)
     out += ['Instructions per sample, vector entry to `eret`: QEMU %s virt, '
-           'cortex-a57, `-icount shift=0` (1 instruction = 1 cycle).' % result['qemu'], '']
+           'cortex-a57, `-icount shift=0` (1 instruction = 1 cycle)%s.' %
+            (result['qemu'], '; 32-bit rows: qemu_arm_defconfig on qemu-system-arm, '
+             '`-cpu max` (PMUv3 in AArch32), to `rfeia` or `eret`'
+             if any(c.startswith('arm32-') for c in cells) else ''), '']
     rows = []
     for cell, res in cells.items():
         d, t = res['difference'], res['trace']
@@ -128,8 +139,8 @@ def markdown(result, size=None):
     out += table(['cell'] + ['counted, `-c %d`' % p for p in periods] +
                  ['counted, fit', 'executed (trace)', 'uncounted window',
                   'trace - window', 'bytes/sample'], rows)
-    fixed = [r['difference']['fixed'] for r in cells.values()
-             if r['difference']['fixed'] is not None]
+    fixed = [r['difference']['fixed'] for c, r in cells.items()
+             if r['difference']['fixed'] is not None and not c.startswith('arm32-')]
     fitnote = ('; fit: the slope over all periods, free of the ~%s cycles a sampled '
                'session counts once whatever its period' %
                fmt(sum(fixed) / len(fixed), 0)) if fixed else ''
@@ -188,7 +199,7 @@ def markdown(result, size=None):
             'the chain from `crc32` up to `_main`).' % workload(cfg['size']), '']
     rows = [[label(cell)] + [fmt(r['cost']) for r in res['paths']['runs']] +
             [fmt(res['paths']['runs'][-1]['bytes_per_sample'], 0)]
-            for cell, res in cells.items()]
+            for cell, res in cells.items() if res['paths']['runs']]
     head = ['%s<br>`%s`' % (name.replace('one event, ', ''), opts) for name, opts in PATHS]
     out += table(['cell'] + head + ['bytes/sample, `-g`'], rows)
     cap = result.get('capacity')

@@ -28,9 +28,24 @@ CELLS = {
     'el3-gicv3': ('virt,secure=on,virtualization=on,gic-version=3', 3, 3),
 }
 OVERHEAD_CELL = 'el2-gicv3'
+# The 32-bit Arm build's (--arm32-build-dir: qemu_arm_defconfig, through
+# qemu-system-arm with -cpu max, PMUv3 in AArch32): SVC mode is EL1, Hyp EL2
+ARM32_CELLS = {
+    'arm32-svc-gicv2': ('virt', 1, 2),
+    'arm32-svc-gicv3': ('virt,gic-version=3', 1, 3),
+    'arm32-hyp-gicv2': ('virt,virtualization=on', 2, 2),
+}
+ARM32_QEMU = 'qemu-system-arm'
 
-# A period no workload here reaches: the "without sampling" runs
+# A period no workload here reaches: the "without sampling" runs (on 32-bit
+# Arm, where every counter is 32 bits, the longest there is)
 HUGE_PERIOD = 100000000000
+ARM32_HUGE_PERIOD = 0xffffffff
+
+
+def huge_period(cell):
+    """The 'without sampling' period of @cell"""
+    return ARM32_HUGE_PERIOD if cell in ARM32_CELLS else HUGE_PERIOD
 
 RE_RELOC = re.compile(r'reloc off\s*=\s*(0x[0-9a-fA-F]+)')
 RE_SUMMARY = re.compile(r'perfrec: (\d+) samples, (\d+) lost, (\d+) bytes of '
@@ -54,8 +69,12 @@ class Uboot(Board):
     """U-Boot in QEMU under -icount shift=0, driven over its serial console"""
 
     def __init__(self, args, cell, extra=()):
-        super().__init__(args.build_dir, machine=CELLS[cell][0], icount='shift=0',
-                         extra=list(extra), qemu=args.qemu)
+        if cell in ARM32_CELLS:
+            super().__init__(args.arm32_build_dir, machine=ARM32_CELLS[cell][0],
+                             icount='shift=0', cpu='max', extra=list(extra), qemu=ARM32_QEMU)
+        else:
+            super().__init__(args.build_dir, machine=CELLS[cell][0], icount='shift=0',
+                             extra=list(extra), qemu=args.qemu)
         self.cell = cell
         self.timeout = args.timeout
 

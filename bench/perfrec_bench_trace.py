@@ -54,6 +54,9 @@ FUNC_CATEGORY = {
 
 # Offsets of the IRQ/FIQ entries in a vector table (current EL, SP0/SPx)
 IRQ_ENTRIES = (0x080, 0x100, 0x280, 0x300)
+# 32-bit Arm: the IRQ entry of an AArch32 table, and the build's binutils
+ARM32_IRQ_ENTRIES = (0x18,)
+ARM32_CROSS = 'arm-linux-gnueabihf-'
 
 RE_TRACE = re.compile(r'^Trace \d+: \S+ \[[0-9a-fA-F]+/([0-9a-fA-F]+)/')
 # QEMU's notes that the TB logged just before retired no instruction
@@ -68,9 +71,13 @@ RE_UNDONE = (re.compile(r'cpu_io_recompile: rewound execution of TB to '
 class Image:
     """Addresses and source attribution of perfrec's IRQ path in the ELF"""
 
-    def __init__(self, args):
-        self.elf = os.path.join(args.build_dir, 'u-boot')
-        self.cross = args.cross_compile
+    def __init__(self, args, arm32=False):
+        """@arm32: the 32-bit Arm build's (--arm32-build-dir): its tables are
+        SVC mode's and Hyp mode's, the IRQ entry at 0x18 of each"""
+        self.arm32 = arm32
+        self.elf = os.path.join(args.arm32_build_dir if arm32 else args.build_dir, 'u-boot')
+        self.cross = ARM32_CROSS if arm32 else args.cross_compile
+        self.irq_entries = ARM32_IRQ_ENTRIES if arm32 else IRQ_ENTRIES
         for tool in ('nm', 'objdump', 'addr2line'):
             if not shutil.which(self.cross + tool):
                 raise BenchError('%s%s not found (install binutils-aarch64-linux-gnu '
@@ -118,23 +125,25 @@ class Image:
                 self.vectors[int(m.group(1))] = (addr, min(0x800, end - addr))
             elif kind in 'tT' and size and re.search(r'/perfrec_(irq|unwind)\.c:\d', where):
                 self.funcs.append((addr, size, name))
-        if sorted(self.vectors) != [1, 2, 3]:
-            raise BenchError('%s: perfrec_vectors_el1/2/3 not found' % self.elf)
+        if sorted(self.vectors) != ([1, 2] if self.arm32 else [1, 2, 3]):
+            raise BenchError('%s: perfrec\'s vector tables not found' % self.elf)
         if not any(n == 'perfrec_irq_handler' for _, _, n in self.funcs):
             raise BenchError('%s: perfrec_irq_handler (perfrec_irq.c) not found; '
                              'is the ELF built with debug info?' % self.elf)
 
     def _counter_accesses(self):
-        """PCs of the handler's PMCCNTR_EL0 read and write"""
+        """PCs of the handler's PMCCNTR_EL0 read and write (on 32-bit Arm,
+        cp15's c9, c13, 0)"""
         reads, writes = set(), set()
         for start, size, _ in self.funcs:
             dis = self._tool('objdump', '-d', '--start-address=%#x' % start,
                              '--stop-address=%#x' % (start + size), self.elf)
             for line in dis.splitlines():
-                m = re.match(r'\s*([0-9a-f]+):\s+[0-9a-f]{8}\s+(mrs|msr)\s+(.*)', line)
-                if not m or 'pmccntr_el0' not in m.group(3):
+                m = re.match(r'\s*([0-9a-f]+):\s+[0-9a-f]{8}\s+(mrs|msr|mrc|mcr)\s+(.*)', line)
+                if not m or not ('pmccntr_el0' in m.group(3) or
+                                 re.search(r'cr9, cr13, \{0\}', m.group(3))):
                     continue
-                (reads if m.group(2) == 'mrs' else writes).add(int(m.group(1), 16))
+                (reads if m.group(2) in ('mrs', 'mrc') else writes).add(int(m.group(1), 16))
         return reads, writes
 
     def filter_arg(self, reloc):
