@@ -97,11 +97,17 @@ SMH_OPEN_NEW = ('\t/* Writing from offset 0 replaces the file, as on other files
                 '\telse\n'
                 '\t\tfd = smh_open(filename, MODE_READ | MODE_BINARY | MODE_PLUS);\n')
 
+# (32-bit Arm's GCC has no -mno-omit-leaf-frame-pointer: its leaves keep a
+# record with -fno-omit-frame-pointer alone)
 FRAME_POINTERS = ('# perfrec: a frame record in every function, for call graphs\n'
                   'ifdef CONFIG_PERFREC_FRAME_POINTERS\n'
-                  'KBUILD_CFLAGS += -fno-omit-frame-pointer -mno-omit-leaf-frame-pointer \\\n'
+                  'KBUILD_CFLAGS += -fno-omit-frame-pointer \\\n'
+                  '\t\t $(call cc-option,-mno-omit-leaf-frame-pointer) \\\n'
                   '\t\t -fno-optimize-sibling-calls\n'
                   'endif\n\n')
+FRAME_POINTERS_OLD = FRAME_POINTERS.replace(
+    ' \\\n\t\t $(call cc-option,-mno-omit-leaf-frame-pointer) \\\n',
+    ' -mno-omit-leaf-frame-pointer \\\n')
 
 BUILD_ID_LDFLAGS = ('# perfrec: a build-id note, by which perf matches recordings with the ELF\n'
                     'ifdef CONFIG_PERFREC_BUILD_ID\n'
@@ -454,6 +460,7 @@ def apply_edit(text, edit):
 # (file, old text, current text). A tree overlaid before gets the old text
 # swapped, rather than the current one inserted beside it.
 SUPERSEDED = [
+    ('Makefile', FRAME_POINTERS_OLD, FRAME_POINTERS),
     ('Makefile', '\t$(call cmd,smap)\n\t+$(call cmd,u-boot__,common/system_map.o)\n',
      KALLSYMS_NEW),
     ('Makefile', KALLSYMS_NEW.replace(KALLSYMS_RELINK, KALLSYMS_RELINK_OLD), KALLSYMS_NEW),

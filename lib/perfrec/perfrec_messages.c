@@ -173,10 +173,10 @@ void perfrec_print_arm_error(int err, const struct perfrec_cfg *cfg,
 		       cfg->buf_size);
 		break;
 	case -EOPNOTSUPP:
-		if (IS_ENABLED(CONFIG_ARM64))
-			printf("Call graphs (-g) need CONFIG_PERFREC_CALLCHAIN\n");
+		if (IS_ENABLED(CONFIG_SYS_THUMB_BUILD))
+			printf("Call graphs (-g) need ARM state: Thumb-2 code (CONFIG_SYS_THUMB_BUILD) keeps no frame record a walker finds\n");
 		else
-			printf("Call graphs (-g) are not in perfrec on 32-bit Arm yet: record flat\n");
+			printf("Call graphs (-g) need CONFIG_PERFREC_CALLCHAIN\n");
 		break;
 	case -ENOEXEC:
 		printf("The build did not record the image's ELF offset (perfrec_image_pgoff)\n");

@@ -1,0 +1,164 @@
+// SPDX-License-Identifier: GPL-2.0+
+/*
+ * Copyright (c) 2026 The perfrec authors
+ * perfrec's call-graph walker on 32-bit Arm: ARM-state frame records (IRQ context)
+ *
+ * The rules of drivers/perf/arm64/perfrec_unwind.c, for the frame records
+ * GCC lays out in ARM state with -fno-omit-frame-pointer: a function
+ * pushes its frame pointer (r11) and LR with others ("push {..., fp, lr}")
+ * and points r11 at the saved LR ("add fp, sp, #n"), so that the caller's
+ * r11 lies in the word below:
+ *
+ *   higher addresses
+ *   |  caller's record: | saved r11 (its caller's) | saved lr |  <- ...
+ *   |  ...                       ^
+ *   |  callee's record: | saved r11 ---------------+ | saved lr |  <- r11
+ *   lower addresses (sp)
+ *
+ * Each saved LR is a return address into the function one level up. A
+ * Thumb-2 build keeps its frame pointer (r7) at the bottom of each frame's
+ * locals, where no walker finds the record: CONFIG_PERFREC_CALLCHAIN is
+ * built for ARM state only. The same IRQ-context rules as on AArch64: no
+ * printing, no allocation, no gd, nothing read outside the code and the
+ * stack it is given; it touches no register and no global.
+ */
+
+#ifdef USE_HOSTCC
+#include <stdbool.h>
+#include <linux/types.h>
+#define notrace
+typedef __u32 u32;
+typedef __u64 u64;
+typedef __s32 s32;
+#else
+#include <linux/compiler.h>
+#endif
+#include "perfrec_unwind.h"
+
+/* A32 encodings (Arm ARM F5) the walker looks at, condition AL */
+#define PERFREC_A32_PUSH_FP_LR		0xe92d4800	/* push {..., fp, lr} */
+#define PERFREC_A32_PUSH_MASK		0xffff4800	/* stmdb sp!, with fp and lr */
+#define PERFREC_A32_ADD_FP_SP		0xe28db000	/* add fp, sp, #n */
+#define PERFREC_A32_ADD_FP_SP_MASK	0xfffff000
+#define PERFREC_A32_BX_LR		0xe12fff1e	/* bx lr */
+#define PERFREC_A32_BL			0xeb000000	/* bl <label> */
+#define PERFREC_A32_BL_MASK		0xff000000
+#define PERFREC_A32_BL_IMM		0x00ffffff
+/* A record: the saved r11 in the word below the saved LR, at r11 */
+#define PERFREC_A32_RECORD_LOW		4
+
+/*
+ * Whether @addr is an instruction's address in the code, in either place;
+ * if so, *@valp is what a chain holds for it: @addr, or its offset from
+ * the start of its place (@area->offsets)
+ */
+static inline notrace bool perfrec_unwind_code(const struct perfrec_unwind_area *area,
+					       u64 addr, u64 *valp)
+{
+	u64 off = addr - area->text_start;
+
+	if (addr & 3)
+		return false;
+	if (off >= area->text_end - area->text_start) {
+		off = addr - area->alt_start;
+		if (off >= area->alt_end - area->alt_start)
+			return false;
+	}
+	*valp = area->offsets ? off : addr;
+
+	return true;
+}
+
+static notrace u32 perfrec_unwind_insn(const struct perfrec_unwind_area *area, u64 addr)
+{
+	u64 val;
+
+	return perfrec_unwind_code(area, addr, &val) ? *(const u32 *)(uintptr_t)addr : 0;
+}
+
+/* The target of the bl that a return address @ret follows, or 0 */
+static notrace u64 perfrec_unwind_call_target(const struct perfrec_unwind_area *area, u64 ret)
+{
+	u32 insn = perfrec_unwind_insn(area, ret - 4);
+	s32 off;
+
+	if ((insn & PERFREC_A32_BL_MASK) != PERFREC_A32_BL)
+		return 0;
+	off = (s32)((insn & PERFREC_A32_BL_IMM) << 8) >> 6;	/* imm24 * 4 */
+
+	return ret - 4 + 8 + off;	/* the PC reads 8 ahead */
+}
+
+/*
+ * The rule for the link register, as on AArch64 (see there): lr is the
+ * caller's return address when the interrupted instruction is the push of
+ * fp and lr, the add that sets fp, or a bx lr; or when lr differs from the
+ * record's saved LR and the bl before it entered the function holding the
+ * PC more closely than the bl before the saved LR did.
+ */
+static notrace bool perfrec_unwind_lr_is_caller(const struct perfrec_unwind_area *area, u64 pc,
+						u64 lr, u64 saved_lr)
+{
+	u32 insn = perfrec_unwind_insn(area, pc);
+	u64 entry_lr, entry_saved;
+
+	if ((insn & PERFREC_A32_PUSH_MASK) == PERFREC_A32_PUSH_FP_LR ||
+	    (insn & PERFREC_A32_ADD_FP_SP_MASK) == PERFREC_A32_ADD_FP_SP ||
+	    insn == PERFREC_A32_BX_LR)
+		return true;
+	if (lr == saved_lr)
+		return false;
+	entry_lr = perfrec_unwind_call_target(area, lr);
+	if (!entry_lr || entry_lr > pc || (lr >= entry_lr && lr <= pc))
+		return false;
+	entry_saved = perfrec_unwind_call_target(area, saved_lr);
+
+	return !entry_saved || entry_saved > pc || entry_saved < entry_lr;
+}
+
+/* Whether a record at @fp (its two words below and at @fp) lies in the stack, at or above @low */
+static inline notrace bool perfrec_unwind_in_stack(const struct perfrec_unwind_area *area,
+						   u64 low, u64 fp)
+{
+	return !(fp & 3) && fp >= low + PERFREC_A32_RECORD_LOW && fp <= area->stack_top - 4;
+}
+
+/* The LR saved in the record at @fp, if @fp is a plausible record, else 0 */
+static notrace u64 perfrec_unwind_saved_lr(const struct perfrec_unwind_area *area, u64 fp)
+{
+	if (area->stack_top < 8 || !perfrec_unwind_in_stack(area, area->stack_low, fp))
+		return 0;
+
+	return *(const u32 *)(uintptr_t)fp;
+}
+
+/*
+ * Every record must lie in the stack between the interrupted stack pointer
+ * and the stack's top, be word aligned and above the one before, and every
+ * return address must be in the image's code: anything else ends the
+ * chain, so a corrupt or foreign stack is never followed (or faulted on).
+ */
+unsigned int notrace perfrec_unwind(const struct perfrec_unwind_area *area, u64 pc, u64 fp,
+				    u64 lr, u64 *chain, unsigned int max)
+{
+	u64 low = area->stack_low, val;
+	u64 *out = chain, *end = chain + max;
+
+	*out++ = pc;
+	if (perfrec_unwind_code(area, lr, &val) &&
+	    perfrec_unwind_lr_is_caller(area, pc, lr, perfrec_unwind_saved_lr(area, fp)))
+		*out++ = val;
+	if (area->stack_top < 8)
+		return out - chain;
+	while (out < end && perfrec_unwind_in_stack(area, low, fp)) {
+		const u32 *record = (const u32 *)(uintptr_t)fp;
+
+		if (!perfrec_unwind_code(area, record[0], &val))
+			break;
+		*out++ = val;
+		low = fp + 4;
+		fp = record[-1];
+	}
+
+	return out - chain;
+}
