@@ -121,8 +121,9 @@ in the OS's device tree. What is AArch64's alone (the vectors, the CPU
 state, the page-table walk, the unwinder) is in drivers/perf/arm64/,
 behind one header, perfrec_arch.h; drivers/perf/arm/ has the same for
 32-bit Arm (cp15; the Armv7 PMU and PMUv3 in AArch32, with 32-bit
-counters; SVC and Hyp mode; flat profiles). A board leaves out what it
-does not need: events besides cycles, an EL, an interrupt controller.
+counters; SVC and Hyp mode; call graphs in ARM state). A board leaves
+out what it does not need: events besides cycles, an EL, an interrupt
+controller.
 Unit tests of what needs no PMU run on sandbox ('ut lib perfrec_*').''',
          files=['drivers/perf/*', 'lib/perfrec/*', 'include/perfrec.h', 'include/perfrec_compat.h',
                 'include/perfrec_frame.h', 'include/perfrec_gic_ctlr.h',
@@ -191,10 +192,12 @@ with wrong symbols.''',
                 'keep the build-id note'],
          symbols=['PERFREC_BUILD_ID']),
     Part('Makefile: frame records in every function for perfrec -g',
-         '''perfrec's call graphs walk the frame records (x29). With
-CONFIG_PERFREC_FRAME_POINTERS every function keeps one, leaf functions
-included, and no call becomes a jump, so a chain skips no caller. It
-costs about 1% of u-boot.bin on QEMU virt.''',
+         '''perfrec's call graphs walk the frame records (x29; r11 in 32-bit ARM
+state). With CONFIG_PERFREC_FRAME_POINTERS every function keeps one, leaf
+functions included (-mno-omit-leaf-frame-pointer where the compiler has
+it: 32-bit Arm's keeps leaves' records without), and no call becomes a
+jump, so a chain skips no caller. It costs about 1% of u-boot.bin on
+QEMU virt.''',
          edits=['frame records in every function'],
          symbols=['PERFREC_FRAME_POINTERS']),
     Part('qemu-arm: SPL from the flash, as a test vehicle',

@@ -175,15 +175,57 @@ def test_perfrec_arm32_cpu_clock(ubman, tmp_path):
 
 
 @pytest.mark.boardspec('qemu_arm')
-@pytest.mark.buildconfigspec('cmd_perfrec')
+@pytest.mark.buildconfigspec('perfrec_callchain')
 @pytest.mark.requiredtool('perf')
-def test_perfrec_arm32_readers(ubman, tmp_path):
-    """hotspot's parser names perf's function for every sample, perf annotate
-    disassembles the hot function (perf finds arm-linux-gnueabihf-objdump
-    by the file's arch), and the flame graph reads every sample"""
+def test_perfrec_arm32_callgraph(ubman, tmp_path):
+    """-g in ARM state: every sample's chain walks the frame records (r11)
+    to _main, every return address follows a call, and perf names them all"""
     cons = ubman
     with pmu_node(cons):
-        res = record(cons, f'-c 20011 -o {BUF:#x} -s {BUF_SIZE:#x}', WORK)
+        res = record(cons, f'-g -c 20011 -o {BUF:#x} -s {BUF_SIZE:#x}', WORK)
+    assert res['rc'] == 0 and res['lost'] == 0 and res['samples'] > 500
+    check_exact(cons, 'cycles', res, 20011)
+    path, _ = fetch(cons, tmp_path)
+    chains = perf_chains(tmp_path, path, symfs(cons))
+    assert len(chains) == res['samples']
+    # perf prints chain entries at the symfs copy's addresses
+    dis = subprocess.run(['arm-linux-gnueabihf-objdump', '-d',
+                          os.path.join(symfs(cons), 'u-boot')],
+                         capture_output=True, text=True, check=True).stdout
+    calls = {int(m.group(1), 16) + 4 for m in
+             re.finditer(r'^\s*([0-9a-f]+):\s+[0-9a-f]{8}\s+(bl|blx)\s', dis, re.M)}
+    script = perf(tmp_path, ['script', '-i', path, '--symfs=' + symfs(cons), '-F', 'ip'])
+    blocks = [[int(ip, 16) for ip in block.split()] for block in script.split('\n\n')
+              if block.strip()]
+    assert [len(block) for block in blocks] == [len(chain) for chain in chains]
+    # Every entry but each sample's own PC is a return address: after a call
+    stray = [hex(ret) for block in blocks for ret in block[1:] if ret not in calls]
+    assert not stray, stray[:10]
+    for chain in chains:
+        # Named to the end, which is _main (crt0's, under board_init_r());
+        # perfrec's own frames under the workload's
+        assert all(chain) and chain[-1] == '_main', chain
+        assert 'perfrec_run_workload' in chain and 'do_perfrec_record' in chain, chain
+        if chain[0] == 'crc32_no_comp':
+            assert 'do_mem_crc' in chain[1:], chain
+    report = perf(tmp_path, ['report', '-i', path, '--symfs=' + symfs(cons), '--stdio',
+                             '--no-children', '-g', 'caller'])
+    assert 'crc32_no_comp' in report and 'do_mem_crc' in report, report[:3000]
+
+
+@pytest.mark.boardspec('qemu_arm')
+@pytest.mark.buildconfigspec('cmd_perfrec')
+@pytest.mark.requiredtool('perf')
+@pytest.mark.parametrize('graph', [False, True], ids=['flat', 'callgraph'])
+def test_perfrec_arm32_readers(ubman, tmp_path, graph):
+    """hotspot's parser names perf's function for every sample and chain
+    entry, perf annotate disassembles the hot function (perf finds
+    arm-linux-gnueabihf-objdump by the file's arch), and the flame graph
+    reads every sample"""
+    cons = ubman
+    with pmu_node(cons):
+        res = record(cons, f'{"-g " if graph else ""}-c 20011 -o {BUF:#x} -s {BUF_SIZE:#x}',
+                     WORK)
     assert res['samples'] > 500
     path, _ = fetch(cons, tmp_path)
     theirs = perf_chains(tmp_path, path, symfs(cons))
@@ -191,7 +233,8 @@ def test_perfrec_arm32_readers(ubman, tmp_path):
     assert not stream.errors and not noise, (stream.errors, noise)
     ours = hotspot_chains(stream)
     assert ours == theirs and len(ours) == res['samples']
-    assert all(chain[0] for chain in ours), ours
+    assert all(all(chain) for chain in ours), ours
+    assert all(len(chain) > 1 for chain in ours) == graph
 
     out = perf(tmp_path, ['annotate', '-i', path, '--symfs=' + symfs(cons), '--stdio',
                           'crc32_no_comp'])
@@ -207,9 +250,17 @@ def test_perfrec_arm32_readers(ubman, tmp_path):
                           capture_output=True, text=True, check=False,
                           env=dict(os.environ, HOME=str(tmp_path)))
     assert proc.returncode == 0 and proc.stderr == '', proc.stderr
-    # perf's script builds stacks from call chains: a flat recording is one
-    # frame, the process, holding every sample
-    assert flame_stacks(html_path)['all'][1] == {'u-boot (1)': (res['samples'], {})}
+    node = flame_stacks(html_path)['all'][1]['u-boot (1)']
+    if graph:
+        # From _main down: the hot loop is reached along the workload's path
+        def find(node, name):
+            return ([node[1][name]] if name in node[1] else []) + \
+                [hit for child in node[1].values() for hit in find(child, name)]
+        assert find(node, 'do_mem_crc') and find(node, 'crc32_no_comp'), node
+    else:
+        # perf's script builds stacks from call chains: a flat recording is
+        # one frame, the process, holding every sample
+        assert node == (res['samples'], {})
 
 
 @pytest.mark.boardspec('qemu_arm')
@@ -266,7 +317,6 @@ def test_perfrec_arm32_pmu_from_dt(ubman):
 @pytest.mark.buildconfigspec('cmd_perfrec')
 @pytest.mark.parametrize('args, message', [
     ('-c 4294967296', "Period 4294967296 of event 'cycles' does not fit its 32-bit counter"),
-    ('-g', 'Call graphs (-g) are not in perfrec on 32-bit Arm yet'),
     ('-o 0x10000000', 'Buffer 0x10000000+0x1000000 is not inside DRAM'),
     ('-e nosuch', "Unknown event 'nosuch'"),
     (f'-o {BUF:#x} -s 0x100', 'Buffer too small'),
