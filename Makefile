@@ -95,7 +95,7 @@ UBOOT_MAKE	= SOURCE_DATE_EPOCH=$$(scripts/perfrec_source_date.sh $(SRC)) \
 # The tree's version, as U-Boot's make gives it (for the shell)
 UBOOT_VERSION	= $$($(UBOOT_MAKE) -s --no-print-directory ubootversion)
 
-.PHONY: all build build-early build-smallest build-arm32 check-arm32 deps source overlay config demo check check-all \
+.PHONY: all build build-early build-smallest build-arm32 build-arm32-thumb check-arm32 deps source overlay config demo check check-all \
 	check-host check-lab check-upstream \
 	check-qemu check-releases check-repro \
 	check-qemu-fast check-sandbox checkpatch check-defconfig defconfig bench bench-size clean \
@@ -292,7 +292,8 @@ ifeq ($(UBOOT_SRC)$(filter-out bookworm,$(UBOOT_SUITE)),)
 			CELLS="$(MASTER_CELLS)" EARLY_CELLS= ARM32_CELLS= run-args)" || exit 1; \
 		tested="$$tested; $(notdir $(MASTER_SRC)), lean: $(MASTER_CELLS)"; \
 	fi && \
-	$(MAKE) $$newest SPL_CELLS= SMALLEST_CELLS= build check-qemu ALSO="$$also" && \
+	$(MAKE) $$newest SPL_CELLS= SMALLEST_CELLS= ARM32_THUMB_CELLS= build check-qemu \
+		ALSO="$$also" && \
 	echo "perfrec: releases tested ('ut lib' in each one's el2-gicv3):" \
 		"bookworm: $(DEFAULT_CELLS) + early $(EARLY_CELLS) + SPL $(SPL_CELLS); $$tested" \
 		> $(BUILD)/releases-tested.txt
@@ -322,7 +323,7 @@ check-upstream: deps
 		run-args) && \
 	$(MAKE) UBOOT_SRC=$(NEWEST_SRC) LEAN=1 CELLS="$(UPSTREAM_CELLS)" \
 		EARLY_CELLS="$(UPSTREAM_EARLY_CELLS)" SPL_CELLS= SMALLEST_CELLS= \
-		ARM32_CELLS="$(UPSTREAM_ARM32_CELLS)" check-qemu ALSO="$$also"
+		ARM32_CELLS="$(UPSTREAM_ARM32_CELLS)" ARM32_THUMB_CELLS= check-qemu ALSO="$$also"
 	@echo "perfrec: upstream releases tested ('ut lib' in each one's el2-gicv3), lean:" \
 		"$(notdir $(NEWEST_SRC)): $(UPSTREAM_CELLS) + early $(UPSTREAM_EARLY_CELLS)" \
 		"+ 32-bit $(UPSTREAM_ARM32_CELLS);" \
@@ -504,10 +505,19 @@ ARM32_CONFIG	:= qemu_arm_perfrec
 ARM32_O		:= $(BUILD)/$(ARM32_CONFIG)$(TAG)
 ARM32_FRAGMENTS	:= $(CURDIR)/configs/perfrec-board.config $(CURDIR)/configs/perfrec-arm.config
 ARM32_CELLS	?= arm32-pl1-a15 arm32-pl1-max-gicv3 arm32-hyp-max
+# The same in Thumb-2 (SYS_THUMB_BUILD, as most 32-bit boards): one cell, on
+# the default release; its tests expect -g refused
+ARM32_THUMB_O	:= $(BUILD)/$(ARM32_CONFIG)_thumb$(TAG)
+ARM32_THUMB_CELLS ?= arm32-pl1-max-gicv3
 
 build-arm32: deps
 	$(MAKE) BASE_DEFCONFIG=qemu_arm_defconfig CONFIG=$(ARM32_CONFIG) \
 		CROSS_COMPILE=arm-linux-gnueabihf- FRAGMENTS="$(ARM32_FRAGMENTS)" build
+
+build-arm32-thumb: deps
+	$(MAKE) BASE_DEFCONFIG=qemu_arm_defconfig CONFIG=$(ARM32_CONFIG)_thumb \
+		CROSS_COMPILE=arm-linux-gnueabihf- \
+		FRAGMENTS="$(ARM32_FRAGMENTS) $(CURDIR)/configs/perfrec-arm-thumb.config" build
 
 # The 32-bit cells alone, for quick iterations (make check runs them in check-qemu)
 check-arm32: build-arm32
@@ -522,7 +532,8 @@ MAIN_K		:= not perfrec_early and not perfrec_spl
 # ALSO: other builds' cells for the same pool (run-args)
 ALSO		?=
 check-qemu: deps build $(if $(EARLY_CELLS),build-early) $(if $(SPL_CELLS),build-spl) \
-	$(if $(SMALLEST_CELLS),build-smallest) $(if $(ARM32_CELLS),build-arm32)
+	$(if $(SMALLEST_CELLS),build-smallest) $(if $(ARM32_CELLS),build-arm32) \
+	$(if $(ARM32_THUMB_CELLS),build-arm32-thumb)
 	$(PYTHON) scripts/perfrec_run_tests.py --src $(SRC) --build-dir $(O) \
 		--result-dir $(BUILD)/test-results$(TAG) -k '$(MAIN_K)' \
 		$(foreach c,$(CELLS),--cell $(c)) \
@@ -536,6 +547,9 @@ check-qemu: deps build $(if $(EARLY_CELLS),build-early) $(if $(SPL_CELLS),build-
 		$(subst $(space),$(comma),$(strip $(SMALLEST_CELLS)))) \
 		$(if $(ARM32_CELLS),--also-arm32 $(RELEASE_NAME) $(SRC) $(ARM32_O) \
 		$(BUILD)/test-results-arm32$(TAG) $(subst $(space),$(comma),$(strip $(ARM32_CELLS)))) \
+		$(if $(ARM32_THUMB_CELLS),--also-arm32 $(RELEASE_NAME)-thumb $(SRC) \
+		$(ARM32_THUMB_O) $(BUILD)/test-results-arm32-thumb$(TAG) \
+		$(subst $(space),$(comma),$(strip $(ARM32_THUMB_CELLS)))) \
 		$(ALSO)
 
 # The slow tier: 1000 back-to-back sessions and 50000 fuzz cases per parser

@@ -41,6 +41,11 @@ def armv7(cons):
     return cons.config.env.get('env__perfrec_cpu') != 'max'
 
 
+def thumb(cons):
+    """True in the Thumb-2 build (CONFIG_SYS_THUMB_BUILD), where -g is refused"""
+    return bool(cons.config.buildconfig.get('config_sys_thumb_build'))
+
+
 def hyp(cons):
     """True in the cell where U-Boot stays in Hyp mode"""
     return 'virtualization=on' in cons.config.env.get('env__perfrec_machine', '')
@@ -175,12 +180,21 @@ def test_perfrec_arm32_cpu_clock(ubman, tmp_path):
 
 
 @pytest.mark.boardspec('qemu_arm')
-@pytest.mark.buildconfigspec('perfrec_callchain')
+@pytest.mark.buildconfigspec('cmd_perfrec')
 @pytest.mark.requiredtool('perf')
 def test_perfrec_arm32_callgraph(ubman, tmp_path):
     """-g in ARM state: every sample's chain walks the frame records (r11)
-    to _main, every return address follows a call, and perf names them all"""
+    to _main, every return address follows a call, and perf names them all.
+    A Thumb-2 build refuses -g in one line that says why."""
     cons = ubman
+    if thumb(cons):
+        assert not cons.config.buildconfig.get('config_perfrec_callchain')
+        out, ret = run_rc(cons, f'perfrec record -g -o {BUF:#x} -s {BUF_SIZE:#x} -- true')
+        assert ret == 1 and out.splitlines()[0] == (
+            'Call graphs (-g) need ARM state: Thumb-2 code (CONFIG_SYS_THUMB_BUILD) keeps no '
+            'frame record a walker finds'), out
+        assert status(cons)[0] != 'armed'
+        return
     with pmu_node(cons):
         res = record(cons, f'-g -c 20011 -o {BUF:#x} -s {BUF_SIZE:#x}', WORK)
     assert res['rc'] == 0 and res['lost'] == 0 and res['samples'] > 500
@@ -223,6 +237,8 @@ def test_perfrec_arm32_readers(ubman, tmp_path, graph):
     arm-linux-gnueabihf-objdump by the file's arch), and the flame graph
     reads every sample"""
     cons = ubman
+    # Thumb-2: flat only (test_perfrec_arm32_callgraph checks the refusal)
+    graph = graph and not thumb(cons)
     with pmu_node(cons):
         res = record(cons, f'{"-g " if graph else ""}-c 20011 -o {BUF:#x} -s {BUF_SIZE:#x}',
                      WORK)
