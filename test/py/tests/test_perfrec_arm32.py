@@ -148,6 +148,11 @@ def test_perfrec_arm32_cycles(ubman, tmp_path):
             assert registers(cons) == before
             path, _ = fetch(cons, tmp_path, f'p{period}.data')
             pdata = check_perf_names(cons, tmp_path, path, res, 'cycles')
+            # The board's own report, from U-Boot's symbol table (8 hex digits)
+            rows = re.findall(r'^\s+([\d.]+)%\s+(\d+)\s+(\S+)\s*$',
+                              cons.run_command('perfrec report -n 1000'), re.M)
+            assert rows[0][2] == 'crc32_no_comp' and float(rows[0][0]) >= 90.0, rows
+            assert sum(int(row[1]) for row in rows) == res['samples'], rows
             assert all(s.period == period for s in pdata.samples)
             costs[period] = (res['samples'], events(cons)['cycles'][0])
         # A period too long to end (the counter's 32 bits): the workload alone
