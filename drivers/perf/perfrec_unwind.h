@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0+ */
 /*
  * Copyright (c) 2026 The perfrec authors
- * perfrec's call-graph walker over AArch64 frame records (IRQ context; builds for the host too)
+ * perfrec's call-graph walker over frame records (IRQ context; builds for the host too)
  */
 
 #ifndef __PERFREC_UNWIND_H
@@ -45,8 +45,8 @@ struct perfrec_unwind_area {
  * perfrec_unwind() - Walk the call chain of an interrupted function
  * @area: where code and stack are
  * @pc: the interrupted PC
- * @fp: the interrupted x29
- * @lr: the interrupted x30
+ * @fp: the interrupted x29 (r11 on 32-bit Arm)
+ * @lr: the interrupted x30 (lr)
  * @chain: returns @pc, then the return addresses, innermost first (as
  *	offsets with @area->offsets; @pc always as it is)
  * @max: room in @chain, at least 2 (the PC and @lr)
@@ -54,6 +54,8 @@ struct perfrec_unwind_area {
  * Follows the frame records (x29 -> {saved x29, saved x30}) from @fp, and
  * adds @lr when the interrupted function's own record is not (yet, or any
  * more) in place: in its prologue, epilogue, or a leaf without a record.
+ * (On 32-bit Arm: r11 -> {saved r11 below, saved lr}, word aligned;
+ * drivers/perf/arm/perfrec_unwind.c.)
  * Every record must lie in the stack, 16-byte aligned and above the one
  * before, and every return address in the code: anything else ends the
  * chain. IRQ-safe: no calls, no globals, nothing written outside @chain.
