@@ -7,10 +7,13 @@
  *   -o           the return addresses as offsets in the code (a boot
  *                recording's), printed as the addresses they are offsets of
  *   -t <insns>   the code: 32-bit instruction words in hex, comma-separated
- *   -s <words>   the stack: 64-bit words, comma-separated (an even number)
+ *   -s <words>   the stack: 64-bit words, comma-separated (an even number);
+ *                built with -DPERFREC_UNWIND_A32 (the 32-bit Arm walker),
+ *                32-bit words, and code and stack below 4 GiB
  *   -m <max>     room in the chain, default 66
  *   -T <top>     the stack's top the walker is given, default the stack's end
- * Code and stack are separate heap blocks (ASan guards their edges); the
+ * Code and stack are separate heap blocks (ASan guards their edges; for the
+ * 32-bit walker, blocks below 4 GiB each ending at an inaccessible page); the
  * walker may read the code and, from <sp> up, the stack. A value is a hex
  * number or an address in them: t<i> is instruction i, s<i> stack word i,
  * either with an optional +<n> or -<n> (bytes). The chain is printed one
@@ -23,12 +26,46 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/mman.h>
 #include "perfrec_unwind.h"
+
+#ifdef PERFREC_UNWIND_A32
+typedef __u32 stack_word;
+#define STACK_PAIRS	0
+#else
+typedef __u64 stack_word;
+#define STACK_PAIRS	1
+#endif
 
 static __u32 *text;
 static size_t text_words;
-static __u64 *stack;
+static stack_word *stack;
 static size_t stack_words;
+
+#ifdef PERFREC_UNWIND_A32
+/*
+ * @bytes below 4 GiB (32-bit addresses, as the walker reads them from the
+ * stack), ending at an inaccessible page: a read past the end faults
+ */
+static void *alloc_block(size_t bytes)
+{
+	size_t page = sysconf(_SC_PAGESIZE), len = (bytes + page - 1) / page * page;
+	char *base;
+
+	base = mmap(NULL, len + page, PROT_READ | PROT_WRITE,
+		    MAP_PRIVATE | MAP_ANONYMOUS | MAP_32BIT, -1, 0);
+	if (base == MAP_FAILED || mprotect(base + len, page, PROT_NONE))
+		return NULL;
+
+	return base + len - bytes;
+}
+#define alloc_text(bytes)	alloc_block(bytes)
+#define alloc_stack(bytes)	alloc_block(bytes)
+#else
+/* Exactly @bytes: ASan guards both ends */
+#define alloc_text(bytes)	malloc(bytes)
+#define alloc_stack(bytes)	aligned_alloc(16, bytes)
+#endif
 
 static void usage(void)
 {
@@ -128,10 +165,11 @@ int main(int argc, char *argv[])
 			usage();
 		}
 	}
-	if (argc - optind != 4 || !text_args || !stack_args || stack_words % 2 || max < 2)
+	if (argc - optind != 4 || !text_args || !stack_args || (STACK_PAIRS && stack_words % 2) ||
+	    max < 2)
 		usage();
-	text = malloc(text_words * sizeof(*text));
-	stack = aligned_alloc(16, stack_words * sizeof(*stack));
+	text = alloc_text(text_words * sizeof(*text));
+	stack = alloc_stack(stack_words * sizeof(*stack));
 	chain = malloc(max * sizeof(*chain));
 	if (!text || !stack || !chain)
 		return EXIT_FAILURE;
@@ -155,8 +193,10 @@ int main(int argc, char *argv[])
 	for (i = 0; i < n; i++)
 		print_value(chain[i] + (area.offsets && i ? area.text_start : 0));
 	free(chain);
+#ifndef PERFREC_UNWIND_A32
 	free(stack);
 	free(text);
+#endif
 	free(stack_args);
 	free(text_args);
 

@@ -25,6 +25,7 @@
 
 #ifdef USE_HOSTCC
 #include <stdbool.h>
+#include <stdint.h>
 #include <linux/types.h>
 #define notrace
 typedef __u32 u32;
