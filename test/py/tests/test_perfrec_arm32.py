@@ -29,7 +29,7 @@ from test_perfrec_hotspot import hotspot, hotspot_chains, perf_chains, symfs
 # 4 MiB of CRC-32: about 25 million instructions
 WORK = CRC_AT % 0x400000
 # The Armv7 PMU's interrupt on QEMU virt: PPI 7, level high, to CPU 0
-A15_PMU = ('"arm,cortex-a15-pmu"', '<1 7 0x104>')
+ARMV7_PMU_IRQ = '<1 7 0x104>'
 FALLBACK = re.compile(r'^perfrec: (.*); sampling cpu-clock at (\d+) Hz instead\s*$', re.M)
 INTERRUPT = re.compile(r'^interrupt: (\w+)(?:, INTID (\d+) from (\S+))?\s*$', re.M)
 SCRIPT = re.compile(r'cycles:\s+([0-9a-f]+) (\S+)\+0x([0-9a-f]+) \(/u-boot\)|'
@@ -59,8 +59,9 @@ def pmu_node(cons):
     if not armv7(cons):
         yield
         return
-    cons.run_command(f'fdt set /pmu compatible {A15_PMU[0]}')
-    cons.run_command(f'fdt set /pmu interrupts {A15_PMU[1]}')
+    core = cons.config.env.get('env__perfrec_cpu')
+    cons.run_command(f'fdt set /pmu compatible "arm,{core}-pmu"')
+    cons.run_command(f'fdt set /pmu interrupts {ARMV7_PMU_IRQ}')
     try:
         yield
     finally:
