@@ -45,7 +45,7 @@ LAYOUTS = {
 }
 
 
-def parse(data):
+def parse(data):  # pylint: disable=too-many-locals
     """Return (segments, sections, symbol layout) of a little-endian ELF file
 
     Segments are (p_type, p_flags, p_offset, p_vaddr, p_paddr, p_filesz,

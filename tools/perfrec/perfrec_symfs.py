@@ -194,12 +194,12 @@ def segments(data):
     return [cls.segment(data, phoff + i * phentsize) for i in range(phnum)]
 
 
-def shift_to_offsets(data):
+def shift_to_offsets(data):  # pylint: disable=too-many-locals
     """Move every address of a 32-bit @data up by its image segment's file
     offset (in place: segments, allocated sections, symbols in a section,
     the entry), so that its p_vaddr is its p_offset; return the shift"""
     cls = elf_class(data)
-    phoff, shoff, phentsize, phnum, shentsize, _ = elf_header(data)
+    phoff, shoff, phentsize, _, shentsize, _ = elf_header(data)
     segs = segments(data)
     image = next((seg for seg in segs if seg[0] == PT_LOAD and seg[5]), None)
     if not image or image[3] >= image[2]:

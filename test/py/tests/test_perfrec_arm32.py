@@ -79,7 +79,7 @@ def check_exact(cons, event, res, period):
         assert late == 0
 
 
-def check_perf_names(cons, tmp_path, path, res, event):
+def check_perf_names(cons, tmp_path, path, res, event):  # pylint: disable=too-many-locals
     """perf script names, for every sample, the ELF function its address is in;
     perf report puts the workload's loop on top. Return the PerfData."""
     with open(path, 'rb') as inf:
@@ -88,10 +88,10 @@ def check_perf_names(cons, tmp_path, path, res, event):
     assert pdata.arch == 'armv7l'
     assert pdata.mmaps[0].start == bdinfo(cons, 'relocaddr')
     assert pdata.mmaps[0].pgoff == image_offset(cons)
-    symfs = cons.config.build_dir
+    root = cons.config.build_dir
     reloc = bdinfo(cons, 'reloc off')
     syms = symbols(cons)
-    script = perf(tmp_path, ['script', '-i', path, '--symfs=' + symfs])
+    script = perf(tmp_path, ['script', '-i', path, '--symfs=' + root])
     lines = [line for line in script.splitlines() if line.strip()]
     assert len(lines) == res['samples']
     for line in lines:
@@ -102,7 +102,7 @@ def check_perf_names(cons, tmp_path, path, res, event):
         start, end = syms[name]
         assert start <= int(addr, 16) - reloc < end, line
         assert int(addr, 16) - reloc - start == int(off, 16), line
-    report = perf(tmp_path, ['report', '-i', path, '--symfs=' + symfs, '--stdio'])
+    report = perf(tmp_path, ['report', '-i', path, '--symfs=' + root, '--stdio'])
     rows = [line.split() for line in report.splitlines()
             if line.strip() and not line.lstrip().startswith('#')]
     assert rows[0][1:] == ['u-boot', 'u-boot', '[.]', 'crc32_no_comp'], report
@@ -237,7 +237,7 @@ def test_perfrec_arm32_callgraph(ubman, tmp_path):
 @pytest.mark.buildconfigspec('cmd_perfrec')
 @pytest.mark.requiredtool('perf')
 @pytest.mark.parametrize('graph', [False, True], ids=['flat', 'callgraph'])
-def test_perfrec_arm32_readers(ubman, tmp_path, graph):
+def test_perfrec_arm32_readers(ubman, tmp_path, graph):  # pylint: disable=too-many-locals
     """hotspot's parser names perf's function for every sample and chain
     entry, perf annotate disassembles the hot function (perf finds
     arm-linux-gnueabihf-objdump by the file's arch), and the flame graph
