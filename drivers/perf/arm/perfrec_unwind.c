@@ -25,7 +25,6 @@
 
 #ifdef USE_HOSTCC
 #include <stdbool.h>
-#include <stdint.h>
 #include <linux/types.h>
 #define notrace
 typedef __u32 u32;
@@ -34,7 +33,7 @@ typedef __s32 s32;
 #else
 #include <linux/compiler.h>
 #endif
-#include "perfrec_unwind.h"
+#include "perfrec_unwind_rules.h"
 
 /* A32 encodings (Arm ARM F5) the walker looks at, condition AL */
 #define PERFREC_A32_PUSH_FP_LR		0xe92d4800	/* push {..., fp, lr} */
@@ -47,35 +46,6 @@ typedef __s32 s32;
 #define PERFREC_A32_BL_IMM		0x00ffffff
 /* A record: the saved r11 in the word below the saved LR, at r11 */
 #define PERFREC_A32_RECORD_LOW		4
-
-/*
- * Whether @addr is an instruction's address in the code, in either place;
- * if so, *@valp is what a chain holds for it: @addr, or its offset from
- * the start of its place (@area->offsets)
- */
-static inline notrace bool perfrec_unwind_code(const struct perfrec_unwind_area *area,
-					       u64 addr, u64 *valp)
-{
-	u64 off = addr - area->text_start;
-
-	if (addr & 3)
-		return false;
-	if (off >= area->text_end - area->text_start) {
-		off = addr - area->alt_start;
-		if (off >= area->alt_end - area->alt_start)
-			return false;
-	}
-	*valp = area->offsets ? off : addr;
-
-	return true;
-}
-
-static notrace u32 perfrec_unwind_insn(const struct perfrec_unwind_area *area, u64 addr)
-{
-	u64 val;
-
-	return perfrec_unwind_code(area, addr, &val) ? *(const u32 *)(uintptr_t)addr : 0;
-}
 
 /* The target of the bl that a return address @ret follows, or 0 */
 static notrace u64 perfrec_unwind_call_target(const struct perfrec_unwind_area *area, u64 ret)
@@ -90,31 +60,11 @@ static notrace u64 perfrec_unwind_call_target(const struct perfrec_unwind_area *
 	return ret - 4 + 8 + off;	/* the PC reads 8 ahead */
 }
 
-/*
- * The rule for the link register, as on AArch64 (see there): lr is the
- * caller's return address when the interrupted instruction is the push of
- * fp and lr, the add that sets fp, or a bx lr; or when lr differs from the
- * record's saved LR and the bl before it entered the function holding the
- * PC more closely than the bl before the saved LR did.
- */
-static notrace bool perfrec_unwind_lr_is_caller(const struct perfrec_unwind_area *area, u64 pc,
-						u64 lr, u64 saved_lr)
+static notrace bool perfrec_unwind_at_edge(u32 insn)
 {
-	u32 insn = perfrec_unwind_insn(area, pc);
-	u64 entry_lr, entry_saved;
-
-	if ((insn & PERFREC_A32_PUSH_MASK) == PERFREC_A32_PUSH_FP_LR ||
-	    (insn & PERFREC_A32_ADD_FP_SP_MASK) == PERFREC_A32_ADD_FP_SP ||
-	    insn == PERFREC_A32_BX_LR)
-		return true;
-	if (lr == saved_lr)
-		return false;
-	entry_lr = perfrec_unwind_call_target(area, lr);
-	if (!entry_lr || entry_lr > pc || (lr >= entry_lr && lr <= pc))
-		return false;
-	entry_saved = perfrec_unwind_call_target(area, saved_lr);
-
-	return !entry_saved || entry_saved > pc || entry_saved < entry_lr;
+	return (insn & PERFREC_A32_PUSH_MASK) == PERFREC_A32_PUSH_FP_LR ||
+	       (insn & PERFREC_A32_ADD_FP_SP_MASK) == PERFREC_A32_ADD_FP_SP ||
+	       insn == PERFREC_A32_BX_LR;
 }
 
 /* Whether a record at @fp (its two words below and at @fp) lies in the stack, at or above @low */

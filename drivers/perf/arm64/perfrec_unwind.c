@@ -34,7 +34,7 @@ typedef __s64 s64;
 #include <linux/bitops.h>
 #include <linux/compiler.h>
 #endif
-#include "perfrec_unwind.h"
+#include "perfrec_unwind_rules.h"
 
 /* A64 encodings (Arm ARM C6) the walker looks at */
 #define PERFREC_A64_STP_FP_LR_PRE	0xa9807bfd	/* stp x29, x30, [sp, #-n]! */
@@ -46,41 +46,6 @@ typedef __s64 s64;
 #define PERFREC_A64_BL			0x94000000	/* bl <label> */
 #define PERFREC_A64_BL_MASK		0xfc000000
 #define PERFREC_A64_BL_IMM		GENMASK(25, 0)
-
-/*
- * Whether @addr is an instruction's address in the code, in either place;
- * if so, *@valp is what a chain holds for it: @addr, or its offset from
- * the start of its place (@area->offsets). The place the code runs in is
- * tried first.
- */
-static __always_inline notrace bool perfrec_unwind_code(const struct perfrec_unwind_area *area,
-							u64 addr, u64 *valp)
-{
-	u64 off = addr - area->text_start;
-
-	if (addr & 3)
-		return false;
-	if (off >= area->text_end - area->text_start) {
-		off = addr - area->alt_start;
-		if (off >= area->alt_end - area->alt_start)
-			return false;
-	}
-	*valp = area->offsets ? off : addr;
-
-	return true;
-}
-
-static notrace bool perfrec_unwind_in_text(const struct perfrec_unwind_area *area, u64 addr)
-{
-	u64 val;
-
-	return perfrec_unwind_code(area, addr, &val);
-}
-
-static notrace u32 perfrec_unwind_insn(const struct perfrec_unwind_area *area, u64 addr)
-{
-	return perfrec_unwind_in_text(area, addr) ? *(const u32 *)addr : 0;
-}
 
 /* The target of the bl that a return address @ret follows, or 0 */
 static notrace u64 perfrec_unwind_call_target(const struct perfrec_unwind_area *area, u64 ret)
@@ -95,45 +60,13 @@ static notrace u64 perfrec_unwind_call_target(const struct perfrec_unwind_area *
 	return ret - 4 + off;
 }
 
-/*
- * The rule for the link register. The interrupted function's own frame
- * record is either in place (x29 points at it, its saved LR returns into the
- * caller, and x30 holds nothing useful: a return address into the function
- * itself after a call, or the same LR) or not yet / no longer in place
- * (prologue before "mov x29, sp", epilogue after "ldp x29, x30": x29 still
- * points at the caller's record, and x30 is the return address into the
- * caller, which the chain needs as its second entry). x30 counts as the
- * caller's return address when:
- *  - the interrupted instruction is the stp of x29/x30, the add/mov that
- *    sets x29, or the ret; or
- *  - x30 differs from the record's saved LR and lies outside [entry, pc] of
- *    the function the call before x30 entered, and that bl (at x30 - 4)
- *    entered the function holding the PC more closely than the bl before
- *    the record's saved LR did: the entry it called is at or below the PC
- *    and above the other entry (or the other is unknown or above the PC).
- * Calls through a register (blr) leave the entry unknown: then only the
- * first test applies. Every function must keep a frame record
- * (CONFIG_PERFREC_FRAME_POINTERS) for the chain to skip no caller.
- */
-static notrace bool perfrec_unwind_lr_is_caller(const struct perfrec_unwind_area *area, u64 pc,
-						u64 lr, u64 saved_lr)
+static notrace bool perfrec_unwind_at_edge(u32 insn)
 {
-	u32 insn = perfrec_unwind_insn(area, pc);
 	u32 pair = insn & PERFREC_A64_PAIR_MASK;
-	u64 entry_lr, entry_saved;
 
-	if (pair == PERFREC_A64_STP_FP_LR_PRE || pair == PERFREC_A64_STP_FP_LR_OFF ||
-	    (insn & PERFREC_A64_ADDSUB_MASK) == PERFREC_A64_ADD_FP_SP ||
-	    insn == PERFREC_A64_RET)
-		return true;
-	if (lr == saved_lr)
-		return false;
-	entry_lr = perfrec_unwind_call_target(area, lr);
-	if (!entry_lr || entry_lr > pc || (lr >= entry_lr && lr <= pc))
-		return false;
-	entry_saved = perfrec_unwind_call_target(area, saved_lr);
-
-	return !entry_saved || entry_saved > pc || entry_saved < entry_lr;
+	return pair == PERFREC_A64_STP_FP_LR_PRE || pair == PERFREC_A64_STP_FP_LR_OFF ||
+	       (insn & PERFREC_A64_ADDSUB_MASK) == PERFREC_A64_ADD_FP_SP ||
+	       insn == PERFREC_A64_RET;
 }
 
 /*
