@@ -3,8 +3,8 @@
  * Copyright (c) 2026 The perfrec authors
  * perfrec's use of the CPU's own state: vectors, interrupt masks and routing per EL
  *
- * Implemented by each architecture (arm64/perfrec_cpu.c); struct perfrec_cpu
- * and the EL are its perfrec_arch.h's.
+ * Implemented by each architecture (arm64/perfrec_cpu.c, arm/perfrec_cpu.c)
+ * over its perfrec_arch.h; what follows from the accessors alone is here.
  */
 
 #ifndef __PERFREC_CPU_H
@@ -16,17 +16,109 @@
 struct perfrec_snapshot;
 
 /**
- * perfrec_cpu_snapshot() - Add the CPU registers perfrec changes to a snapshot
- * @snap: snapshot: VBAR_ELx and DAIF, HCR_EL2 and MDCR_EL2 at EL2, SCR_EL3
- *	and MDCR_EL3 at EL3
+ * struct perfrec_cpu - The CPU state a session borrows, as it was before
+ * @vbar: VBAR_ELx (on 32-bit Arm VBAR, HVBAR or MVBAR)
+ * @daif: DAIF (on 32-bit Arm CPSR's A, I and F)
+ * @hcr: HCR_EL2 (at EL2)
+ * @scr: SCR_EL3 (at EL3)
+ * @mdcr: MDCR_EL3 (at EL3)
  */
-void perfrec_cpu_snapshot(struct perfrec_snapshot *snap);
+struct perfrec_cpu {
+	u64 vbar;
+	u64 daif;
+	u64 hcr;
+	u64 scr;
+	u64 mdcr;
+};
+
+/**
+ * perfrec_cpu_el_built() - Is perfrec built for the EL U-Boot runs at?
+ *
+ * EL2 always; EL1 and EL3 with CONFIG_PERFREC_EL1 and CONFIG_PERFREC_EL3.
+ * Nothing reads or writes an EL's registers before this said yes.
+ * Return: true if so
+ */
+static inline bool perfrec_cpu_el_built(void)
+{
+	uint el = perfrec_arch_el();
+
+	return el == 2 || (el == 1 && IS_ENABLED(CONFIG_PERFREC_EL1)) ||
+	       (el == 3 && IS_ENABLED(CONFIG_PERFREC_EL3));
+}
+
+/**
+ * perfrec_cpu_el() - The EL U-Boot runs at, among those perfrec is built for
+ *
+ * A build for EL2 alone knows the answer at build time, and drops the
+ * other ELs' code. Only after perfrec_cpu_el_built() said yes.
+ * Return: 1, 2 or 3
+ */
+static inline uint perfrec_cpu_el(void)
+{
+	uint el = perfrec_arch_el();
+
+	if (el == 3 && IS_ENABLED(CONFIG_PERFREC_EL3))
+		return 3;
+	if (el == 1 && IS_ENABLED(CONFIG_PERFREC_EL1))
+		return 1;
+
+	return 2;
+}
+
+/* ICC_SRE_ELx of the EL U-Boot runs at: enables the GICv3 system-register interface */
+static inline u64 perfrec_cpu_icc_sre(void)
+{
+	switch (perfrec_cpu_el()) {
+	case 3:
+		return read_icc_sre_el3();
+	case 2:
+		return read_icc_sre_el2();
+	default:
+		return read_icc_sre_el1();
+	}
+}
+
+static inline void perfrec_cpu_set_icc_sre(u64 val)
+{
+	switch (perfrec_cpu_el()) {
+	case 3:
+		write_icc_sre_el3(val);
+		break;
+	case 2:
+		write_icc_sre_el2(val);
+		break;
+	default:
+		write_icc_sre_el1(val);
+		break;
+	}
+	isb();	/* SRE takes effect before ICC_* are used */
+}
 
 /**
  * perfrec_cpu_mask() - Save DAIF, then mask IRQ and FIQ
  * @cpu: returns DAIF as it was
  */
-void perfrec_cpu_mask(struct perfrec_cpu *cpu);
+static inline void perfrec_cpu_mask(struct perfrec_cpu *cpu)
+{
+	cpu->daif = read_daif();
+	write_daif(cpu->daif | CPU_DAIF_I | CPU_DAIF_F);
+}
+
+/**
+ * perfrec_cpu_restore_daif() - Undo perfrec_cpu_mask(): DAIF as it was
+ * @cpu: the state perfrec_cpu_mask() saved
+ */
+static inline void perfrec_cpu_restore_daif(const struct perfrec_cpu *cpu)
+{
+	write_daif(cpu->daif);
+}
+
+/**
+ * perfrec_cpu_snapshot() - Add the CPU registers perfrec changes to a snapshot
+ * @snap: snapshot: VBAR_ELx and DAIF, HCR_EL2 and MDCR_EL2 at EL2, SCR_EL3
+ *	and MDCR_EL3 at EL3
+ */
+void perfrec_cpu_snapshot(struct perfrec_snapshot *snap);
 
 /**
  * perfrec_cpu_take() - Install perfrec's vectors and route interrupts to this EL
@@ -74,12 +166,6 @@ void perfrec_cpu_block(void);
  * @cpu: the state perfrec_cpu_take() saved
  */
 void perfrec_cpu_give_back(const struct perfrec_cpu *cpu);
-
-/**
- * perfrec_cpu_restore_daif() - Undo perfrec_cpu_mask(): DAIF as it was
- * @cpu: the state perfrec_cpu_mask() saved
- */
-void perfrec_cpu_restore_daif(const struct perfrec_cpu *cpu);
 
 /**
  * perfrec_cpu_read_probe() - Read a 32-bit register that may not answer

@@ -160,10 +160,10 @@ static void perfrec_gic_unroute(struct perfrec_gic *gic)
 
 static int perfrec_gicv3_cpu_setup(struct perfrec_gic *gic)
 {
-	gic->saved.icc_sre = perfrec_arch_icc_sre();
+	gic->saved.icc_sre = perfrec_cpu_icc_sre();
 	if (!(gic->saved.icc_sre & GIC_ICC_SRE_SRE)) {
-		perfrec_arch_set_icc_sre(gic->saved.icc_sre | GIC_ICC_SRE_SRE);
-		if (!(perfrec_arch_icc_sre() & GIC_ICC_SRE_SRE))
+		perfrec_cpu_set_icc_sre(gic->saved.icc_sre | GIC_ICC_SRE_SRE);
+		if (!(perfrec_cpu_icc_sre() & GIC_ICC_SRE_SRE))
 			return -ENODEV;
 	}
 
@@ -190,7 +190,7 @@ static int perfrec_gicv3_cpu_setup(struct perfrec_gic *gic)
 
 static void perfrec_gicv3_cpu_restore(struct perfrec_gic *gic)
 {
-	if (perfrec_arch_icc_sre() & GIC_ICC_SRE_SRE) {
+	if (perfrec_cpu_icc_sre() & GIC_ICC_SRE_SRE) {
 		if (gic->group0)
 			write_icc_igrpen0_el1(gic->saved.icc_igrpen0);
 		else
@@ -201,7 +201,7 @@ static void perfrec_gicv3_cpu_restore(struct perfrec_gic *gic)
 		write_icc_pmr_el1(gic->saved.icc_pmr);
 		isb();	/* the interface is closed before SRE may be turned off */
 	}
-	perfrec_arch_set_icc_sre(gic->saved.icc_sre);
+	perfrec_cpu_set_icc_sre(gic->saved.icc_sre);
 }
 
 static int perfrec_gicv3_wake(struct perfrec_gic *gic)
@@ -449,8 +449,8 @@ void perfrec_gic_snapshot(const struct perfrec_gic *gic, struct perfrec_snapshot
 			 "GICD_IGRPMODR%d", gic->intid / 32,
 			 readl(frame + GICR_IGROUPMODRn + 4 * (gic->intid / 32)));
 	perfrec_snap_add(snap, "GICR_WAKER", -1, readl(gic->rdist + GICR_WAKER));
-	perfrec_snap_add(snap, "ICC_SRE", -1, perfrec_arch_icc_sre());
-	if (!(perfrec_arch_icc_sre() & GIC_ICC_SRE_SRE))
+	perfrec_snap_add(snap, "ICC_SRE", -1, perfrec_cpu_icc_sre());
+	if (!(perfrec_cpu_icc_sre() & GIC_ICC_SRE_SRE))
 		return;	/* ICC_* other than SRE are not accessible */
 	perfrec_snap_add(snap, "ICC_PMR_EL1", -1, read_icc_pmr_el1());
 	perfrec_snap_add(snap, "ICC_CTLR_EL1", -1, read_icc_ctlr_el1());

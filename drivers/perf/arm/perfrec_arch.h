@@ -6,7 +6,7 @@
  * The architecture's seam (see drivers/perf/arm64/perfrec_arch.h): the
  * shared code reaches the registers by their AArch64 names, which here are
  * their AArch32 counterparts through cp15 (Arm ARM G8), and the exception
- * level by perfrec_cpu_el(): PL1 (SVC) is 1, Hyp mode 2, Monitor mode 3.
+ * level by perfrec_arch_el(): PL1 (SVC) is 1, Hyp mode 2, Monitor mode 3.
  * The same code serves the ARMv7 PMU (Cortex-A7, A15: ID_DFR0.PerfMon 2)
  * and PMUv3 in AArch32 (an ARMv8 core in AArch32): both have the registers
  * below, in the same places, with the same fields. Neither counter is wider
@@ -251,27 +251,6 @@ static inline uint perfrec_arch_el(void)
 	}
 }
 
-/* See drivers/perf/arm64/perfrec_arch.h */
-static inline bool perfrec_cpu_el_built(void)
-{
-	uint el = perfrec_arch_el();
-
-	return el == 2 || (el == 1 && IS_ENABLED(CONFIG_PERFREC_EL1)) ||
-	       (el == 3 && IS_ENABLED(CONFIG_PERFREC_EL3));
-}
-
-static inline uint perfrec_cpu_el(void)
-{
-	uint el = perfrec_arch_el();
-
-	if (el == 3 && IS_ENABLED(CONFIG_PERFREC_EL3))
-		return 3;
-	if (el == 1 && IS_ENABLED(CONFIG_PERFREC_EL1))
-		return 1;
-
-	return 2;
-}
-
 /* This CPU's affinity: MPIDR's Aff2-Aff0, the form a /cpus node's "reg" holds */
 static inline u64 perfrec_cpu_affinity(void)
 {
@@ -297,43 +276,6 @@ static inline uint perfrec_arch_pmuver(void)
 	default:
 		return perfmon > CPU_PERFMON_V3 ? perfmon : PMUV3_PMUVER_NI;
 	}
-}
-
-/* See drivers/perf/arm64/perfrec_arch.h: @vbar VBAR, HVBAR or MVBAR; @daif CPSR's masks */
-struct perfrec_cpu {
-	u64 vbar;
-	u64 daif;
-	u64 hcr;
-	u64 scr;
-	u64 mdcr;
-};
-
-static inline u64 perfrec_arch_icc_sre(void)
-{
-	switch (perfrec_cpu_el()) {
-	case 3:
-		return read_icc_sre_el3();
-	case 2:
-		return read_icc_sre_el2();
-	default:
-		return read_icc_sre_el1();
-	}
-}
-
-static inline void perfrec_arch_set_icc_sre(u64 val)
-{
-	switch (perfrec_cpu_el()) {
-	case 3:
-		write_icc_sre_el3(val);
-		break;
-	case 2:
-		write_icc_sre_el2(val);
-		break;
-	default:
-		write_icc_sre_el1(val);
-		break;
-	}
-	isb();	/* SRE takes effect before ICC_* are used */
 }
 
 /*

@@ -76,12 +76,6 @@ void perfrec_cpu_snapshot(struct perfrec_snapshot *snap)
 	}
 }
 
-void perfrec_cpu_mask(struct perfrec_cpu *cpu)
-{
-	cpu->daif = read_daif();
-	write_daif(cpu->daif | CPU_DAIF_I | CPU_DAIF_F);
-}
-
 void perfrec_cpu_take(struct perfrec_cpu *cpu, bool boot)
 {
 	cpu->vbar = perfrec_cpu_switch_vectors(boot);
@@ -113,11 +107,6 @@ void perfrec_cpu_give_back(const struct perfrec_cpu *cpu)
 		isb();	/* routing restored before the vectors change */
 	}
 	perfrec_write_vbar(cpu->vbar);
-}
-
-void perfrec_cpu_restore_daif(const struct perfrec_cpu *cpu)
-{
-	write_daif(cpu->daif);
 }
 
 int perfrec_mmu_get(struct perfrec_mmu *mmu)

@@ -8,9 +8,10 @@
  * the IRQ entry, the CPU state a session borrows, the page-table walk, the
  * unwinder's A64 decoding). The shared code includes only this header, and
  * reaches the registers by their AArch64 names (read_pmcr_el0(), ...) and
- * the EL by perfrec_cpu_el(): a 32-bit Arm port adds a directory of its own
- * with the same header, implementing them through cp15, and the Makefiles
- * pick the one to build.
+ * the EL by perfrec_arch_el(), over which perfrec_cpu.h builds what does
+ * not depend on the architecture: drivers/perf/arm/ has the same header for
+ * 32-bit Arm, implementing them through cp15, and the Makefiles pick the one
+ * to build.
  */
 
 #ifndef __PERFREC_ARCH_H
@@ -196,40 +197,6 @@ static inline uint perfrec_arch_el(void)
 }
 
 /**
- * perfrec_cpu_el_built() - Is perfrec built for the EL U-Boot runs at?
- *
- * EL2 always; EL1 and EL3 with CONFIG_PERFREC_EL1 and CONFIG_PERFREC_EL3.
- * Nothing reads or writes an EL's registers before this said yes.
- * Return: true if so
- */
-static inline bool perfrec_cpu_el_built(void)
-{
-	uint el = perfrec_arch_el();
-
-	return el == 2 || (el == 1 && IS_ENABLED(CONFIG_PERFREC_EL1)) ||
-	       (el == 3 && IS_ENABLED(CONFIG_PERFREC_EL3));
-}
-
-/**
- * perfrec_cpu_el() - The EL U-Boot runs at, among those perfrec is built for
- *
- * A build for EL2 alone knows the answer at build time, and drops the
- * other ELs' code. Only after perfrec_cpu_el_built() said yes.
- * Return: 1, 2 or 3
- */
-static inline uint perfrec_cpu_el(void)
-{
-	uint el = perfrec_arch_el();
-
-	if (el == 3 && IS_ENABLED(CONFIG_PERFREC_EL3))
-		return 3;
-	if (el == 1 && IS_ENABLED(CONFIG_PERFREC_EL1))
-		return 1;
-
-	return 2;
-}
-
-/**
  * perfrec_cpu_affinity() - This CPU's affinity: MPIDR_EL1's Aff3-Aff0 fields in place
  *
  * The form a /cpus node's "reg" and GICD_IROUTER<n> hold it in.
@@ -245,51 +212,6 @@ static inline u64 perfrec_cpu_affinity(void)
 static inline uint perfrec_arch_pmuver(void)
 {
 	return FIELD_GET(CPU_ID_AA64DFR0_PMUVER, read_id_aa64dfr0_el1());
-}
-
-/**
- * struct perfrec_cpu - The CPU state a session borrows, as it was before
- * @vbar: VBAR_ELx
- * @daif: DAIF
- * @hcr: HCR_EL2 (at EL2)
- * @scr: SCR_EL3 (at EL3)
- * @mdcr: MDCR_EL3 (at EL3)
- */
-struct perfrec_cpu {
-	u64 vbar;
-	u64 daif;
-	u64 hcr;
-	u64 scr;
-	u64 mdcr;
-};
-
-/* ICC_SRE_ELx of the EL U-Boot runs at: enables the GICv3 system-register interface */
-static inline u64 perfrec_arch_icc_sre(void)
-{
-	switch (perfrec_cpu_el()) {
-	case 3:
-		return read_icc_sre_el3();
-	case 2:
-		return read_icc_sre_el2();
-	default:
-		return read_icc_sre_el1();
-	}
-}
-
-static inline void perfrec_arch_set_icc_sre(u64 val)
-{
-	switch (perfrec_cpu_el()) {
-	case 3:
-		write_icc_sre_el3(val);
-		break;
-	case 2:
-		write_icc_sre_el2(val);
-		break;
-	default:
-		write_icc_sre_el1(val);
-		break;
-	}
-	isb();	/* SRE takes effect before ICC_* are used */
 }
 
 /*
