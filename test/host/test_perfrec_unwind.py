@@ -17,11 +17,9 @@ up, outside the code. ASan guards the edges of code and stack, so a read
 the walker should not make fails the test.
 """
 
-import os
-
 import pytest
 
-from conftest import HOSTCC, REPO, run, tool
+import unwind_helpers
 
 # A64 encodings (Arm ARM C6)
 NOP = 0xd503201f
@@ -52,39 +50,13 @@ def sub_sp(nbytes):
     return 0xd10003ff | nbytes << 10
 
 
-def bl(at, target):
-    """bl from instruction index @at to index @target"""
-    return 0x94000000 | ((target - at) & 0x3ffffff)
+class Code(unwind_helpers.Code):
+    """A64 code: bl's offset counts instructions from the bl itself"""
 
-
-class Code:
-    """Functions laid out one after the other; t<i> names instruction i
-
-    A function is a list of instruction words or ('bl', name) calls; call
-    targets may come later. ret_to(caller, callee) is the return address of
-    the caller's call to callee.
-    """
-
-    def __init__(self, *funcs):
-        self.entry = {}
-        self.calls = {}
-        body = []
-        for name, insns in funcs:
-            self.entry[name] = len(body)
-            for insn in insns:
-                if isinstance(insn, tuple):
-                    self.calls[(name, insn[1])] = len(body)
-                body.append(insn)
-        self.words = [bl(i, self.entry[w[1]]) if isinstance(w, tuple) else w
-                      for i, w in enumerate(body)]
-
-    def at(self, name, offset=0):
-        """Instruction @offset of function @name, as t<i>"""
-        return 't%d' % (self.entry[name] + offset)
-
-    def ret_to(self, caller, callee):
-        """The return address of @caller's call to @callee"""
-        return 't%d' % (self.calls[(caller, callee)] + 1)
+    @staticmethod
+    def bl(at, target):  # pylint: disable=invalid-name
+        """bl from instruction index @at to index @target"""
+        return 0x94000000 | ((target - at) & 0x3ffffff)
 
 
 def framed(*calls):
@@ -93,10 +65,8 @@ def framed(*calls):
     Offsets: 0 stp, 1 mov x29, 2 work, then per call a bl and a work
     instruction, then ldp and ret.
     """
-    body = [stp_fp_lr_pre(16), MOV_FP_SP, WORK]
-    for callee in calls:
-        body += [('bl', callee), WORK]
-    return body + [LDP_FP_LR_POST16, RET]
+    return unwind_helpers.framed([stp_fp_lr_pre(16), MOV_FP_SP], WORK,
+                                 [LDP_FP_LR_POST16, RET], calls)
 
 
 # ld places main, f, g in this order; low below them all, leaf above
@@ -116,10 +86,7 @@ JUNK = '5a5a5a5a5a5a5a5a'
 
 def stack(records, words=16):
     """A stack of @words words; @records maps a word index to (saved x29, saved x30)"""
-    out = [JUNK] * words
-    for idx, (fp, lr) in records.items():
-        out[idx:idx + 2] = [fp, lr]
-    return out
+    return unwind_helpers.stack(records, words, JUNK, 0)
 
 
 # main (called from outside the code) -> f -> g, records at s12, s8, s4
@@ -133,27 +100,10 @@ MAIN_H = stack({12: ('0', OUTSIDE), 8: ('s12', CODE.ret_to('main', 'h'))})
 
 @pytest.fixture(scope='module')
 def walk(tmp_path_factory):
-    """Return a function that walks (code, stack, pc, fp, lr, sp[, max]) to a chain"""
-    path = str(tmp_path_factory.mktemp('unwind') / 'perfrec_unwind_run')
-    run([tool(HOSTCC), '-Wall', '-Wextra', '-Werror', '-fsanitize=address,undefined',
-         '-fno-sanitize-recover=all', '-DUSE_HOSTCC',
-         '-I', os.path.join(REPO, 'drivers', 'perf'), '-o', path,
-         os.path.join(REPO, 'test', 'host', 'perfrec_unwind_run.c'),
-         os.path.join(REPO, 'drivers', 'perf', 'arm64', 'perfrec_unwind.c')])
-
-    # Many arguments: a walk's registers, then optional knobs by keyword
-    # pylint: disable-next=too-many-arguments
-    def do_walk(stk, pc, fp, lr, sp, code=CODE, max_entries=None, top=None, offsets=False):
-        args = [path] + (['-o'] if offsets else []) + ['-t', ','.join('%08x' % w for w in code.words), '-s', ','.join(stk)]
-        if max_entries is not None:
-            args += ['-m', str(max_entries)]
-        if top is not None:
-            args += ['-T', top]
-        proc = run(args + [pc, fp, lr, sp])
-        assert not proc.stderr, proc.stderr
-        return proc.stdout.split()
-
-    return do_walk
+    """Return a function that walks (stack, pc, fp, lr, sp[, code, max, top,
+    offsets]) to a chain, with ASan guarding the edges of code and stack"""
+    return unwind_helpers.walker(tmp_path_factory.mktemp('unwind'), 'arm64', CODE,
+                                 ['-fsanitize=address,undefined'])
 
 
 # Frame records in place

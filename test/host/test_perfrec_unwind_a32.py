@@ -18,11 +18,9 @@ and r11, lr, the records and the return addresses are spoilt in the ways
 the walker must refuse (test_perfrec_unwind.py has the same for A64).
 """
 
-import os
-
 import pytest
 
-from conftest import HOSTCC, REPO, run, tool
+import unwind_helpers
 
 # A32 encodings (Arm ARM F5), condition AL
 PUSH_FP_LR = 0xe92d4800         # push {fp, lr}
@@ -33,41 +31,18 @@ BLX_R3 = 0xe12fff33             # blx r3
 WORK = 0xe2800001               # add r0, r0, #1
 
 
-def bl(at, target):
-    """bl from instruction index @at to index @target (the PC reads 8 ahead)"""
-    return 0xeb000000 | ((target - at - 2) & 0xffffff)
+class Code(unwind_helpers.Code):
+    """A32 code: bl's offset counts instructions from 8 bytes past the bl"""
 
-
-class Code:
-    """Functions one after the other; t<i> names instruction i; ('bl', name)
-    is a call. ret_to(caller, callee) is the return address of that call."""
-
-    def __init__(self, *funcs):
-        self.entry, self.calls, body = {}, {}, []
-        for name, insns in funcs:
-            self.entry[name] = len(body)
-            for insn in insns:
-                if isinstance(insn, tuple):
-                    self.calls[(name, insn[1])] = len(body)
-                body.append(insn)
-        self.words = [bl(i, self.entry[w[1]]) if isinstance(w, tuple) else w
-                      for i, w in enumerate(body)]
-
-    def at(self, name, offset=0):
-        """Instruction @offset of function @name, as t<i>"""
-        return 't%d' % (self.entry[name] + offset)
-
-    def ret_to(self, caller, callee):
-        """The return address of @caller's call to @callee"""
-        return 't%d' % (self.calls[(caller, callee)] + 1)
+    @staticmethod
+    def bl(at, target):  # pylint: disable=invalid-name
+        """bl from instruction index @at to index @target (the PC reads 8 ahead)"""
+        return 0xeb000000 | ((target - at - 2) & 0xffffff)
 
 
 def framed(*calls):
     """Offsets: 0 push, 1 add fp, 2 work, then per call a bl and a work, then pop"""
-    body = [PUSH_FP_LR, ADD_FP_SP_4, WORK]
-    for callee in calls:
-        body += [('bl', callee), WORK]
-    return body + [POP_FP_PC]
+    return unwind_helpers.framed([PUSH_FP_LR, ADD_FP_SP_4], WORK, [POP_FP_PC], calls)
 
 
 CODE = Code(('low', framed()),
@@ -83,10 +58,7 @@ JUNK = '5a5a5a5a'
 
 def stack(records, words=16):
     """@words stack words; @records maps the saved LR's word index to (saved r11, saved lr)"""
-    out = [JUNK] * words
-    for idx, (fp, lr) in records.items():
-        out[idx - 1:idx + 1] = [fp, lr]
-    return out
+    return unwind_helpers.stack(records, words, JUNK, -1)
 
 
 # main (called from outside) -> f -> g: records (r11 at the saved LR) at s13, s9, s5
@@ -98,24 +70,10 @@ MAIN_H = stack({13: ('0', OUTSIDE), 9: ('s13', CODE.ret_to('main', 'h'))})
 
 @pytest.fixture(scope='module')
 def walk(tmp_path_factory):
-    """Return a function that walks (stack, pc, fp, lr, sp[, code, max]) to a chain"""
-    path = str(tmp_path_factory.mktemp('unwind_a32') / 'perfrec_unwind_run')
-    run([tool(HOSTCC), '-Wall', '-Wextra', '-Werror', '-fsanitize=undefined',
-         '-fno-sanitize-recover=all', '-DUSE_HOSTCC', '-DPERFREC_UNWIND_A32',
-         '-I', os.path.join(REPO, 'drivers', 'perf'), '-o', path,
-         os.path.join(REPO, 'test', 'host', 'perfrec_unwind_run.c'),
-         os.path.join(REPO, 'drivers', 'perf', 'arm', 'perfrec_unwind.c')])
-
-    # pylint: disable-next=too-many-arguments
-    def do_walk(stk, pc, fp, lr, sp, code=CODE, max_entries=None):
-        args = [path, '-t', ','.join('%08x' % w for w in code.words), '-s', ','.join(stk)]
-        if max_entries is not None:
-            args += ['-m', str(max_entries)]
-        proc = run(args + [pc, fp, lr, sp])
-        assert not proc.stderr, proc.stderr
-        return proc.stdout.split()
-
-    return do_walk
+    """Return a function that walks (stack, pc, fp, lr, sp[, code, max]) to a
+    chain, with UBSan (the harness puts code and stack below 4 GiB itself)"""
+    return unwind_helpers.walker(tmp_path_factory.mktemp('unwind_a32'), 'arm', CODE,
+                                 ['-fsanitize=undefined', '-DPERFREC_UNWIND_A32'])
 
 
 def test_body_of_framed_function(walk):
