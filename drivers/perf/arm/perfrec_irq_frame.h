@@ -4,8 +4,10 @@
  * The register frame perfrec's IRQ entry saves: shared by perfrec_vectors.S and the C side
  *
  * The entry (perfrec_vectors.S) saves what the C ABI lets the handler
- * clobber, r0-r3, r12 and lr, with r4 to keep the frame 8-byte aligned and
- * r11 for the walker, and passes the frame's address to the handler. In
+ * clobber, r0-r3, r12 and lr, with r4 (which keeps the 4 bytes by which
+ * the entry realigns sp to 8 for the call when the interrupted code left it
+ * 4 off) and r11 for the walker, and passes the frame's address to the
+ * handler. In
  * SVC mode the return address and SPSR come first (srsdb), in Hyp mode two
  * unused words: the interrupted sp is regs + PERFREC_IRQ_FRAME_BYTES in
  * both.

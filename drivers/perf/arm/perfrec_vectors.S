@@ -50,6 +50,19 @@
 	pop	{r0, pc}
 .endm
 
+/*
+ * perfrec_irq_handler(r0, r1) on a stack 8-byte aligned, as the AAPCS
+ * wants at a call: the interrupted code may have left sp 4 off, between a
+ * push of an odd number of registers and the room for its locals, and the
+ * frame is 40 bytes. r4, saved in the frame, keeps the 4 over the call.
+ */
+.macro	perfrec_call_aligned
+	and	r4, sp, #4
+	sub	sp, sp, r4
+	bl	perfrec_irq_handler
+	add	sp, sp, r4
+.endm
+
 	.section .text.perfrec_vectors_el1, "ax"
 	.align	5
 	.globl	perfrec_vectors_el1
@@ -90,7 +103,7 @@ perfrec_vectors_el1:
 	push	{r0-r4, r11, r12, lr}
 	ldr	r0, [sp, #PERFREC_IRQ_FRAME_PC * 4]
 	mov	r1, sp
-	bl	perfrec_irq_handler
+	perfrec_call_aligned
 	pop	{r0-r4, r11, r12, lr}
 	rfeia	sp!
 	.ltorg
@@ -142,7 +155,7 @@ perfrec_vectors_el2:
 	push	{r0-r4, r11, r12, lr}
 	mrs	r0, elr_hyp
 	mov	r1, sp
-	bl	perfrec_irq_handler
+	perfrec_call_aligned
 	pop	{r0-r4, r11, r12, lr}
 	add	sp, sp, #8
 	eret
