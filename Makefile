@@ -32,8 +32,10 @@ CROSS_COMPILE	?= aarch64-linux-gnu-
 UBOOT_SUITE	?= bookworm
 BASE_DEFCONFIG	?= qemu_arm64_defconfig
 # perfrec's options for any board (the guide's fragment), then what the test
-# builds add: semihosting, the test command (configs/perfrec.config)
-PERFREC_FRAGMENT := $(CURDIR)/configs/perfrec-board.config $(CURDIR)/configs/perfrec.config
+# builds add: semihosting (configs/perfrec.config), and on AArch64 the test
+# command (configs/perfrec-test-cmd.config)
+PERFREC_FRAGMENT := $(CURDIR)/configs/perfrec-board.config $(CURDIR)/configs/perfrec.config \
+		    $(CURDIR)/configs/perfrec-test-cmd.config
 # The real boards' test builds: perfrec's options and no preboot (no USB scan)
 BOARD_FRAGMENTS	:= $(PERFREC_FRAGMENT) $(CURDIR)/configs/perfrec-board-test.config
 # LEAN=1: the test build less what no test reaches (configs/perfrec-lean.config),
@@ -499,11 +501,12 @@ SPL_CELLS	?= el2-gicv3
 SMALLEST_CELLS	?= el2-gicv3 el1-gicv3
 # The 32-bit Arm build (qemu_arm_defconfig, in ARM state) and its cells on
 # QEMU virt through qemu-system-arm (scripts/perfrec_run_tests.py's
-# ARM32_CELLS: its tests, test_perfrec_arm32.py). The test command's
-# workloads are AArch64 code: its fragment is perfrec.config but that
+# ARM32_CELLS: its tests, test_perfrec_arm32.py), with perfrec.config but
+# not the test command (configs/perfrec-test-cmd.config), whose workloads are
+# AArch64 code
 ARM32_CONFIG	:= qemu_arm_perfrec
 ARM32_O		:= $(BUILD)/$(ARM32_CONFIG)$(TAG)
-ARM32_FRAGMENTS	:= $(CURDIR)/configs/perfrec-board.config $(CURDIR)/configs/perfrec-arm.config
+ARM32_FRAGMENTS	:= $(CURDIR)/configs/perfrec-board.config $(CURDIR)/configs/perfrec.config
 ARM32_CELLS	?= arm32-pl1-a15 arm32-pl1-a7 arm32-pl1-max-gicv3 arm32-hyp-max
 # The same in Thumb-2 (SYS_THUMB_BUILD, as most 32-bit boards): one cell, on
 # the default release; its tests expect -g refused
