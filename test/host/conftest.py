@@ -13,7 +13,8 @@ directory, since perf writes ~/.debug) and by test/py/tests/perfrec_data.py.
 A missing tool fails the tests: nothing here skips.
 
 Environment: PERF (default /usr/bin/perf), HOSTCC (gcc), CROSS_COMPILE
-(aarch64-linux-gnu-).
+(aarch64-linux-gnu-), ARM32_CROSS_COMPILE (arm-linux-gnueabihf-, for the
+32-bit Arm ELFs of the ELF readers' tests).
 """
 
 import collections
@@ -34,6 +35,7 @@ import perfrec_data  # noqa: E402
 PERF = os.environ.get('PERF', '/usr/bin/perf')
 HOSTCC = os.environ.get('HOSTCC', 'gcc')
 CROSS_COMPILE = os.environ.get('CROSS_COMPILE', 'aarch64-linux-gnu-')
+ARM32_CROSS_COMPILE = os.environ.get('ARM32_CROSS_COMPILE', 'arm-linux-gnueabihf-')
 
 # What perf_data_gen puts in every file (see its main())
 GEN_PID = 1
@@ -326,16 +328,19 @@ def parse_script(text):
     return lines
 
 
-def build_fixture(outdir, text_base, build_id='none', source='perf_fixture.c', cflags=()):
+# pylint: disable-next=too-many-arguments
+def build_fixture(outdir, text_base, build_id='none', source='perf_fixture.c', cflags=(),
+                  cross=CROSS_COMPILE):
     """Cross-compile test/host/@source at @text_base into @outdir/u-boot; return an Elf
 
     @build_id is ld's --build-id style: 'none' (like U-Boot), 'sha1' or 'md5'.
-    @source may be a tuple of files; @cflags are more compiler options.
+    @source may be a tuple of files; @cflags are more compiler options;
+    @cross the compiler's prefix (ARM32_CROSS_COMPILE: a 32-bit Arm ELF).
     """
     os.makedirs(outdir, exist_ok=True)
     path = os.path.join(outdir, 'u-boot')
     sources = (source,) if isinstance(source, str) else source
-    run([tool(CROSS_COMPILE + 'gcc'), '-Wall', '-Wextra', '-Werror', '-O1', '-fno-inline',
+    run([tool(cross + 'gcc'), '-Wall', '-Wextra', '-Werror', '-O1', '-fno-inline',
          '-ffreestanding', '-fno-toplevel-reorder', '-fno-reorder-functions', '-nostdlib',
          '-static', '-Wl,-Ttext=%#x' % text_base, '-Wl,--build-id=%s' % build_id, '-o', path] +
         list(cflags) + [os.path.join(REPO, 'test', 'host', src) for src in sources])
