@@ -33,7 +33,7 @@ DIRS = ['arch', 'cmd', 'doc/usage', 'drivers/perf', 'include', 'lib/perfrec', 't
 
 # Single project files copied to the same path in the tree. Of scripts/ only
 # what U-Boot's own build runs (arch/arm/Makefile.postlink runs the pgoff
-# script); the rest of scripts/ is the project's tooling and stays out.
+# script, with tools/perfrec/perfrec_elf.py); the rest is the project's tooling.
 FILES = ['doc/api/perf.rst', 'doc/develop/perfrec.rst', 'lib/perf_data.c',
          'lib/perf_data_internal.h', 'lib/perf_data_pipe.c', 'scripts/perfrec_pgoff.py',
          'test/lib/perf_data.c', 'test/lib/perf_data_pipe.c', 'test/lib/perf_data_ut.h',

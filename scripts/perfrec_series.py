@@ -144,13 +144,15 @@ record while the shell runs other commands (start/stop), count events
 (stat), stream to the console or the host, list the CPU's events and
 report the hottest functions on the board. After linking, a post-link
 step records the image's ELF file offset in the image, so that perf maps
-samples of the relocated U-Boot to its ELF.''',
+samples of the relocated U-Boot to its ELF; it reads the ELF with
+tools/perfrec/perfrec_elf.py, the reader the host tools share.''',
          files=['cmd/perfrec.c', 'cmd/perfrec_dump.c', 'cmd/perfrec_dump.h',
                 'cmd/perfrec_opts.c', 'cmd/perfrec_opts.h',
                 'cmd/perfrec_show.c', 'cmd/perfrec_show.h',
                 'doc/usage/cmd/perfrec.rst', 'doc/usage/perfrec.rst', 'doc/api/perf.rst',
                 'doc/develop/perfrec.rst',
-                'arch/arm/Makefile.postlink', 'scripts/perfrec_pgoff.py'],
+                'arch/arm/Makefile.postlink', 'scripts/perfrec_pgoff.py',
+                'tools/perfrec/perfrec_elf.py'],
          edits=['build the perfrec command', 'list the perfrec page', 'list the perfrec guide',
                 'list the page of perfrec', 'list perfrec\'s developer page'],
          symbols=['CMD_PERFREC', 'PERFREC_CALLCHAIN', 'PERFREC_CALLCHAIN_DEPTH',

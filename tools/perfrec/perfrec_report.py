@@ -32,47 +32,21 @@ Exit status: 0 on success, 1 on a mismatch or a perf failure, 2 on a usage error
 import argparse
 import os
 import re
-import struct
 import subprocess
 import sys
+
+from perfrec_elf import load
 
 PERF = os.environ.get('PERF', 'perf')
 STACKCOLLAPSE = '/usr/lib/perf-core/scripts/python/stackcollapse.py'
 FLAMEGRAPH = os.path.join(os.path.dirname(os.path.abspath(__file__)), 'perfrec_flamegraph.py')
 DIFF = os.path.join(os.path.dirname(os.path.abspath(__file__)), 'perfrec_diff.py')
-NT_GNU_BUILD_ID = 3
-SHT_NOTE = 7
-
-
-def _elf_notes(data, offset, size):
-    """Yield (type, name, desc) of each note of the note section at @offset in @data"""
-    pos = offset
-    while pos + 12 <= offset + size:
-        namesz, descsz, ntype = struct.unpack_from('<III', data, pos)
-        desc = pos + 12 + (namesz + 3) // 4 * 4
-        yield ntype, data[pos + 12:pos + 12 + namesz], data[desc:desc + descsz]
-        pos = desc + (descsz + 3) // 4 * 4
 
 
 def elf_build_id(path):
-    """The NT_GNU_BUILD_ID of little-endian ELF (64- or 32-bit) @path as hex, or None"""
-    with open(path, 'rb') as inf:
-        data = inf.read()
-    if data[:4] != b'\x7fELF' or data[4] not in (1, 2) or data[5] != 1:
-        raise ValueError(f'{path}: not a little-endian ELF')
-    wide = data[4] == 2
-    shoff, = struct.unpack_from('<Q' if wide else '<I', data, 0x28 if wide else 0x20)
-    shentsize, shnum = struct.unpack_from('<HH', data, 0x3a if wide else 0x2e)
-    for i in range(shnum):
-        sh_type, = struct.unpack_from('<I', data, shoff + i * shentsize + 4)
-        if sh_type != SHT_NOTE:
-            continue
-        offset, size = struct.unpack_from('<QQ' if wide else '<II', data,
-                                          shoff + i * shentsize + (0x18 if wide else 0x10))
-        for ntype, name, desc in _elf_notes(data, offset, size):
-            if ntype == NT_GNU_BUILD_ID and name == b'GNU\0':
-                return desc.hex()
-    return None
+    """The NT_GNU_BUILD_ID of little-endian ELF (64- or 32-bit) @path as hex, or
+    None; a ValueError (perfrec_elf.ElfError) when @path is no such ELF"""
+    return load(path).build_id()
 
 
 def perf(args, check=True, **kwargs):

@@ -48,178 +48,65 @@ its build-id matching or u-boot.bin depend on:
 
 The build-id note is copied unchanged; an ELF without one (a build with
 CONFIG_PERFREC_BUILD_ID off) gets OUT_DIR/u-boot only. Nothing is rewritten when the copy is
-already up to date, so a no-op build leaves it alone. Standard library and
-binutils' objcopy only. Exit status 0, or 1 with one line on what is wrong.
+already up to date, so a no-op build leaves it alone. Standard library (and
+perfrec_elf.py, the ELF reader beside it) and binutils' objcopy only. Exit
+status 0, or 1 with one line on what is wrong.
 """
 
 import argparse
 import bisect
 import os
 import shutil
-import struct
 import subprocess
 import sys
 import tempfile
 
-from perfrec_report import elf_build_id
-
-PT_LOAD = 1
-PF_R = 4
-ET_EXEC = 2
-ET_DYN = 3
-SHT_RELA = 4
-SHF_ALLOC = 2
-SHT_REL = 9
-SHT_SYMTAB = 2
-SHN_UNDEF = 0
-SHN_LORESERVE = 0xff00
-PT_GNU_STACK = 0x6474e551
-STB_LOCAL = 0
-STT_NOTYPE = 0
-STT_FUNC = 2
+from perfrec_elf import (ET_DYN, ET_EXEC, PF_R, PT_GNU_STACK, PT_LOAD, SHF_ALLOC, SHN_LORESERVE,
+                         SHN_UNDEF, SHT_REL, SHT_RELA, STB_LOCAL, STT_FUNC, STT_NOTYPE,
+                         Elf, Segment, load)
 
 
 class SymfsError(Exception):
     """A problem with the input ELF or the tools"""
 
 
-class ElfClass:  # pylint: disable=too-few-public-methods
-    """Where an ELF class (64: AArch64, 32: 32-bit Arm) keeps what this reads"""
-
-    def __init__(self, bits):
-        wide = bits == 64
-        self.mask = 2 ** bits - 1
-        # e_phoff and e_shoff; e_phentsize, e_phnum, e_shentsize, e_shnum
-        self.offs = ('<QQ', 0x20) if wide else ('<II', 0x1c)
-        self.counts = 0x36 if wide else 0x2a
-        # sh_name, sh_type, sh_flags, sh_addr, sh_offset, sh_size; sh_link's offset
-        self.shdr = '<IIQQQQ' if wide else '<IIIIII'
-        self.sh_link = 0x28 if wide else 0x18
-        self.sym = struct.Struct('<IBBHQQ' if wide else '<IIIBBH')
-        self.phdr = struct.Struct('<IIQQQQQQ' if wide else '<IIIIIIII')
-
-    def symbol(self, data, pos):
-        """(st_name, st_info, st_shndx, st_value, st_size) of the symbol at @pos"""
-        if self.sym.format == '<IBBHQQ':
-            name, info, _, shndx, value, size = self.sym.unpack_from(data, pos)
-        else:
-            name, value, size, info, _, shndx = self.sym.unpack_from(data, pos)
-        return name, info, shndx, value, size
-
-    def segment(self, data, pos):
-        """The program header at @pos in ELF64's field order (p_flags second)"""
-        raw = self.phdr.unpack_from(data, pos)
-        if self.phdr.format == '<IIQQQQQQ':
-            return raw
-        return (raw[0], raw[6]) + raw[1:6] + (raw[7],)
-
-    def pack_segment(self, data, pos, seg):
-        """Write @seg (ELF64's field order) as the program header at @pos"""
-        if self.phdr.format != '<IIQQQQQQ':
-            seg = (seg[0],) + tuple(seg[2:7]) + (seg[1], seg[7])
-        self.phdr.pack_into(data, pos, *seg)
-
-
-def elf_class(data):
-    """The ElfClass of a little-endian ELF file"""
-    if data[:4] != b'\x7fELF' or data[4] not in (1, 2) or data[5] != 1:
-        raise SymfsError('not a little-endian ELF file')
-    return ElfClass(64 if data[4] == 2 else 32)
-
-
-def elf_header(data):
-    """(e_phoff, e_shoff, e_phentsize, e_phnum, e_shentsize, e_shnum) of an ELF LE"""
-    cls = elf_class(data)
-    phoff, shoff = struct.unpack_from(cls.offs[0], data, cls.offs[1])
-    phentsize, phnum, shentsize, shnum = struct.unpack_from('<HHHH', data, cls.counts)
-    return phoff, shoff, phentsize, phnum, shentsize, shnum
-
-
-def sections(data):
-    """[(sh_type, sh_flags, sh_addr, sh_offset, sh_size)] of an ELF LE"""
-    cls = elf_class(data)
-    _, shoff, _, _, shentsize, shnum = elf_header(data)
-    out = []
-    for i in range(shnum):
-        _, sh_type, flags, addr, offset, size = struct.unpack_from(
-            cls.shdr, data, shoff + i * shentsize)
-        out.append((sh_type, flags, addr, offset, size))
-    return out
-
-
-def _symtab_entries(data, offset, size, strtab):
-    """(info, shndx, value, size, name) of each entry of the symbol table at @offset"""
-    cls = elf_class(data)
-    out = []
-    for pos in range(offset, offset + size, cls.sym.size):
-        name, info, shndx, value, sym_size = cls.symbol(data, pos)
-        end = data.index(b'\0', strtab + name)
-        out.append((info, shndx, value, sym_size, data[strtab + name:end].decode()))
-    return out
-
-
-def symbols(data):
-    """The symbols of an ELF LE's symbol tables: (info, shndx, value, size, name) each"""
-    cls = elf_class(data)
-    _, shoff, _, _, shentsize, _ = elf_header(data)
-    secs = sections(data)
-    syms = []
-    for idx, (sh_type, _, _, offset, size) in enumerate(secs):
-        if sh_type != SHT_SYMTAB:
-            continue
-        link, = struct.unpack_from('<I', data, shoff + idx * shentsize + cls.sh_link)
-        syms += _symtab_entries(data, offset, size, secs[link][3])
-    return syms
-
-
 def shadowing_symbols(data):
     """Names of the sizeless local symbols that lie inside a sized function"""
-    syms = symbols(data)
-    funcs = sorted((value, value + size) for info, _, value, size, _ in syms
-                   if info & 0xf == STT_FUNC and size)
+    syms = list(Elf(data).symbols())
+    funcs = sorted((sym.value, sym.value + sym.size) for sym in syms
+                   if sym.info & 0xf == STT_FUNC and sym.size)
     names = set()
-    for info, shndx, value, size, name in syms:
-        if size or info >> 4 != STB_LOCAL or info & 0xf != STT_NOTYPE or not shndx or not name:
+    for sym in syms:
+        name = sym.name.decode()
+        if (sym.size or sym.info >> 4 != STB_LOCAL or sym.info & 0xf != STT_NOTYPE or
+                not sym.shndx or not name):
             continue
-        idx = bisect.bisect_right(funcs, (value, 2 ** 64)) - 1
-        if idx >= 0 and funcs[idx][0] <= value < funcs[idx][1]:
+        idx = bisect.bisect_right(funcs, (sym.value, 2 ** 64)) - 1
+        if idx >= 0 and funcs[idx][0] <= sym.value < funcs[idx][1]:
             names.add(name)
     return sorted(names)
 
 
-def segments(data):
-    """The program headers of an ELF LE, as tuples in ELF64's field order"""
-    cls = elf_class(data)
-    phoff, _, phentsize, phnum, _, _ = elf_header(data)
-    return [cls.segment(data, phoff + i * phentsize) for i in range(phnum)]
-
-
-def shift_to_offsets(data):  # pylint: disable=too-many-locals
+def shift_to_offsets(data):
     """Move every address of a 32-bit @data up by its image segment's file
     offset (in place: segments, allocated sections, symbols in a section,
     the entry), so that its p_vaddr is its p_offset; return the shift"""
-    cls = elf_class(data)
-    phoff, shoff, phentsize, _, shentsize, _ = elf_header(data)
-    segs = segments(data)
-    image = next((seg for seg in segs if seg[0] == PT_LOAD and seg[5]), None)
-    if not image or image[3] >= image[2]:
+    elf = Elf(data)
+    segs = elf.segments()
+    image = next((seg for seg in segs if seg.type == PT_LOAD and seg.filesz), None)
+    if not image or image.vaddr >= image.offset:
         return 0
-    shift = image[2] - image[3]
+    shift = image.offset - image.vaddr
     for i, seg in enumerate(segs):
-        if seg[0] != PT_GNU_STACK:
-            cls.pack_segment(data, phoff + i * phentsize,
-                             seg[:3] + (seg[3] + shift, seg[4] + shift) + seg[5:])
-    for idx, (sh_type, flags, addr, offset, size) in enumerate(sections(data)):
-        if flags & SHF_ALLOC:
-            struct.pack_into('<I', data, shoff + idx * shentsize + 12, addr + shift)
-        if sh_type != SHT_SYMTAB:
-            continue
-        for pos in range(offset, offset + size, cls.sym.size):
-            _, _, shndx, value, _ = cls.symbol(data, pos)
-            if SHN_UNDEF < shndx < SHN_LORESERVE:
-                struct.pack_into('<I', data, pos + 4, value + shift)
-    entry, = struct.unpack_from('<I', data, 0x18)
-    struct.pack_into('<I', data, 0x18, entry + shift)
+        if seg.type != PT_GNU_STACK:
+            elf.write_segment(i, seg._replace(vaddr=seg.vaddr + shift, paddr=seg.paddr + shift))
+    for idx, sec in enumerate(elf.sections()):
+        if sec.flags & SHF_ALLOC:
+            elf.write_section(idx, sec._replace(addr=sec.addr + shift))
+    for sym in elf.symbols():
+        if SHN_UNDEF < sym.shndx < SHN_LORESERVE:
+            elf.write_symbol(sym._replace(value=sym.value + shift))
+    elf.write_header(elf.header._replace(entry=elf.header.entry + shift))
     return shift
 
 
@@ -229,27 +116,27 @@ def lead_with_base_segment(data):
     Returns False when it is there already. The table grows by one entry
     into the padding before the first section, which must be free.
     """
-    cls = elf_class(data)
-    phoff, _, phentsize, phnum, _, _ = elf_header(data)
-    segs = segments(data)
-    loads = [seg for seg in segs if seg[0] == PT_LOAD]
+    elf = Elf(data)
+    hdr = elf.header
+    segs = elf.segments()
+    loads = [seg for seg in segs if seg.type == PT_LOAD]
     if not loads:
         raise SymfsError('no PT_LOAD segment')
-    image = next(seg for seg in loads if seg[5])  # the first with file contents
-    base = (image[3] - image[2]) & cls.mask
-    lead = (PT_LOAD, PF_R, 0, base, base, 0, 0, image[7])
+    image = next(seg for seg in loads if seg.filesz)  # the first with file contents
+    base = (image.vaddr - image.offset) & (2 ** elf.bits - 1)
+    lead = Segment(PT_LOAD, PF_R, 0, base, base, 0, 0, image.align)
     if segs[0] == lead:
         return False
-    if phentsize != cls.phdr.size:
-        raise SymfsError(f'unexpected program header size {phentsize}')
-    end = phoff + (phnum + 1) * phentsize
-    used = [offset for sh_type, _, _, offset, size in sections(data)
-            if sh_type and size and offset < end and offset + size > phoff]
-    if end > min(seg[2] for seg in loads if seg[5]) or used:
-        raise SymfsError(f'no room for another program header after offset {phoff:#x}')
+    if hdr.phentsize != elf.phdr_size:
+        raise SymfsError(f'unexpected program header size {hdr.phentsize}')
+    end = hdr.phoff + (hdr.phnum + 1) * hdr.phentsize
+    used = [sec.offset for sec in elf.sections()
+            if sec.type and sec.size and sec.offset < end and sec.offset + sec.size > hdr.phoff]
+    if end > min(seg.offset for seg in loads if seg.filesz) or used:
+        raise SymfsError(f'no room for another program header after offset {hdr.phoff:#x}')
     for i, seg in enumerate([lead] + segs):
-        cls.pack_segment(data, phoff + i * phentsize, seg)
-    struct.pack_into('<H', data, cls.counts + 2, phnum + 1)
+        elf.write_segment(i, seg)
+    elf.write_header(hdr._replace(phnum=hdr.phnum + 1))
     return True
 
 
@@ -257,12 +144,13 @@ def relocatable(data):
     """Mark @data ET_DYN, in place, if it is an ET_EXEC that relocates
     itself (an allocated SHT_RELA or SHT_REL section: U-Boot's .rela.dyn, or
     .rel.dyn on 32-bit Arm); True if so"""
-    if struct.unpack_from('<H', data, 0x10)[0] != ET_EXEC:
+    elf = Elf(data)
+    if elf.header.type != ET_EXEC:
         return False
-    if not any(sh_type in (SHT_RELA, SHT_REL) and flags & SHF_ALLOC and size
-               for sh_type, flags, _, _, size in sections(data)):
+    if not any(sec.type in (SHT_RELA, SHT_REL) and sec.flags & SHF_ALLOC and sec.size
+               for sec in elf.sections()):
         return False
-    struct.pack_into('<H', data, 0x10, ET_DYN)
+    elf.write_header(elf.header._replace(type=ET_DYN))
     return True
 
 
@@ -286,7 +174,7 @@ def make_copy(elf, objcopy):
     """The host copy of @elf as bytes, and its build-id"""
     with open(elf, 'rb') as inf:
         orig = inf.read()
-    bid = elf_build_id(elf)
+    bid = load(elf).build_id()
     with tempfile.TemporaryDirectory() as tmp:
         out = os.path.join(tmp, 'u-boot')
         strip = os.path.join(tmp, 'strip-symbols')
@@ -298,10 +186,10 @@ def make_copy(elf, objcopy):
             raise SymfsError(f'{objcopy} --strip-debug failed: {proc.stderr.strip()}')
         with open(out, 'rb') as inf:
             data = bytearray(inf.read())
-        copied = elf_build_id(out)
+        copied = load(out).build_id()
     if copied != bid:
         raise SymfsError(f'{objcopy} changed the build-id note')
-    if elf_class(data).mask == 2 ** 32 - 1:
+    if Elf(data).bits == 32:
         shift_to_offsets(data)
     lead_with_base_segment(data)
     relocatable(data)
