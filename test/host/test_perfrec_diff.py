@@ -27,7 +27,7 @@ import sys
 
 import pytest
 
-from conftest import CROSS_COMPILE, GEN_BASE, REPO, build_fixture, run, tool
+from conftest import ARM32_CROSS_COMPILE, CROSS_COMPILE, GEN_BASE, REPO, build_fixture, run, tool
 from test_flamegraph import npm_installed  # noqa: F401 (fixture)
 from test_perf_data_buildid import write
 from test_perfrec_data import BASIC, CONTEXT_USER, P, build, SYN_PERIOD
@@ -89,12 +89,23 @@ class Build:  # pylint: disable=too-few-public-methods  # a record with one look
         return self.funcs[key] + offset - self.elf.text_base + GEN_BASE
 
 
+def build_pair(tmp_path_factory, cflags=(), cross=CROSS_COMPILE):
+    """(base, new) fixture builds, both with a sha1 build-id"""
+    return tuple(Build(build_fixture(str(tmp_path_factory.mktemp(name)), 0, 'sha1', SOURCES,
+                                     cflags + flags, cross))
+                 for name, flags in (('diffbase', ()), ('diffnew', ('-DDIFF_NEW',))))
+
+
 @pytest.fixture(scope='module', name='builds')
 def fixture_builds(tmp_path_factory):
     """(base, new) fixture builds, both with a sha1 build-id"""
-    return tuple(Build(build_fixture(str(tmp_path_factory.mktemp(name)), 0, 'sha1', SOURCES,
-                                     flags))
-                 for name, flags in (('diffbase', ()), ('diffnew', ('-DDIFF_NEW',))))
+    return build_pair(tmp_path_factory)
+
+
+@pytest.fixture(scope='module', name='builds32')
+def fixture_builds32(tmp_path_factory):
+    """The same builds for 32-bit Arm (ELF32, ARM state, as U-Boot's 32-bit build)"""
+    return build_pair(tmp_path_factory, ('-marm',), ARM32_CROSS_COMPILE)
 
 
 def make(bld, plan, path, callchain=True, nr_events=1):
@@ -328,6 +339,29 @@ def test_bad_input(builds, pair, tmp_path):
     assert bad.returncode == 2 and "'lots' is not a percentage" in bad.stderr
     bad = run_tool(tmp_path, *pair, '-n', '-3')
     assert bad.returncode == 2 and '-n -3: give a count >= 0' in bad.stderr
+
+
+@pytest.mark.parametrize('bits', [64, 32])
+def test_elf_functions(builds, builds32, bits):
+    """Every function of a 64- or 32-bit ELF, as readelf lists it, a static
+    one with its file: the static diff_helper of two files told apart"""
+    for bld in builds if bits == 64 else builds32:
+        with open(bld.elf.path, 'rb') as inf:
+            assert inf.read(5)[4] == {64: 2, 32: 1}[bits]     # EI_CLASS
+        funcs = perfrec_diff.elf_functions(bld.elf.path)
+        assert len(funcs) == len(bld.funcs)
+        assert {(home, name): addr for addr, _, name, home in funcs} == bld.funcs
+        assert all(size for _, size, _, _ in funcs)
+        assert perfrec_diff.ambiguous_names(funcs) == {'diff_helper'}
+
+
+def test_arm32_builds(builds32, tmp_path):
+    """Two recordings of 32-bit Arm builds compare as the 64-bit ones do"""
+    base, new = builds32
+    proc = run_tool(tmp_path, make(base, BASE_PLAN, tmp_path / 'base.data'), base.elf.symfs,
+                    make(new, NEW_PLAN, tmp_path / 'new.data'), new.elf.symfs, '-n', '0')
+    assert proc.returncode == 0, proc.stderr
+    assert {name: row[:2] for name, row in rows(proc.stdout).items()} == WANT, proc.stdout
 
 
 def test_wrong_build_refused(gen, elf_sha1, elf_sha1_other, tmp_path):

@@ -19,10 +19,10 @@ re-exports every public name of this module; this module does not import it.
 import collections
 import os
 import re
-import struct
 import subprocess
 import tempfile
 
+from perfrec_elf import SHT_SYMTAB, STB_LOCAL, STT_FILE, STT_FUNC, ElfError, load
 from perfrec_report import elf_build_id, recorded_build_id
 
 PERF = os.environ.get('PERF', 'perf')
@@ -33,9 +33,6 @@ SAMPLE = re.compile(r'^\s*(\d+)\s+(\S+):\s*(.*)$')
 FRAME = re.compile(r'^\s*([0-9a-f]+)\s+(\S+)')
 # perf's stderr lines that say nothing is wrong
 PERF_HARMLESS = re.compile(r'unwind: target platform=arm64 is not supported')
-STT_FUNC = 2
-STT_FILE = 4
-SHT_SYMTAB = 2
 
 
 class DiffError(Exception):
@@ -47,35 +44,25 @@ def fold(name):
     return CLONE.sub('', name)
 
 
-def _symtabs(data):
-    """Yield (offset, size, string table offset) of each SHT_SYMTAB of ELF64 @data"""
-    shoff, = struct.unpack_from('<Q', data, 0x28)
-    shentsize, shnum = struct.unpack_from('<HH', data, 0x3a)
-    for i in range(shnum):
-        sh_type, = struct.unpack_from('<I', data, shoff + i * shentsize + 4)
-        if sh_type == SHT_SYMTAB:
-            offset, size, link = struct.unpack_from('<QQI', data, shoff + i * shentsize + 0x18)
-            str_off, = struct.unpack_from('<Q', data, shoff + link * shentsize + 0x18)
-            yield offset, size, str_off
-
-
 def elf_functions(path):
-    """Return [(address, size, name, file or None for a global)] of ELF64 @path's functions"""
-    with open(path, 'rb') as inf:
-        data = inf.read()
-    if data[:4] != b'\x7fELF' or data[4] != 2 or data[5] != 1:
-        raise DiffError(f'{path}: not a 64-bit little-endian ELF')
+    """Return [(address, size, name, file or None for a global)] of ELF @path's
+    functions (64- or 32-bit)"""
+    try:
+        elf = load(path)
+    except ElfError as err:
+        raise DiffError(str(err)) from err
     funcs = []
-    for offset, size, str_off in _symtabs(data):
+    for symtab in elf.sections():
+        if symtab.type != SHT_SYMTAB:
+            continue
         current = None
-        for pos in range(offset, offset + size, 24):
-            st_name, st_info, _, _, value, sym_size = struct.unpack_from('<IBBHQQ', data, pos)
-            name = data[str_off + st_name:data.index(b'\0', str_off + st_name)].decode(
-                errors='replace')
-            if st_info & 0xf == STT_FILE:
+        for sym in elf.symbols(symtab):
+            name = sym.name.decode(errors='replace')
+            if sym.info & 0xf == STT_FILE:
                 current = name
-            elif st_info & 0xf == STT_FUNC:
-                funcs.append((value, sym_size, name, current if st_info >> 4 == 0 else None))
+            elif sym.info & 0xf == STT_FUNC:
+                funcs.append((sym.value, sym.size, name,
+                              current if sym.info >> 4 == STB_LOCAL else None))
     if not funcs:
         raise DiffError(f'{path} has no function symbols: give the unstripped u-boot ELF')
     return funcs
