@@ -277,7 +277,8 @@ int perfrec_parse_events(const char *list, bool terms, struct perfrec_cfg *cfg)
 			return CMD_RET_FAILURE;
 		}
 		if (IS_ENABLED(CONFIG_PERFREC_EVENTS) && ret == -EOPNOTSUPP) {
-			printf("Event '%s' is not implemented by this CPU (PMCEID0/1_EL0)\n", name);
+			printf("Event '%s' is not implemented by this CPU (%s)\n", name,
+			       PERFREC_SYSREG("PMCEID0/1", "_EL0"));
 			return CMD_RET_FAILURE;
 		}
 		if (ret) {

@@ -92,14 +92,15 @@ int do_perfrec_list(struct cmd_tbl *cmdtp, int flag, int argc, char *const argv[
 		return CMD_RET_FAILURE;
 	}
 	if (perfrec_get_pmu_info(&pmu)) {
-		printf("This CPU has no PMUv3 (ID_AA64DFR0_EL1.PMUVer)\n");
+		printf("This CPU has no PMUv3 (%s)\n", PERFREC_PMU_ID_FIELD);
 		return CMD_RET_FAILURE;
 	}
 	printf("PMU: %s (PMUVer %u), %u event counters of %u bits, cycle counter of %u bits\n",
 	       perfrec_pmu_version(pmu.version), pmu.version, pmu.nr_counters,
 	       pmu.counter_bits, pmu.cycle_bits);
-	printf("Counts at EL%u; PMCEID0_EL0 %#llx, PMCEID1_EL0 %#llx\n\n", pmu.el,
-	       pmu.pmceid0, pmu.pmceid1);
+	printf("Counts at EL%u; %s %#llx, %s %#llx\n\n", pmu.el,
+	       PERFREC_SYSREG("PMCEID0", "_EL0"), pmu.pmceid0,
+	       PERFREC_SYSREG("PMCEID1", "_EL0"), pmu.pmceid1);
 	for (i = 0; !perfrec_event_at(i, &ev); i++) {
 		if (!ev.implemented && !all)
 			continue;

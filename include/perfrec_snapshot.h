@@ -17,6 +17,20 @@
 /* Most registers a snapshot holds */
 #define PERFREC_SNAPSHOT_MAX		160
 
+/*
+ * A system register's name as the architecture spells it in messages and
+ * snapshots: PERFREC_SYSREG("PMCR", "_EL0") is PMCR_EL0 on AArch64, PMCR on
+ * 32-bit Arm (whose cp15 registers have no EL in their names)
+ */
+#ifdef CONFIG_ARM64
+#define PERFREC_SYSREG(name, el)	name el
+/* Where the CPU says whether it has a PMU, and which */
+#define PERFREC_PMU_ID_FIELD		"ID_AA64DFR0_EL1.PMUVer"
+#else
+#define PERFREC_SYSREG(name, el)	name
+#define PERFREC_PMU_ID_FIELD		"ID_DFR0.PerfMon"
+#endif
+
 /* Longest printable register name, NUL included ("GICD_ISENABLER31") */
 #define PERFREC_REG_NAME_LEN		24
 

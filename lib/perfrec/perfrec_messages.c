@@ -163,10 +163,11 @@ void perfrec_print_arm_error(int err, const struct perfrec_cfg *cfg,
 		       perfrec_arch_el(), perfrec_arch_el());
 		break;
 	case -ETIME:
-		printf("The generic timer has no frequency (CNTFRQ_EL0 is 0): the firmware must set it\n");
+		printf("The generic timer has no frequency (%s is 0): the firmware must set it\n",
+		       PERFREC_SYSREG("CNTFRQ", "_EL0"));
 		break;
 	case -ENODEV:
-		printf("This CPU has no PMUv3 (ID_AA64DFR0_EL1.PMUVer)\n");
+		printf("This CPU has no PMUv3 (%s)\n", PERFREC_PMU_ID_FIELD);
 		break;
 	case -ENOSPC:
 		printf("Buffer too small: %#lx bytes cannot hold the perf.data header and a sample\n",
