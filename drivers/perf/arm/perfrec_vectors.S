@@ -51,6 +51,51 @@
 .endm
 
 /*
+ * A probe's fault (undefined instruction or data abort) in SVC mode: if lr,
+ * @ahead past the faulting instruction, is @insn's (or @insn2's), return
+ * past it with r2 = 1; else on to U-Boot's entry at @off
+ */
+.macro	perfrec_svc_probe ahead, off, insn, insn2
+	ldr	sp, =\insn + \ahead
+	cmp	sp, lr
+	.ifnb	\insn2
+	ldrne	sp, =\insn2 + \ahead
+	cmpne	sp, lr
+	.endif
+	beq	.Lperfrec_svc_skip\@
+	perfrec_to_uboot \off
+.Lperfrec_svc_skip\@:
+	mov	r2, #1
+	.if	\ahead != 4
+	sub	lr, lr, #(\ahead - 4)
+	.endif
+	movs	pc, lr
+.endm
+
+/* The same in Hyp mode, where ELR_hyp is the faulting instruction's address */
+.macro	perfrec_hyp_probe off, insn, insn2
+	push	{r0, r1}
+	mrs	r0, elr_hyp
+	ldr	r1, =\insn
+	cmp	r0, r1
+	.ifnb	\insn2
+	ldrne	r1, =\insn2
+	cmpne	r0, r1
+	.endif
+	pop	{r0, r1}
+	beq	.Lperfrec_hyp_skip\@
+	perfrec_to_uboot_push \off
+.Lperfrec_hyp_skip\@:
+	push	{r0}
+	mrs	r0, elr_hyp
+	add	r0, r0, #4
+	msr	elr_hyp, r0
+	pop	{r0}
+	mov	r2, #1
+	eret
+.endm
+
+/*
  * perfrec_irq_handler(r0, r1) on a stack 8-byte aligned, as the AAPCS
  * wants at a call: the interrupted code may have left sp 4 off, between a
  * push of an odd number of registers and the room for its locals, and the
@@ -80,22 +125,9 @@ perfrec_vectors_el1:
 4:	perfrec_to_uboot 0x0c
 6:	perfrec_to_uboot 0x14
 	/* Undefined mode: lr is the instruction's address + 4 */
-2:	ldr	sp, =perfrec_probe_mrc0 + 4
-	cmp	sp, lr
-	ldrne	sp, =perfrec_probe_mrc1 + 4
-	cmpne	sp, lr
-	bne	9f
-	mov	r2, #1
-	movs	pc, lr
-9:	perfrec_to_uboot 0x04
+2:	perfrec_svc_probe 4, 0x04, perfrec_probe_mrc0, perfrec_probe_mrc1
 	/* Abort mode: lr is the aborted instruction's address + 8 */
-5:	ldr	sp, =perfrec_probe_load + 8
-	cmp	sp, lr
-	bne	10f
-	mov	r2, #1
-	sub	lr, lr, #4
-	movs	pc, lr
-10:	perfrec_to_uboot 0x10
+5:	perfrec_svc_probe 8, 0x10, perfrec_probe_load
 	/* IRQ mode: on to SVC mode, with the return state on its stack */
 7:	sub	lr, lr, #4
 	srsdb	sp!, #PERFREC_MODE_SVC
@@ -124,32 +156,9 @@ perfrec_vectors_el2:
 3:	perfrec_to_uboot_push 0x08
 4:	perfrec_to_uboot_push 0x0c
 6:	perfrec_to_uboot_push 0x14
-	/* ELR_hyp is the undefined instruction's address */
-2:	push	{r0, r1}
-	mrs	r0, elr_hyp
-	ldr	r1, =perfrec_probe_mrc0
-	cmp	r0, r1
-	ldrne	r1, =perfrec_probe_mrc1
-	cmpne	r0, r1
-	pop	{r0, r1}
-	beq	11f
-	perfrec_to_uboot_push 0x04
-	/* ELR_hyp is the aborted instruction's address */
-5:	push	{r0, r1}
-	mrs	r0, elr_hyp
-	ldr	r1, =perfrec_probe_load
-	cmp	r0, r1
-	pop	{r0, r1}
-	bne	9f
-	/* Past the instruction, with the flag set */
-11:	push	{r0}
-	mrs	r0, elr_hyp
-	add	r0, r0, #4
-	msr	elr_hyp, r0
-	pop	{r0}
-	mov	r2, #1
-	eret
-9:	perfrec_to_uboot_push 0x10
+	/* ELR_hyp is the undefined or aborted instruction's address */
+2:	perfrec_hyp_probe 0x04, perfrec_probe_mrc0, perfrec_probe_mrc1
+5:	perfrec_hyp_probe 0x10, perfrec_probe_load
 	/* Two words where SVC mode's entry has its return state */
 7:	sub	sp, sp, #8
 	push	{r0-r4, r11, r12, lr}
