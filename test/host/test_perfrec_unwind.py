@@ -129,6 +129,20 @@ def test_body_after_call_to_lower_function(walk):
     assert walk(stk, pc, 's8', CODE.ret_to('f', 'low'), 's8') == [pc, CODE.ret_to('main', 'f')]
 
 
+def test_pc_just_below_callee_of_lr(walk):
+    """f ends in a call that does not return, g right after it: on that bl, a
+    stale x30 (f's bl g returned) is left out, g's entry lying above the PC
+    (the bl's offset counts from the bl: 4 bytes less would be the PC itself)"""
+    code = Code(('low', framed()),
+                ('main', framed('f')),
+                ('f', [stp_fp_lr_pre(16), MOV_FP_SP, ('bl', 'g'), WORK, ('bl', 'low')]),
+                ('g', framed()))
+    before_g = code.at('g', -1)
+    stk = stack({12: ('0', OUTSIDE), 8: ('s12', code.ret_to('main', 'f'))})
+    assert walk(stk, before_g, 's8', code.ret_to('f', 'g'), 's8', code=code) == \
+        [before_g, code.ret_to('main', 'f')]
+
+
 def test_body_after_call_caller_unknown(walk):
     """Stale x30 in [entry, pc] of its callee is left out, even if f's own caller is unknown"""
     code = Code(('low', framed()),

@@ -89,6 +89,15 @@ def test_body_after_call(walk):
     assert walk(stk, pc, 's9', CODE.ret_to('f', 'g'), 's8') == [pc, CODE.ret_to('main', 'f')]
 
 
+def test_pc_just_below_callee_of_lr(walk):
+    """On h's pop, the last instruction before leaf, a stale lr (h's bl leaf
+    returned) is left out: the bl's target, read 8 ahead, lies above the PC
+    (4 bytes less would be the PC itself)"""
+    before_leaf = CODE.at('leaf', -1)
+    assert walk(MAIN_H, before_leaf, 's9', CODE.ret_to('h', 'leaf'), 's8') == \
+        [before_leaf, CODE.ret_to('main', 'h')]
+
+
 @pytest.mark.parametrize('offset, sp', [(PUSH, 's8'), (ADD, 's6')], ids=['push', 'add-fp'])
 def test_prologue_adds_lr(walk, offset, sp):
     """On the push and the add fp, lr is the caller's return address (r11 is
