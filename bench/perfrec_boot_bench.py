@@ -16,7 +16,10 @@ perfrec's; its tree has the same /options/u-boot as the others), then recording 
 250000 cycles (4 kHz at QEMU's 1 GHz), every 20000 (the default) and every
 10000 (100 kHz), and flat every 20000. What a sample costs comes by
 difference, from the board_init_f mark to the board_init_r mark, against a
-boot recorded with a period too long to end there.
+boot recorded with a period too long to end there. That boot once more,
+with /options/u-boot's perfrec,until-prompt = <0> (the recording goes on
+at the prompt: no stop there, no fileaddr/filesize), against a baseline
+with the same two properties, parts the stop's cost from the rest.
 
 The flat sample's cost is then counted exactly: one more flat boot runs
 under QEMU's execution trace (-d exec -singlestep, -dfilter over perfrec's
@@ -72,6 +75,12 @@ RUNS = [('off (a build without the boot recording)', {'perfrec,boot-period': 200
         ('default (every 20000 cycles)', {'perfrec,boot-period': 20000}),
         ('100 kHz (every 10000 cycles)', {'perfrec,boot-period': 10000}),
         ('flat, every 20000 cycles', {'perfrec,boot-callchain': 0})]
+# Armed with no sample, going on past the prompt (perfrec,until-prompt = <0>):
+# no stop at the prompt, so neither the finalising nor U-Boot's env_set_hex()
+# of fileaddr and filesize. Two properties in /options/u-boot: against a
+# baseline with the same two
+GOING_ON = {**NO_SAMPLE, 'perfrec,until-prompt': 0}
+GOING_ON_BASE = {'perfrec,boot-period': 20000, 'perfrec,until-prompt': 0}
 # The flat sample path of the boot handler may cost this much more than the
 # normal handler's: its address classification, and a register move
 FLAT_EXTRA = 5
@@ -322,6 +331,8 @@ def main(argv=None):
             build = args.build_dir if i else args.off_dir
             marks, samples, early = boot(os.path.abspath(build), tmp, props)
             rows.append((what, samples, marks, early))
+        going_base = boot(os.path.abspath(args.off_dir), tmp, GOING_ON_BASE)[0]['main_loop']
+        going = boot(os.path.abspath(args.build_dir), tmp, GOING_ON)[0]
         traced = trace_costs(os.path.abspath(args.build_dir), tmp)
         arming = arming_table(os.path.abspath(args.build_dir), tmp, args.plugin)
         arming += rpi_walk(os.path.abspath(args.rpi_dir), tmp, args.plugin)
@@ -348,6 +359,12 @@ def main(argv=None):
             '-' if marks is rows[0][2] else '%+.1f%%' % (100.0 * (marks['main_loop'] - base) /
                                                           base),
             '-' if cost is None else '%.0f' % cost))
+    lines.append('| armed, no sample, going on past the prompt (`perfrec,until-prompt = <0>`: '
+                 'no stop, no `fileaddr`/`filesize`; against the baseline with the same '
+                 'properties, %.3f M) | - | %.3f | %.3f | %.3f | %+.2f%% | - |' % (
+                     going_base / 1000, going['board_init_f'] / 1000,
+                     going['board_init_r'] / 1000, going['main_loop'] / 1000,
+                     100.0 * (going['main_loop'] - going_base) / going_base))
     lines += ['', 'Bootstage\'s marks are whole microseconds: a figure by difference is '
               'good to about %.0f instructions. Counted in QEMU\'s execution trace instead '
               '(`-d exec -singlestep`, vector entry to `eret`, a flat sample):' %
