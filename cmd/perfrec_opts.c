@@ -278,7 +278,7 @@ int perfrec_parse_events(const char *list, bool terms, struct perfrec_cfg *cfg)
 		}
 		if (IS_ENABLED(CONFIG_PERFREC_EVENTS) && ret == -EOPNOTSUPP) {
 			printf("Event '%s' is not implemented by this CPU (%s)\n", name,
-			       PERFREC_SYSREG("PMCEID0/1", "_EL0"));
+			       PERFREC_REGNAME_EL0("PMCEID0/1"));
 			return CMD_RET_FAILURE;
 		}
 		if (ret) {

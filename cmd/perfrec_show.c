@@ -99,8 +99,8 @@ int do_perfrec_list(struct cmd_tbl *cmdtp, int flag, int argc, char *const argv[
 	       perfrec_pmu_version(pmu.version), pmu.version, pmu.nr_counters,
 	       pmu.counter_bits, pmu.cycle_bits);
 	printf("Counts at EL%u; %s %#llx, %s %#llx\n\n", pmu.el,
-	       PERFREC_SYSREG("PMCEID0", "_EL0"), pmu.pmceid0,
-	       PERFREC_SYSREG("PMCEID1", "_EL0"), pmu.pmceid1);
+	       PERFREC_REGNAME_EL0("PMCEID0"), pmu.pmceid0,
+	       PERFREC_REGNAME_EL0("PMCEID1"), pmu.pmceid1);
 	for (i = 0; !perfrec_event_at(i, &ev); i++) {
 		if (!ev.implemented && !all)
 			continue;

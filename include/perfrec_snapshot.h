@@ -19,15 +19,19 @@
 
 /*
  * A system register's name as the architecture spells it in messages and
- * snapshots: PERFREC_SYSREG("PMCR", "_EL0") is PMCR_EL0 on AArch64, PMCR on
+ * snapshots: PERFREC_REGNAME_EL0("PMCR") is PMCR_EL0 on AArch64, PMCR on
  * 32-bit Arm (whose cp15 registers have no EL in their names)
  */
 #ifdef CONFIG_ARM64
-#define PERFREC_SYSREG(name, el)	name el
+#define PERFREC_REGNAME_EL0(name)	name "_EL0"
+#define PERFREC_REGNAME_EL1(name)	name "_EL1"
+#define PERFREC_REGNAME_EL3(name)	name "_EL3"
 /* Where the CPU says whether it has a PMU, and which */
 #define PERFREC_PMU_ID_FIELD		"ID_AA64DFR0_EL1.PMUVer"
 #else
-#define PERFREC_SYSREG(name, el)	name
+#define PERFREC_REGNAME_EL0(name)	name
+#define PERFREC_REGNAME_EL1(name)	name
+#define PERFREC_REGNAME_EL3(name)	name
 #define PERFREC_PMU_ID_FIELD		"ID_DFR0.PerfMon"
 #endif
 

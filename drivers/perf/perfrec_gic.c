@@ -452,13 +452,13 @@ void perfrec_gic_snapshot(const struct perfrec_gic *gic, struct perfrec_snapshot
 	perfrec_snap_add(snap, "ICC_SRE", -1, perfrec_cpu_icc_sre());
 	if (!(perfrec_cpu_icc_sre() & GIC_ICC_SRE_SRE))
 		return;	/* ICC_* other than SRE are not accessible */
-	perfrec_snap_add(snap, PERFREC_SYSREG("ICC_PMR", "_EL1"), -1, read_icc_pmr_el1());
-	perfrec_snap_add(snap, PERFREC_SYSREG("ICC_CTLR", "_EL1"), -1, read_icc_ctlr_el1());
+	perfrec_snap_add(snap, PERFREC_REGNAME_EL1("ICC_PMR"), -1, read_icc_pmr_el1());
+	perfrec_snap_add(snap, PERFREC_REGNAME_EL1("ICC_CTLR"), -1, read_icc_ctlr_el1());
 	if (perfrec_cpu_el() == 3)
-		perfrec_snap_add(snap, PERFREC_SYSREG("ICC_CTLR", "_EL3"), -1, read_icc_ctlr_el3());
-	perfrec_snap_add(snap, PERFREC_SYSREG("ICC_IGRPEN1", "_EL1"), -1, read_icc_igrpen1_el1());
+		perfrec_snap_add(snap, PERFREC_REGNAME_EL3("ICC_CTLR"), -1, read_icc_ctlr_el3());
+	perfrec_snap_add(snap, PERFREC_REGNAME_EL1("ICC_IGRPEN1"), -1, read_icc_igrpen1_el1());
 	if (gic->group0)
-		perfrec_snap_add(snap, PERFREC_SYSREG("ICC_IGRPEN0", "_EL1"), -1,
+		perfrec_snap_add(snap, PERFREC_REGNAME_EL1("ICC_IGRPEN0"), -1,
 				 read_icc_igrpen0_el1());
 }
 

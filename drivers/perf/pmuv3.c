@@ -288,21 +288,21 @@ void pmuv3_snapshot(const struct pmuv3_hw *hw, struct perfrec_snapshot *snap)
 	u64 pmselr = read_pmselr_el0();
 	uint i;
 
-	perfrec_snap_add(snap, PERFREC_SYSREG("PMCR", "_EL0"), -1, read_pmcr_el0());
-	perfrec_snap_add(snap, PERFREC_SYSREG("PMCNTENSET", "_EL0"), -1, enabled);
-	perfrec_snap_add(snap, PERFREC_SYSREG("PMINTENSET", "_EL1"), -1, read_pmintenset_el1());
-	perfrec_snap_add(snap, PERFREC_SYSREG("PMOVSSET", "_EL0"), -1, read_pmovsset_el0());
-	perfrec_snap_add(snap, PERFREC_SYSREG("PMSELR", "_EL0"), -1, pmselr);
-	perfrec_snap_add(snap, PERFREC_SYSREG("PMCCFILTR", "_EL0"), -1, read_pmccfiltr_el0());
-	perfrec_snap_add(snap, PERFREC_SYSREG("PMUSERENR", "_EL0"), -1, read_pmuserenr_el0());
+	perfrec_snap_add(snap, PERFREC_REGNAME_EL0("PMCR"), -1, read_pmcr_el0());
+	perfrec_snap_add(snap, PERFREC_REGNAME_EL0("PMCNTENSET"), -1, enabled);
+	perfrec_snap_add(snap, PERFREC_REGNAME_EL1("PMINTENSET"), -1, read_pmintenset_el1());
+	perfrec_snap_add(snap, PERFREC_REGNAME_EL0("PMOVSSET"), -1, read_pmovsset_el0());
+	perfrec_snap_add(snap, PERFREC_REGNAME_EL0("PMSELR"), -1, pmselr);
+	perfrec_snap_add(snap, PERFREC_REGNAME_EL0("PMCCFILTR"), -1, read_pmccfiltr_el0());
+	perfrec_snap_add(snap, PERFREC_REGNAME_EL0("PMUSERENR"), -1, read_pmuserenr_el0());
 	/* A running counter's value moves by itself: compare only stopped ones */
 	if (!(enabled & BIT(PMUV3_CYCLE_IDX)))
-		perfrec_snap_add(snap, PERFREC_SYSREG("PMCCNTR", "_EL0"), -1, read_pmccntr_el0());
+		perfrec_snap_add(snap, PERFREC_REGNAME_EL0("PMCCNTR"), -1, read_pmccntr_el0());
 	for (i = 0; i < hw->nr_counters; i++) {
-		perfrec_snap_add(snap, PERFREC_SYSREG("PMEVTYPER%d", "_EL0"), i,
+		perfrec_snap_add(snap, PERFREC_REGNAME_EL0("PMEVTYPER%d"), i,
 				 pmuv3_evtyper_read(i));
 		if (!(enabled & BIT(i)))
-			perfrec_snap_add(snap, PERFREC_SYSREG("PMEVCNTR%d", "_EL0"), i,
+			perfrec_snap_add(snap, PERFREC_REGNAME_EL0("PMEVCNTR%d"), i,
 					 pmuv3_evcntr_read(i));
 	}
 	write_pmselr_el0(pmselr);	/* read through it: as it was */

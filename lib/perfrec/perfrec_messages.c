@@ -164,7 +164,7 @@ void perfrec_print_arm_error(int err, const struct perfrec_cfg *cfg,
 		break;
 	case -ETIME:
 		printf("The generic timer has no frequency (%s is 0): the firmware must set it\n",
-		       PERFREC_SYSREG("CNTFRQ", "_EL0"));
+		       PERFREC_REGNAME_EL0("CNTFRQ"));
 		break;
 	case -ENODEV:
 		printf("This CPU has no PMUv3 (%s)\n", PERFREC_PMU_ID_FIELD);
