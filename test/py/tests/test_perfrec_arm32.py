@@ -28,6 +28,9 @@ from test_perfrec_hotspot import hotspot, hotspot_chains, perf_chains, symfs
 
 # 4 MiB of CRC-32: about 25 million instructions
 WORK = CRC_AT % 0x400000
+# The functions between the workload's return and the counters' restore
+END_PATH = {'perfrec_end_recording', 'perfrec_disarm', 'perfrec_session_disarm',
+            'perfrec_counters_stop'}
 # The Armv7 PMU's interrupt on QEMU virt: PPI 7, level high, to CPU 0
 ARMV7_PMU_IRQ = '<1 7 0x104>'
 FALLBACK = re.compile(r'^perfrec: (.*); sampling cpu-clock at (\d+) Hz instead\s*$', re.M)
@@ -185,6 +188,18 @@ def test_perfrec_arm32_cpu_clock(ubman, tmp_path):
     check_perf_names(cons, tmp_path, path, res, 'cpu-clock')
 
 
+def check_late_chain(chains):
+    """Each chain is under the workload, but for at most one: a period that
+    ended after the workload returned. Its interrupt is taken on the way to
+    the stop, or where the stop unmasks once more (perfrec_counters_stop()).
+    Which of the two is not fixed: under icount the periods stay exact, but
+    where they fall in the code moves by a few instructions from one boot to
+    the next (the first sample's PC differs)."""
+    late = [chain for chain in chains if 'perfrec_run_workload' not in chain]
+    assert len(late) <= 1 and all(
+        set(chain[:chain.index('do_perfrec_record')]) <= END_PATH for chain in late), late
+
+
 @pytest.mark.boardspec('qemu_arm')
 @pytest.mark.buildconfigspec('cmd_perfrec')
 @pytest.mark.requiredtool('perf')
@@ -228,13 +243,7 @@ def test_perfrec_arm32_callgraph(ubman, tmp_path):
         assert 'do_perfrec_record' in chain, chain
         if chain[0] == 'crc32_no_comp':
             assert 'do_mem_crc' in chain[1:], chain
-    # Each under the workload, but for at most one: a period that ended
-    # after the workload returned, whose interrupt the stop takes where it
-    # unmasks (perfrec_counters_stop(), before the counters are restored)
-    assert sum('perfrec_run_workload' not in chain for chain in chains) <= 1 and all(
-        'perfrec_counters_stop' in chain[:2] for chain in chains
-        if 'perfrec_run_workload' not in chain), \
-        [chain for chain in chains if 'perfrec_run_workload' not in chain][:3]
+    check_late_chain(chains)
     report = perf(tmp_path, ['report', '-i', path, '--symfs=' + symfs(cons), '--stdio',
                              '--no-children', '-g', 'caller'])
     assert 'crc32_no_comp' in report and 'do_mem_crc' in report, report[:3000]
