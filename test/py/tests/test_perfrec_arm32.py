@@ -16,6 +16,7 @@ import contextlib
 import os
 import re
 import subprocess
+import zlib
 
 import pytest
 
@@ -186,6 +187,35 @@ def test_perfrec_arm32_cpu_clock(ubman, tmp_path):
     assert registers(cons) == before
     path, _ = fetch(cons, tmp_path)
     check_perf_names(cons, tmp_path, path, res, 'cpu-clock')
+
+
+@pytest.mark.boardspec('qemu_arm')
+@pytest.mark.buildconfigspec('cmd_perfrec')
+@pytest.mark.requiredtool('perf')
+def test_perfrec_arm32_buffer_full(ubman, tmp_path):
+    """A 4 KiB buffer fills up: each period a sample or one counted lost, a
+    file perf reads with the lost count, and no byte written on either side"""
+    cons = ubman
+    # The buffer, and a guard as large on either side
+    size = 0x1000
+    cons.run_command(f'mw.b {BUF - size:#x} 0xa5 {size:#x}')
+    cons.run_command(f'mw.b {BUF + size:#x} 0x5a {size:#x}')
+    period = 20000
+    with pmu_node(cons):
+        res = record(cons, f'-c {period} -o {BUF:#x} -s {size:#x}', WORK)
+        count, _, late, _ = events(cons)['cycles']
+    assert res['rc'] == 0 and res['lost'] > 0 and res['samples'] > 0, res
+    assert 'the buffer filled up' in res['out']
+    assert res['samples'] + res['lost'] + late == count // period, (res, count, late)
+    for addr, byte in ((BUF - size, 0xa5), (BUF + size, 0x5a)):
+        out = cons.run_command(f'crc32 {addr:#x} {size:#x}')
+        assert f'{zlib.crc32(bytes([byte]) * size):08x}' in out, out
+    path, data = fetch(cons, tmp_path)
+    pdata = PerfData(data)
+    assert len(pdata.samples) == res['samples'] and pdata.lost_samples == res['lost']
+    report = perf(tmp_path, ['report', '-i', path, '--symfs=' + cons.config.build_dir,
+                             '--stdio'], allow_lost=True)
+    assert f"# Total Lost Samples: {res['lost']}" in report, report[:2000]
 
 
 def check_late_chain(chains):
