@@ -337,7 +337,9 @@ static __always_inline void perfrec_irq_fast(struct perfrec_irq *st, u64 pc, ulo
 {
 	const struct perfrec_gic_cpuif gic = perfrec_irq_cpuif(st, path);
 	struct perfrec_counter *c = &st->counter[0];
-	u64 ovs, now, next, since, period, head, *dst;
+	u64 ovs, now, head, *dst;
+	/* A counter's value or period: 64 bits on AArch64, 32 on 32-bit Arm */
+	ulong period, next, since;
 	uint intid;
 	ulong iar;
 

@@ -61,6 +61,21 @@ static inline void perfrec_ring_init(struct perfrec_ring *ring, void *base, u64 
 	ring->limit = ring->size;
 }
 
+/*
+ * Producer: whether @bytes more would pass the consumer's tail. Where a
+ * ulong is 64 bits, @head + @bytes is the sum the publish stores. On 32-bit
+ * Arm the room left (@limit - @head, at most @size) fits a ulong, so the
+ * test takes the indices' low words only.
+ */
+static __always_inline notrace bool perfrec_ring_full(const struct perfrec_ring *ring,
+						      u64 head, ulong bytes)
+{
+	if (sizeof(ulong) == sizeof(head))
+		return head + bytes > READ_ONCE(ring->limit);
+
+	return bytes > (ulong)(READ_ONCE(ring->limit) - head);
+}
+
 /**
  * perfrec_ring_reserve() - Producer: room for a record in one piece, if there is
  * @ring: the ring
@@ -75,14 +90,14 @@ static inline void perfrec_ring_init(struct perfrec_ring *ring, void *base, u64 
  * its end (perfrec_ring_put() stores it then, or counts it lost)
  */
 static __always_inline notrace bool perfrec_ring_reserve(const struct perfrec_ring *ring,
-							 u64 bytes, u64 **dstp, u64 *headp)
+							 ulong bytes, u64 **dstp, u64 *headp)
 {
 	u8 *wr = ring->wr;
 	u8 *end = ring->end;
 	u64 head = ring->head;
 
 	/* Both tests, one branch: every field is loaded at once */
-	if ((head + bytes > READ_ONCE(ring->limit)) | (wr + bytes >= end))
+	if (perfrec_ring_full(ring, head, bytes) | (wr + bytes >= end))
 		return false;
 	*dstp = (u64 *)wr;
 	*headp = head;
@@ -117,7 +132,7 @@ static __always_inline notrace void perfrec_ring_publish(struct perfrec_ring *ri
 static __always_inline notrace bool perfrec_ring_put(struct perfrec_ring *ring, const u64 *rec,
 						     uint words)
 {
-	u64 bytes = words * sizeof(u64);
+	ulong bytes = words * sizeof(u64);
 	u64 head, wr, size, *dst, *base;
 	uint i;
 
@@ -130,7 +145,7 @@ static __always_inline notrace bool perfrec_ring_put(struct perfrec_ring *ring, 
 		return true;
 	}
 	head = ring->head;
-	if (head + bytes > READ_ONCE(ring->limit))
+	if (perfrec_ring_full(ring, head, bytes))
 		return false;
 	/* The record wraps at the ring's end */
 	base = ring->base;
