@@ -92,7 +92,7 @@ int do_perfrec_list(struct cmd_tbl *cmdtp, int flag, int argc, char *const argv[
 		return CMD_RET_FAILURE;
 	}
 	if (perfrec_get_pmu_info(&pmu)) {
-		printf("This CPU has no PMUv3 (%s)\n", PERFREC_PMU_ID_FIELD);
+		perfrec_print_no_pmu();
 		return CMD_RET_FAILURE;
 	}
 	printf("PMU: %s (PMUVer %u), %u event counters of %u bits, cycle counter of %u bits\n",

@@ -460,6 +460,13 @@ void perfrec_irq_reason(const struct perfrec_irq_report *irq, char *buf, size_t 
 void perfrec_print_fallback(const struct perfrec_cfg *cfg, const struct perfrec_irq_report *why);
 
 /**
+ * perfrec_print_no_pmu() - Say in one line that the CPU has no PMU perfrec drives
+ *
+ * For perfrec_arm() and perfrec_get_pmu_info() returning -ENODEV
+ */
+void perfrec_print_no_pmu(void);
+
+/**
  * perfrec_print_arm_error() - Say in one line why perfrec_arm() failed
  * @err: its error
  * @cfg: what it was given

@@ -136,6 +136,11 @@ void perfrec_print_fallback(const struct perfrec_cfg *cfg, const struct perfrec_
 		printf("perfrec: and %s: 32-bit counts may wrap\n", buf);
 }
 
+void perfrec_print_no_pmu(void)
+{
+	printf("This CPU has no PMUv3 (%s)\n", PERFREC_PMU_ID_FIELD);
+}
+
 void perfrec_print_arm_error(int err, const struct perfrec_cfg *cfg,
 			     const struct perfrec_result *res)
 {
@@ -167,7 +172,7 @@ void perfrec_print_arm_error(int err, const struct perfrec_cfg *cfg,
 		       PERFREC_REGNAME_EL0("CNTFRQ"));
 		break;
 	case -ENODEV:
-		printf("This CPU has no PMUv3 (%s)\n", PERFREC_PMU_ID_FIELD);
+		perfrec_print_no_pmu();
 		break;
 	case -ENOSPC:
 		printf("Buffer too small: %#lx bytes cannot hold the perf.data header and a sample\n",
