@@ -119,6 +119,8 @@ enum perfrec_source {
  *	there is not a working GIC
  * @PERFREC_IRQ_LEFT_OUT: the interrupt parent is a controller this build
  *	leaves out (@parent, @compat; @block names the option it needs)
+ * @PERFREC_IRQ_NO_PMU: the CPU has no PMU perfrec drives, so no PMU
+ *	interrupt either (a recording only: one falls back to cpu-clock)
  */
 enum perfrec_irq_fault {
 	PERFREC_IRQ_OK,
@@ -133,6 +135,7 @@ enum perfrec_irq_fault {
 	PERFREC_IRQ_SILENT,
 	PERFREC_IRQ_STUCK,
 	PERFREC_IRQ_LEFT_OUT,
+	PERFREC_IRQ_NO_PMU,
 };
 
 /**

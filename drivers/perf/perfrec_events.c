@@ -91,8 +91,6 @@ int perfrec_event_lookup(const char *name, struct perfrec_event_cfg *ev)
 		strlcpy(ev->name, name, sizeof(ev->name));
 		return 0;
 	}
-	if (pmuv3_detect(&hw))
-		return -ENODEV;
 
 	for (i = 0; i < PERFREC_GENERIC_EVENTS; i++) {
 		if (!strcmp(name, perfrec_generic_events[i].name))
@@ -117,15 +115,21 @@ int perfrec_event_lookup(const char *name, struct perfrec_event_cfg *ev)
 	ev->pmu_event = number;
 	strlcpy(ev->name, name, sizeof(ev->name));
 
-	/* Cycles alone (no CONFIG_PERFREC_EVENTS): the cycle counter always counts */
-	if (!IS_ENABLED(CONFIG_PERFREC_EVENTS))
+	/*
+	 * The cycle counter always counts, and cycles alone need no
+	 * CONFIG_PERFREC_EVENTS. Whether the CPU has a PMU at all, arming
+	 * says: a recording of the default event falls back to cpu-clock.
+	 */
+	if (ev->cycle_counter || !IS_ENABLED(CONFIG_PERFREC_EVENTS))
 		return 0;
+	if (pmuv3_detect(&hw))
+		return -ENODEV;
 	/* evtCount would drop the bits above this PMU's field and count another event */
 	if (number >> pmuv3_event_bits(hw.version))
 		return -EDOM;
 
-	/* The cycle counter always counts; PMCEID speaks for the rest */
-	if (!ev->cycle_counter && perfrec_event_described(number) &&
+	/* PMCEID speaks for the events it describes */
+	if (perfrec_event_described(number) &&
 	    !pmuv3_event_implemented(hw.pmceid0, hw.pmceid1, hw.version, number))
 		return -EOPNOTSUPP;
 

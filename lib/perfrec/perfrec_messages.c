@@ -57,6 +57,9 @@ void perfrec_irq_reason(const struct perfrec_irq_report *irq, char *buf, size_t 
 	if (perfrec_gic_reason(irq, gic, buf, size))
 		return;
 	switch (irq->fault) {
+	case PERFREC_IRQ_NO_PMU:
+		snprintf(buf, size, "this CPU has no PMUv3 (%s)", PERFREC_PMU_ID_FIELD);
+		break;
 	case PERFREC_IRQ_NO_NODE:
 		if (!timer && *irq->node) {
 			snprintf(buf, size,
@@ -144,12 +147,14 @@ void perfrec_print_no_pmu(void)
 void perfrec_print_arm_error(int err, const struct perfrec_cfg *cfg,
 			     const struct perfrec_result *res)
 {
+	enum perfrec_irq_fault fault = res->failed_irq.fault;
 	struct perfrec_pmu_info pmu;
 	const char *event = "";
 
 	if (res->failed_event >= 0)
 		event = cfg->events[res->failed_event].name;
-	if (res->failed_irq.fault != PERFREC_IRQ_OK) {
+	/* No PMU: the line of -ENODEV below, as for a count */
+	if (fault != PERFREC_IRQ_OK && fault != PERFREC_IRQ_NO_PMU) {
 		char why[PERFREC_WHY_LEN];
 
 		perfrec_irq_reason(&res->failed_irq, why, sizeof(why));

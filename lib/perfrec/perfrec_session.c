@@ -141,18 +141,23 @@ static int perfrec_prepare(struct perfrec_session *s, const struct perfrec_cfg *
 	/* Timestamps and cpu-clock count the generic timer: no frequency, no time */
 	if (!read_cntfrq_el0())
 		return log_msg_ret("cntfrq", -ETIME);
-	s->ctr.have_pmu = !pmuv3_detect(&s->ctr.hw);
-	for (i = 0; i < cfg->nr_events; i++) {
-		if (!cfg->events[i].timer && !s->ctr.have_pmu)
-			return log_msg_ret("pmu", -ENODEV);
-	}
 	/*
 	 * One walk of the device tree, after the refusals that need none, and
 	 * whichever sources the arming tries (the boot recording walked it
-	 * before it knew its buffer good)
+	 * before it knew its buffer good). A missing PMU comes after it: a
+	 * recording then tries the timer, found by the same walk.
 	 */
 	if (!s->boot && !s->fell_back)
 		perfrec_dt_scan(&s->dt);
+	s->ctr.have_pmu = !pmuv3_detect(&s->ctr.hw);
+	for (i = 0; i < cfg->nr_events; i++) {
+		if (cfg->events[i].timer || s->ctr.have_pmu)
+			continue;
+		/* A recording can sample the timer instead; a count cannot */
+		if (cfg->mode == PERFREC_RECORD)
+			s->irq.fault = PERFREC_IRQ_NO_PMU;
+		return log_msg_ret("pmu", -ENODEV);
+	}
 	ret = perfrec_source_find(cfg->source, &s->dt, &s->ctr, &s->gic, &s->irq);
 	if (ret)
 		return log_msg_ret("irq", ret);

@@ -43,6 +43,9 @@ ONE_CELL = {
     # cell's soak)
     'test_perfrec_help', 'test_perfrec_bad_input', 'test_perfrec_event_errors',
     'test_perfrec_report_bad_input', 'test_perfrec_cpu_clock_bad_input',
+    # A CPU without a PMU: its own boot (pmu=off); the fallback is the
+    # cpu-clock path every cell proves, and the refusals come before arming
+    'test_perfrec_no_pmu',
 }
 
 

@@ -192,6 +192,33 @@ def test_perfrec_arm32_cpu_clock(ubman, tmp_path):
 @pytest.mark.boardspec('qemu_arm')
 @pytest.mark.buildconfigspec('cmd_perfrec')
 @pytest.mark.requiredtool('perf')
+def test_perfrec_arm32_no_pmu(ubman, tmp_path):
+    """A core whose ID_DFR0 names no PMU (QEMU's pmu=off): the default
+    recording samples cpu-clock, saying why in one line, exact and named by
+    perf; a PMU event is refused in one line, with nothing armed"""
+    cons = ubman
+    cpu = os.environ['PERFREC_QEMU_CPU']
+    try:
+        os.environ['PERFREC_QEMU_CPU'] = cpu + ',pmu=off'
+        cons.restart_uboot()
+        res = record(cons, f'-F 10000 -o {BUF:#x} -s {BUF_SIZE:#x}', WORK)
+        match = FALLBACK.search(res['out'])
+        assert match and match.groups() == ('this CPU has no PMUv3 (ID_DFR0.PerfMon)',
+                                            '10000'), res['out']
+        check_exact(cons, 'cpu-clock', res, 100000)
+        path, _ = fetch(cons, tmp_path)
+        check_perf_names(cons, tmp_path, path, res, 'cpu-clock')
+        out, ret = run_rc(cons, f'perfrec record -e cycles -o {BUF:#x} -s {BUF_SIZE:#x} -- true')
+        assert ret == 1 and out.splitlines()[0] == 'This CPU has no PMUv3 (ID_DFR0.PerfMon)', out
+        assert status(cons)[0] != 'armed'
+    finally:
+        os.environ['PERFREC_QEMU_CPU'] = cpu
+        cons.restart_uboot()
+
+
+@pytest.mark.boardspec('qemu_arm')
+@pytest.mark.buildconfigspec('cmd_perfrec')
+@pytest.mark.requiredtool('perf')
 def test_perfrec_arm32_buffer_full(ubman, tmp_path):
     """A 4 KiB buffer fills up: each period a sample or one counted lost, a
     file perf reads with the lost count, and no byte written on either side"""

@@ -13,6 +13,7 @@ must acknowledge and end.
 """
 
 import contextlib
+import os
 import re
 
 import pytest
@@ -24,6 +25,8 @@ from perfrec_helpers import (BUF, BUF_SIZE, CRC, CRC_AT, CRC_LEN, events, fetch,
 
 SHORT_CRC = 'crc32 0x40000000 0x100000'
 FALLBACK = re.compile(r'^perfrec: (.*); sampling cpu-clock at (\d+) Hz instead\s*$', re.M)
+# What a CPU without a PMU is told (QEMU's pmu=off clears ID_AA64DFR0_EL1.PMUVer)
+NO_PMU = 'This CPU has no PMUv3 (ID_AA64DFR0_EL1.PMUVer)'
 REFUSED = re.compile(r'^perfrec: (.*): fix the device tree, or sample -e cpu-clock\s*$', re.M)
 INTERRUPT = re.compile(r'^interrupt: (\w+)(?:, INTID (\d+) from (\S+))?\s*$', re.M)
 # PMU SPI used by the tests: SPI 40, INTID 72
@@ -199,6 +202,43 @@ def test_perfrec_dt_broken_pmu_irq(ubman, edit, why):
         assert abs(counts['r11'] - counts['cycles']) < counts['cycles'] // 100, out
     assert registers(cons) == before
     assert 'ok' in cons.run_command('echo ok')
+
+
+@pytest.mark.boardspec('qemu_arm64')
+@pytest.mark.buildconfigspec('cmd_perfrec')
+@pytest.mark.requiredtool('perf')
+def test_perfrec_no_pmu(ubman, tmp_path):
+    """A CPU without a PMU (QEMU's pmu=off): the default recording samples
+    cpu-clock, saying why in one line, and perf reads it; a PMU event, a
+    count and the list are refused in that line, with nothing armed"""
+    cons = ubman
+    cpu = os.environ.get('PERFREC_QEMU_CPU')
+    try:
+        os.environ['PERFREC_QEMU_CPU'] = (cpu or 'cortex-a57') + ',pmu=off'
+        cons.restart_uboot()
+        res = record(cons, f'-F 10000 -o {BUF:#x} -s {BUF_SIZE:#x}', SHORT_CRC)
+        match = FALLBACK.search(res['out'])
+        assert match and match.group(1) == 't' + NO_PMU[1:], res['out']
+        assert match.group(2) == '10000'
+        assert interrupt(cons)[::2] == ('timer', '/timer')
+        check_clock_exact(cons, res)
+        path, data = fetch(cons, tmp_path)
+        assert len(PerfData(data).samples) == res['samples']
+        report = perf(tmp_path, ['report', '-i', path, '--symfs=' + cons.config.build_dir,
+                                 '--stdio'])
+        assert 'cpu-clock' in report and 'crc32_no_comp' in report, report[:2000]
+        for cmd in (f'perfrec record -e cycles -o {BUF:#x} -s {BUF_SIZE:#x} -- {SHORT_CRC}',
+                    f'perfrec stat -- {SHORT_CRC}', 'perfrec list'):
+            out, ret = run_rc(cons, cmd)
+            assert ret == 1 and out.splitlines()[0] == NO_PMU, out
+            assert status(cons)[0] != 'armed'
+        assert 'ok' in cons.run_command('echo ok')
+    finally:
+        if cpu is None:
+            os.environ.pop('PERFREC_QEMU_CPU', None)
+        else:
+            os.environ['PERFREC_QEMU_CPU'] = cpu
+        cons.restart_uboot()
 
 
 @pytest.mark.boardspec('qemu_arm64')
