@@ -70,3 +70,32 @@ def test_perfrec_early_gic_unmapped(ubman, tmp_path):
     finally:
         del os.environ['PERFREC_QEMU_DTB']
         cons.restart_uboot()
+
+
+@pytest.mark.boardspec('qemu_arm64')
+@pytest.mark.buildconfigspec('perfrec_early')
+@pytest.mark.requiredtool('perf')
+def test_perfrec_early_no_pmu(ubman, tmp_path):
+    """A CPU without a PMU (QEMU's pmu=off): the boot is recorded on
+    cpu-clock, with one line saying why, and perf names every sample"""
+    cons = ubman
+    cpu = os.environ.get('PERFREC_QEMU_CPU')
+    os.environ['PERFREC_QEMU_CPU'] = (cpu or 'cortex-a57') + ',pmu=off'
+    try:
+        cons.restart_uboot()
+        boot = cons.get_spawn_output()
+        assert re.search(r'^perfrec: this CPU has no PMUv3 \(ID_AA64DFR0_EL1\.PMUVer\); '
+                         r'.*cpu-clock.* instead\s*$', boot, re.M), boot
+        assert 'state: finalised' in cons.run_command('perfrec status')
+        assert events(cons)['cpu-clock'][0] > 0
+        path, data = fetch(cons, tmp_path)
+        assert PerfData(data).samples
+        report = perf(tmp_path, ['report', '-i', path, '--symfs=' + cons.config.build_dir,
+                                 '--stdio', '--sort', 'dso,symbol'])
+        assert 'cpu-clock' in report and '[unknown]' not in report, report[:2000]
+    finally:
+        if cpu is None:
+            os.environ.pop('PERFREC_QEMU_CPU', None)
+        else:
+            os.environ['PERFREC_QEMU_CPU'] = cpu
+        cons.restart_uboot()
