@@ -173,8 +173,11 @@ void perfrec_print_arm_error(int err, const struct perfrec_cfg *cfg,
 		       perfrec_arch_el(), perfrec_arch_el());
 		break;
 	case -ETIME:
-		printf("The generic timer has no frequency (%s is 0): the firmware must set it\n",
-		       PERFREC_REGNAME_EL0("CNTFRQ"));
+		if (!perfrec_arch_has_timer())
+			printf("This CPU has no generic timer (ID_PFR1.GenTimer), which perfrec's timestamps need\n");
+		else
+			printf("The generic timer has no frequency (%s is 0): the firmware must set it\n",
+			       PERFREC_REGNAME_EL0("CNTFRQ"));
 		break;
 	case -ENODEV:
 		perfrec_print_no_pmu();

@@ -138,8 +138,8 @@ static int perfrec_prepare(struct perfrec_session *s, const struct perfrec_cfg *
 	/* Not one register of an EL this build leaves out is touched */
 	if (!perfrec_cpu_el_built())
 		return log_msg_ret("el", -EPERM);
-	/* Timestamps and cpu-clock count the generic timer: no frequency, no time */
-	if (!read_cntfrq_el0())
+	/* Timestamps and cpu-clock count the generic timer: none, or no frequency, no time */
+	if (!perfrec_arch_has_timer() || !read_cntfrq_el0())
 		return log_msg_ret("cntfrq", -ETIME);
 	/*
 	 * One walk of the device tree, after the refusals that need none, and

@@ -38,6 +38,9 @@
 #define CPU_PERFMON_V3			3
 #define CPU_PERFMON_IMPDEF		0xf
 
+/* ID_PFR1.GenTimer: the generic timer (Cortex-A7, A15 and later; not A8, A9) */
+#define CPU_ID_PFR1_GENTIMER		GENMASK(19, 16)
+
 /* CPSR: the interrupt masks (where DAIF has them in AArch64) and the mode */
 #define CPU_DAIF_A			BIT(8)
 #define CPU_DAIF_I			BIT(7)
@@ -101,6 +104,7 @@ static inline void write_##name(u64 val)				\
 		     : : "r" (val) : "memory");				\
 }
 
+PERFREC_CP15_RO(id_pfr1, 0, c0, c1, 1)
 PERFREC_CP15_RO(id_dfr0, 0, c0, c1, 2)
 PERFREC_CP15_RO(midr_el1, 0, c0, c0, 0)
 PERFREC_CP15_RO(mpidr_el1, 0, c0, c0, 5)
@@ -276,6 +280,15 @@ static inline uint perfrec_arch_pmuver(void)
 	default:
 		return perfmon > CPU_PERFMON_V3 ? perfmon : PMUV3_PMUVER_NI;
 	}
+}
+
+/*
+ * Whether the CPU has the generic timer, which timestamps and cpu-clock
+ * count: where it has not, its registers are undefined
+ */
+static inline bool perfrec_arch_has_timer(void)
+{
+	return FIELD_GET(CPU_ID_PFR1_GENTIMER, read_id_pfr1());
 }
 
 /*

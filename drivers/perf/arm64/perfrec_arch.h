@@ -214,6 +214,12 @@ static inline uint perfrec_arch_pmuver(void)
 	return FIELD_GET(CPU_ID_AA64DFR0_PMUVER, read_id_aa64dfr0_el1());
 }
 
+/* Whether the CPU has the generic timer: every Armv8-A CPU has */
+static inline bool perfrec_arch_has_timer(void)
+{
+	return true;
+}
+
 /*
  * The physical timer of EL @el: EL1 CNTP_*_EL0, EL2 CNTHP_*_EL2, EL3
  * (Secure) CNTPS_*_EL1; its registers' names, for snapshots
