@@ -7,12 +7,14 @@ prints, bring perf.data to the host over semihosting, and run the host's
 perf on it with its stderr checked.
 """
 
+import contextlib
 import os
 import re
 import subprocess
 import time
+import zlib
 
-from perfrec_data import check_perf_stderr
+from perfrec_data import PerfData, check_perf_stderr
 
 TOOLS = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(
     os.path.abspath(__file__))))), 'tools', 'perfrec')
@@ -176,6 +178,51 @@ def uart_data(cons, tmp_path, name='perf.data', dump='perfrec dump'):
     assert proc.returncode == 0, proc.stderr
     with open(path, 'rb') as inf:
         return path, inf.read()
+
+
+# The patterns guard_buffer() writes on either side of a buffer
+GUARD_BYTES = (0xa5, 0x5a)
+
+
+def guard_buffer(cons, addr, size):
+    """Fill @size bytes on either side of the buffer at @addr (also @size long)"""
+    for where, byte in zip((addr - size, addr + size), GUARD_BYTES):
+        cons.run_command(f'mw.b {where:#x} {byte:#x} {size:#x}')
+
+
+def check_guards(cons, addr, size):
+    """guard_buffer()'s bytes are all there: nothing was written beside the buffer"""
+    for where, byte in zip((addr - size, addr + size), GUARD_BYTES):
+        out = cons.run_command(f'crc32 {where:#x} {size:#x}')
+        assert f'{zlib.crc32(bytes([byte]) * size):08x}' in out, out
+
+
+def check_lost_file(cons, tmp_path, res):
+    """The last recording's perf.data has @res's samples and lost count, and
+    perf report says as many lost"""
+    path, data = fetch(cons, tmp_path)
+    pdata = PerfData(data)
+    assert len(pdata.samples) == res['samples'] and pdata.lost_samples == res['lost']
+    report = perf(tmp_path, ['report', '-i', path, '--symfs=' + cons.config.build_dir,
+                             '--stdio'], allow_lost=True)
+    assert f"# Total Lost Samples: {res['lost']}" in report, report[:2000]
+
+
+@contextlib.contextmanager
+def without_pmu(cons):
+    """U-Boot booted again on the cell's CPU without its PMU (QEMU's pmu=off),
+    and as before after"""
+    cpu = os.environ.get('PERFREC_QEMU_CPU')
+    os.environ['PERFREC_QEMU_CPU'] = (cpu or 'cortex-a57') + ',pmu=off'
+    try:
+        cons.restart_uboot()
+        yield
+    finally:
+        if cpu is None:
+            os.environ.pop('PERFREC_QEMU_CPU', None)
+        else:
+            os.environ['PERFREC_QEMU_CPU'] = cpu
+        cons.restart_uboot()
 
 
 def bdinfo(cons, key):

@@ -12,14 +12,14 @@ real hardware too.
 """
 
 import re
-import zlib
 
 import pytest
 
 from perfrec_data import PerfData
-from perfrec_helpers import (BUF, BUF_SIZE, CRC_AT, CRC_LEN, bdinfo, events, fetch,
-                             gic_distributor, icount, image_offset, perf, record, record_grown,
-                             registers, run_rc, status, symbols)
+from perfrec_helpers import (BUF, BUF_SIZE, CRC_AT, CRC_LEN, bdinfo, check_guards,
+                             check_lost_file, events, fetch, gic_distributor, guard_buffer,
+                             icount, image_offset, perf, record, record_grown, registers,
+                             run_rc, status, symbols)
 
 
 @pytest.mark.buildconfigspec('cmd_perfrec')
@@ -173,13 +173,11 @@ def test_perfrec_state_restored(ubman):
 @pytest.mark.boardspec('qemu_arm64')
 @pytest.mark.buildconfigspec('cmd_perfrec')
 @pytest.mark.requiredtool('perf')
-def test_perfrec_buffer_full(ubman, tmp_path):  # pylint: disable=too-many-locals
+def test_perfrec_buffer_full(ubman, tmp_path):
     """A small buffer: exact lost count, a valid file, nothing written outside it"""
     cons = ubman
     size = 0x1000
-    guard = 0x1000
-    cons.run_command(f'mw.b {BUF - guard:#x} 0xa5 {guard:#x}')
-    cons.run_command(f'mw.b {BUF + size:#x} 0x5a {guard:#x}')
+    guard_buffer(cons, BUF, size)
     period = 20000
 
     def full(res):
@@ -190,17 +188,8 @@ def test_perfrec_buffer_full(ubman, tmp_path):  # pylint: disable=too-many-local
     assert 'the buffer filled up' in res['out']
     _, counts, late = status(cons)
     assert res['samples'] + res['lost'] + late == counts['cycles'][0] // period
-
-    for addr, byte in ((BUF - guard, 0xa5), (BUF + size, 0x5a)):
-        out = cons.run_command(f'crc32 {addr:#x} {guard:#x}')
-        assert f'{zlib.crc32(bytes([byte]) * guard):08x}' in out, out
-
-    path, data = fetch(cons, tmp_path)
-    pdata = PerfData(data)
-    assert len(pdata.samples) == res['samples'] and pdata.lost_samples == res['lost']
-    report = perf(tmp_path, ['report', '-i', path, '--symfs=' +
-                             cons.config.build_dir, '--stdio'], allow_lost=True)
-    assert f"# Total Lost Samples: {res['lost']}" in report
+    check_guards(cons, BUF, size)
+    check_lost_file(cons, tmp_path, res)
 
 
 @pytest.mark.boardspec('qemu_arm64')

@@ -16,14 +16,13 @@ import contextlib
 import os
 import re
 import subprocess
-import zlib
 
 import pytest
 
 from perfrec_data import PerfData
-from perfrec_helpers import (BUF, BUF_SIZE, CRC_AT, bdinfo, events, fetch, icount,
-                             image_offset, perf, record, registers, run_rc, stat, status,
-                             symbols)
+from perfrec_helpers import (BUF, BUF_SIZE, CRC_AT, bdinfo, check_guards, check_lost_file,
+                             events, fetch, guard_buffer, icount, image_offset, perf, record,
+                             registers, run_rc, stat, status, symbols, without_pmu)
 from test_perfrec_callgraph import FLAMEGRAPH, flame_stacks
 from test_perfrec_hotspot import hotspot, hotspot_chains, perf_chains, symfs
 
@@ -197,10 +196,7 @@ def test_perfrec_arm32_no_pmu(ubman, tmp_path):
     recording samples cpu-clock, saying why in one line, exact and named by
     perf; a PMU event is refused in one line, with nothing armed"""
     cons = ubman
-    cpu = os.environ['PERFREC_QEMU_CPU']
-    try:
-        os.environ['PERFREC_QEMU_CPU'] = cpu + ',pmu=off'
-        cons.restart_uboot()
+    with without_pmu(cons):
         res = record(cons, f'-F 10000 -o {BUF:#x} -s {BUF_SIZE:#x}', WORK)
         match = FALLBACK.search(res['out'])
         assert match and match.groups() == ('this CPU has no PMUv3 (ID_DFR0.PerfMon)',
@@ -211,9 +207,6 @@ def test_perfrec_arm32_no_pmu(ubman, tmp_path):
         out, ret = run_rc(cons, f'perfrec record -e cycles -o {BUF:#x} -s {BUF_SIZE:#x} -- true')
         assert ret == 1 and out.splitlines()[0] == 'This CPU has no PMUv3 (ID_DFR0.PerfMon)', out
         assert status(cons)[0] != 'armed'
-    finally:
-        os.environ['PERFREC_QEMU_CPU'] = cpu
-        cons.restart_uboot()
 
 
 @pytest.mark.boardspec('qemu_arm')
@@ -223,10 +216,8 @@ def test_perfrec_arm32_buffer_full(ubman, tmp_path):
     """A 4 KiB buffer fills up: each period a sample or one counted lost, a
     file perf reads with the lost count, and no byte written on either side"""
     cons = ubman
-    # The buffer, and a guard as large on either side
     size = 0x1000
-    cons.run_command(f'mw.b {BUF - size:#x} 0xa5 {size:#x}')
-    cons.run_command(f'mw.b {BUF + size:#x} 0x5a {size:#x}')
+    guard_buffer(cons, BUF, size)
     period = 20000
     with pmu_node(cons):
         res = record(cons, f'-c {period} -o {BUF:#x} -s {size:#x}', WORK)
@@ -234,15 +225,8 @@ def test_perfrec_arm32_buffer_full(ubman, tmp_path):
     assert res['rc'] == 0 and res['lost'] > 0 and res['samples'] > 0, res
     assert 'the buffer filled up' in res['out']
     assert res['samples'] + res['lost'] + late == count // period, (res, count, late)
-    for addr, byte in ((BUF - size, 0xa5), (BUF + size, 0x5a)):
-        out = cons.run_command(f'crc32 {addr:#x} {size:#x}')
-        assert f'{zlib.crc32(bytes([byte]) * size):08x}' in out, out
-    path, data = fetch(cons, tmp_path)
-    pdata = PerfData(data)
-    assert len(pdata.samples) == res['samples'] and pdata.lost_samples == res['lost']
-    report = perf(tmp_path, ['report', '-i', path, '--symfs=' + cons.config.build_dir,
-                             '--stdio'], allow_lost=True)
-    assert f"# Total Lost Samples: {res['lost']}" in report, report[:2000]
+    check_guards(cons, BUF, size)
+    check_lost_file(cons, tmp_path, res)
 
 
 def check_late_chain(chains):

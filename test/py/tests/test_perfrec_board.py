@@ -13,7 +13,6 @@ must acknowledge and end.
 """
 
 import contextlib
-import os
 import re
 
 import pytest
@@ -21,7 +20,7 @@ import pytest
 from perfrec_data import PerfData
 from perfrec_helpers import (BUF, BUF_SIZE, CRC, CRC_AT, CRC_LEN, events, fetch,
                              gic_distributor, icount, icount_shift, perf, record, record_grown,
-                             registers, run_rc, status)
+                             registers, run_rc, status, without_pmu)
 
 SHORT_CRC = 'crc32 0x40000000 0x100000'
 FALLBACK = re.compile(r'^perfrec: (.*); sampling cpu-clock at (\d+) Hz instead\s*$', re.M)
@@ -212,10 +211,7 @@ def test_perfrec_no_pmu(ubman, tmp_path):
     cpu-clock, saying why in one line, and perf reads it; a PMU event, a
     count and the list are refused in that line, with nothing armed"""
     cons = ubman
-    cpu = os.environ.get('PERFREC_QEMU_CPU')
-    try:
-        os.environ['PERFREC_QEMU_CPU'] = (cpu or 'cortex-a57') + ',pmu=off'
-        cons.restart_uboot()
+    with without_pmu(cons):
         res = record(cons, f'-F 10000 -o {BUF:#x} -s {BUF_SIZE:#x}', SHORT_CRC)
         match = FALLBACK.search(res['out'])
         assert match and match.group(1) == 't' + NO_PMU[1:], res['out']
@@ -233,12 +229,6 @@ def test_perfrec_no_pmu(ubman, tmp_path):
             assert ret == 1 and out.splitlines()[0] == NO_PMU, out
             assert status(cons)[0] != 'armed'
         assert 'ok' in cons.run_command('echo ok')
-    finally:
-        if cpu is None:
-            os.environ.pop('PERFREC_QEMU_CPU', None)
-        else:
-            os.environ['PERFREC_QEMU_CPU'] = cpu
-        cons.restart_uboot()
 
 
 @pytest.mark.boardspec('qemu_arm64')

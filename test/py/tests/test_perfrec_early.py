@@ -13,7 +13,8 @@ import re
 import pytest
 
 from perfrec_data import PerfData
-from perfrec_helpers import dtb_with_gic_at, events, fetch, hole, perf, pte, symbols
+from perfrec_helpers import (dtb_with_gic_at, events, fetch, hole, perf, pte, symbols,
+                             without_pmu)
 
 # Families of functions that initialisation after relocation spends its time in
 INIT_ONLY = ('cfi_', 'flash_', 'env_', 'initr_', 'pci_', 'serial_', 'stdio_', 'dm_', 'device_',
@@ -79,10 +80,7 @@ def test_perfrec_early_no_pmu(ubman, tmp_path):
     """A CPU without a PMU (QEMU's pmu=off): the boot is recorded on
     cpu-clock, with one line saying why, and perf names every sample"""
     cons = ubman
-    cpu = os.environ.get('PERFREC_QEMU_CPU')
-    os.environ['PERFREC_QEMU_CPU'] = (cpu or 'cortex-a57') + ',pmu=off'
-    try:
-        cons.restart_uboot()
+    with without_pmu(cons):
         boot = cons.get_spawn_output()
         assert re.search(r'^perfrec: this CPU has no PMUv3 \(ID_AA64DFR0_EL1\.PMUVer\); '
                          r'.*cpu-clock.* instead\s*$', boot, re.M), boot
@@ -93,9 +91,3 @@ def test_perfrec_early_no_pmu(ubman, tmp_path):
         report = perf(tmp_path, ['report', '-i', path, '--symfs=' + cons.config.build_dir,
                                  '--stdio', '--sort', 'dso,symbol'])
         assert 'cpu-clock' in report and '[unknown]' not in report, report[:2000]
-    finally:
-        if cpu is None:
-            os.environ.pop('PERFREC_QEMU_CPU', None)
-        else:
-            os.environ['PERFREC_QEMU_CPU'] = cpu
-        cons.restart_uboot()
