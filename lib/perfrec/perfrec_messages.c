@@ -14,6 +14,9 @@
 #include <linux/kconfig.h>
 #include "perfrec_arch.h"
 
+/* What a CPU without a PMU is told, after "This " or "this " */
+#define PERFREC_NO_PMU		"CPU has no PMUv3 (" PERFREC_PMU_ID_FIELD ")"
+
 /* perfrec_irq_reason() for a fault of the interrupt controller itself: false if not one */
 static bool perfrec_gic_reason(const struct perfrec_irq_report *irq, const char *gic,
 			       char *buf, size_t size)
@@ -58,7 +61,7 @@ void perfrec_irq_reason(const struct perfrec_irq_report *irq, char *buf, size_t 
 		return;
 	switch (irq->fault) {
 	case PERFREC_IRQ_NO_PMU:
-		snprintf(buf, size, "this CPU has no PMUv3 (%s)", PERFREC_PMU_ID_FIELD);
+		snprintf(buf, size, "this " PERFREC_NO_PMU);
 		break;
 	case PERFREC_IRQ_NO_NODE:
 		if (!timer && *irq->node) {
@@ -141,7 +144,7 @@ void perfrec_print_fallback(const struct perfrec_cfg *cfg, const struct perfrec_
 
 void perfrec_print_no_pmu(void)
 {
-	printf("This CPU has no PMUv3 (%s)\n", PERFREC_PMU_ID_FIELD);
+	printf("This " PERFREC_NO_PMU "\n");
 }
 
 void perfrec_print_arm_error(int err, const struct perfrec_cfg *cfg,
