@@ -70,7 +70,7 @@ def workload_scale(cons):
     keeps the interrupts from crowding them out on a loaded host. How many
     samples they then give depends on the host: record_grown() doubles the
     loops until there are enough."""
-    return (7919, 1) if icount(cons) else (49999, 25)
+    return (7919, 1) if icount(cons) else (49999, 100)
 
 
 def record_chain(cons, depth=3):
@@ -178,8 +178,15 @@ def test_perfrec_callgraph_prologues(ubman, tmp_path):
     cons = ubman
     period, scale = workload_scale(cons)
     # Jitter spreads the samples over every instruction: a fixed period under
-    # icount would hit the same few PCs of the loop, whichever they are
-    record_grown(cons, f'-g -j 20 -c {period // 8} -o {BUF:#x} -s {BUF_SIZE:#x}',
+    # icount would hit the same few PCs of the loop, whichever they are, and
+    # a short one hits more of them. Without icount interrupts come at
+    # translation-block starts whatever the period, and a few microseconds
+    # of the host's time are less than one handler takes on a loaded host:
+    # the next overflow is then pending when the handler returns and is
+    # taken at the same PC, over and over, wherever the recording is
+    if icount(cons):
+        period //= 8
+    record_grown(cons, f'-g -j 20 -c {period} -o {BUF:#x} -s {BUF_SIZE:#x}',
                  'perfrec_test calls %d', 30000 * scale, least=50)
     _, data = fetch(cons, tmp_path)
     pdata = PerfData(data)
