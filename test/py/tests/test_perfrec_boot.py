@@ -48,9 +48,10 @@ PHASE_SWITCH_NS = 2000
 UNCOUNTED_PER_SAMPLE = 2
 
 
-def boot_with(cons, dtb=None, mem=None):
-    """Restart U-Boot with QEMU given @dtb (-dtb) and @mem (-m); return the boot log"""
-    env = {'PERFREC_QEMU_DTB': dtb, 'PERFREC_QEMU_MEM': mem}
+def boot_with(cons, dtb=None, mem=None, fill=None):
+    """Restart U-Boot with QEMU given @dtb (-dtb), @mem (-m) and @fill (FILE@ADDR,
+    written into RAM before the CPU starts); return the boot log"""
+    env = {'PERFREC_QEMU_DTB': dtb, 'PERFREC_QEMU_MEM': mem, 'PERFREC_QEMU_FILL': fill}
     try:
         for key, val in env.items():
             if val:
