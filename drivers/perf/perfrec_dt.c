@@ -306,6 +306,26 @@ static void perfrec_dt_add_memory(struct perfrec_dt *dt, const struct perfrec_dt
 		dt->nr_banks++;
 }
 
+/* Each region of a /reserved-memory child's "reg": its cells are its parent's */
+static void perfrec_dt_add_reserved(struct perfrec_dt *dt, const struct perfrec_dt_walk *w,
+				    const struct perfrec_dt_node *n)
+{
+	uint i = dt->nr_reserved;
+	u64 base, size;
+	uint j;
+
+	for (j = 0; perfrec_dt_reg(n, &w->path[1], j, &base, &size); j++) {
+		if (i == PERFREC_DT_MAX_RESERVED) {
+			dt->reserved_over = true;
+			break;
+		}
+		dt->reserved[i] = base;
+		dt->reserved_size[i] = size;
+		dt->reserved_node[i++] = n->node;
+	}
+	dt->nr_reserved = i;
+}
+
 /* Look at the node at @depth, all of whose properties are known */
 static void perfrec_dt_visit(struct perfrec_dt *dt, struct perfrec_dt_walk *w, int depth)
 {
@@ -325,6 +345,10 @@ static void perfrec_dt_visit(struct perfrec_dt *dt, struct perfrec_dt_walk *w, i
 		dt->options = n->node;
 	if (IS_ENABLED(CONFIG_PERFREC_BOOT) && depth == 1 && !strcmp(n->name, "reserved-memory"))
 		dt->reserved_memory = true;
+	/* Disabled ones reserve nothing, for U-Boot's lmb as for Linux */
+	if (IS_ENABLED(CONFIG_PERFREC_BOOT) && depth == 2 && !n->disabled &&
+	    !strcmp(w->path[1].name, "reserved-memory"))
+		perfrec_dt_add_reserved(dt, w, n);
 	/*
 	 * An empty PMU node (QEMU writes one for its Armv7 cores): its path
 	 * names it in the message, while no PMU is found

@@ -15,6 +15,8 @@
 #define PERFREC_DT_MAX_REGS	9
 /* Banks of /memory kept for the boot recording's check */
 #define PERFREC_DT_MAX_BANKS	8
+/* Regions of /reserved-memory kept for the same check */
+#define PERFREC_DT_MAX_RESERVED	16
 
 /**
  * struct perfrec_dt_ctlr - An interrupt controller, as a device's parent
@@ -73,6 +75,14 @@ struct perfrec_dt_dev {
  * @bank: the start of each bank of DRAM in the root's memory nodes
  *	(named "memory", device_type "memory")
  * @bank_size: its size
+ * @nr_reserved: regions in @reserved, @reserved_size and @reserved_node (with
+ *	CONFIG_PERFREC_BOOT): each "reg" entry of each enabled child of
+ *	/reserved-memory, in the cells of /reserved-memory (a child with no
+ *	"reg" is placed by the OS, later: it has none yet)
+ * @reserved_over: the tree reserves more regions than these
+ * @reserved: the start of each
+ * @reserved_size: its size
+ * @reserved_node: the child it belongs to, for messages
  */
 struct perfrec_dt {
 	struct perfrec_dt_dev pmu;
@@ -85,6 +95,11 @@ struct perfrec_dt {
 	uint nr_banks;
 	u64 bank[PERFREC_DT_MAX_BANKS];
 	u64 bank_size[PERFREC_DT_MAX_BANKS];
+	uint nr_reserved;
+	bool reserved_over;
+	u64 reserved[PERFREC_DT_MAX_RESERVED];
+	u64 reserved_size[PERFREC_DT_MAX_RESERVED];
+	ofnode reserved_node[PERFREC_DT_MAX_RESERVED];
 };
 
 /**

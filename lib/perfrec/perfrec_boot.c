@@ -150,9 +150,16 @@ static struct perfrec_boot *perfrec_boot_buf(void)
 	return map_sysmem(CONFIG_PERFREC_BOOT_ADDR, sizeof(struct perfrec_boot));
 }
 
-static bool perfrec_overlaps(ulong start, ulong size, ulong other, ulong other_size)
+/* Do [@start, +@size) and [@other, +@other_size) share a byte? (Sizes above 0) */
+static bool perfrec_overlaps(u64 start, u64 size, u64 other, u64 other_size)
 {
-	return start < other + other_size && other < start + size;
+	return start <= other + (other_size - 1) && other <= start + (size - 1);
+}
+
+/* Does [@base, +@bank_size) hold all of [@start, +@size)? */
+static bool perfrec_within(u64 start, u64 size, u64 base, u64 bank_size)
+{
+	return start >= base && size <= bank_size && start - base <= bank_size - size;
 }
 
 /* Does a bank of the device tree's memory nodes (@dt found them) hold the whole buffer? */
@@ -161,42 +168,100 @@ static bool perfrec_boot_in_memory(ulong start, ulong size, const struct perfrec
 	uint i;
 
 	for (i = 0; i < dt->nr_banks; i++) {
-		if (start >= dt->bank[i] && size <= dt->bank_size[i] &&
-		    start - dt->bank[i] <= dt->bank_size[i] - size)
+		if (perfrec_within(start, size, dt->bank[i], dt->bank_size[i]))
 			return true;
 	}
 
 	return false;
 }
 
+/* The longest reason perfrec_boot_bad_buffer() gives */
+#define PERFREC_BOOT_WHY_LEN	128
+
 /*
- * Why the buffer cannot be used, or NULL. Before relocation (it checks what
- * lies in DRAM then): the buffer must be in /memory and miss the device
- * tree, U-Boot's image, the initial stack, gd and the early malloc area.
+ * What the device tree reserves that the buffer overlaps: a /reserved-memory
+ * child's region (@dt found them in its walk) or a /memreserve/ entry. Into
+ * @why, and true, if any.
  */
-static const char *perfrec_boot_bad_buffer(ulong size, const struct perfrec_dt *dt)
+static bool perfrec_boot_reserved(ulong start, ulong size, const struct perfrec_dt *dt,
+				  char *why)
+{
+	const void *blob = gd->fdt_blob;
+	u64 addr, len;
+	uint i;
+	int n;
+
+	if (dt->reserved_over) {
+		snprintf(why, PERFREC_BOOT_WHY_LEN,
+			 "cannot be checked: the device tree reserves more than %u regions",
+			 PERFREC_DT_MAX_RESERVED);
+		return true;
+	}
+	for (i = 0; i < dt->nr_reserved; i++) {
+		if (dt->reserved_size[i] &&
+		    perfrec_overlaps(start, size, dt->reserved[i], dt->reserved_size[i])) {
+			snprintf(why, PERFREC_BOOT_WHY_LEN,
+				 "overlaps /reserved-memory/%s (%#llx-%#llx)",
+				 ofnode_get_name(dt->reserved_node[i]), dt->reserved[i],
+				 dt->reserved[i] + dt->reserved_size[i] - 1);
+			return true;
+		}
+	}
+	n = fdt_num_mem_rsv(blob);
+	for (i = 0; n > 0 && i < n; i++) {
+		if (!fdt_get_mem_rsv(blob, i, &addr, &len) && len &&
+		    perfrec_overlaps(start, size, addr, len)) {
+			snprintf(why, PERFREC_BOOT_WHY_LEN,
+				 "overlaps /memreserve/ %#llx-%#llx of the device tree",
+				 addr, addr + len - 1);
+			return true;
+		}
+	}
+
+	return false;
+}
+
+/*
+ * Why the buffer cannot be used, into @why, and true; false if it can.
+ * Before relocation (it checks what lies in DRAM then): the buffer must be
+ * in /memory and miss what the device tree reserves, the tree itself,
+ * U-Boot's image, the initial stack, gd and the early malloc area.
+ */
+static bool perfrec_boot_bad_buffer(ulong size, const struct perfrec_dt *dt, char *why)
 {
 	ulong start = CONFIG_PERFREC_BOOT_ADDR;
 	ulong sp = (ulong)&start, top;
+	const char *bad = NULL;
 
-	if (start % SZ_4K)
-		return "is not 4 KiB aligned";
-	if (size < sizeof(struct perfrec_boot) + SZ_4K)
-		return "has no room for perfrec's state and 4 KiB of samples";
-	if (!perfrec_boot_in_memory(start, size, dt))
-		return "is not in the device tree's /memory";
-	if (perfrec_overlaps(start, size, (ulong)gd->fdt_blob, fdt_totalsize(gd->fdt_blob)))
-		return "overlaps the device tree";
-	if (perfrec_overlaps(start, size, (ulong)__image_copy_start,
-			     (ulong)__bss_end - (ulong)__image_copy_start))
-		return "overlaps U-Boot's image";
+	if (!start)
+		bad = "has no address: set CONFIG_PERFREC_BOOT_ADDR (0 is never taken)";
+	else if (start % SZ_4K)
+		bad = "is not 4 KiB aligned";
+	else if (size < sizeof(struct perfrec_boot) + SZ_4K)
+		bad = "has no room for perfrec's state and 4 KiB of samples";
+	else if (!perfrec_boot_in_memory(start, size, dt))
+		bad = "is not in the device tree's /memory";
+	else if (perfrec_boot_reserved(start, size, dt, why))
+		return true;
+	else if (perfrec_overlaps(start, size, (ulong)gd->fdt_blob, fdt_totalsize(gd->fdt_blob)))
+		bad = "overlaps the device tree";
+	else if (perfrec_overlaps(start, size, (ulong)__image_copy_start,
+				  (ulong)__bss_end - (ulong)__image_copy_start))
+		bad = "overlaps U-Boot's image";
+	if (bad) {
+		strlcpy(why, bad, PERFREC_BOOT_WHY_LEN);
+		return true;
+	}
 	/* The initial stack grows down from gd; the early malloc area is above gd */
 	top = max((ulong)gd + sizeof(*gd), (ulong)gd->malloc_base + gd->malloc_limit);
 	sp = sp > PERFREC_BOOT_STACK_ROOM ? sp - PERFREC_BOOT_STACK_ROOM : 0;
-	if (perfrec_overlaps(start, size, sp, top - sp))
-		return "overlaps the initial stack, gd or the early malloc area";
+	if (perfrec_overlaps(start, size, sp, top - sp)) {
+		strlcpy(why, "overlaps the initial stack, gd or the early malloc area",
+			PERFREC_BOOT_WHY_LEN);
+		return true;
+	}
 
-	return NULL;
+	return false;
 }
 
 /* What may be wrong with the generic timer: no frequency, or a counter that stands still */
@@ -243,12 +308,13 @@ int perfrec_boot_start(void)
 		.quiet = true,	/* no console yet: perfrec_boot_report() says it */
 	};
 	struct perfrec_event_cfg *ev = &cfg.events[0];
+	char why[PERFREC_BOOT_WHY_LEN];
 	struct perfrec_dt dt;
 
 	/* The arming's one walk of the device tree, before the buffer is known good */
 	perfrec_dt_scan(&dt);
 	perfrec_boot_opts(&opts, &dt);
-	if (!opts.on || perfrec_boot_bad_buffer(opts.size, &dt))
+	if (!opts.on || perfrec_boot_bad_buffer(opts.size, &dt, why))
 		return 0;
 	cfg.callchain = opts.callchain;
 	cfg.buf_size = opts.size - offsetof(struct perfrec_boot, ring);
@@ -330,9 +396,8 @@ int perfrec_boot_report(void)
 {
 	struct perfrec_boot *b = perfrec_boot_live();
 	struct perfrec_boot_opts opts;
-	char why[PERFREC_WHY_LEN];
+	char why[PERFREC_WHY_LEN];	/* longer than PERFREC_BOOT_WHY_LEN */
 	struct perfrec_dt dt;
-	const char *bad;
 
 	/* Recording: its buffer was good, and holds all there is to say */
 	if (b) {
@@ -352,11 +417,10 @@ int perfrec_boot_report(void)
 	perfrec_boot_opts(&opts, &dt);
 	if (!opts.on)
 		return 0;
-	bad = perfrec_boot_bad_buffer(opts.size, &dt);
-	if (bad) {
+	if (perfrec_boot_bad_buffer(opts.size, &dt, why)) {
 		printf("perfrec: boot buffer %#lx-%#lx %s: the boot is not recorded\n",
 		       (ulong)CONFIG_PERFREC_BOOT_ADDR,
-		       (ulong)CONFIG_PERFREC_BOOT_ADDR + opts.size - 1, bad);
+		       (ulong)CONFIG_PERFREC_BOOT_ADDR + opts.size - 1, why);
 		return 0;
 	}
 	if (b->sess.fell_back) {
