@@ -334,10 +334,15 @@ int perfrec_boot_start(void)
 	if (ev->timer) {
 		cfg.source = PERFREC_SRC_TIMER;
 	} else {
-		/* As 'perfrec record' does: the PMU's interrupt is missing or silent */
+		/*
+		 * As 'perfrec record' does: the PMU's interrupt is missing or
+		 * silent. The period counts events, not nanoseconds: cpu-clock
+		 * goes at its highest rate, near what the default period gives
+		 * at 1-2 GHz.
+		 */
 		cfg.fallback[cfg.nr_fallback++] = PERFREC_SRC_TIMER;
 		perfrec_event_lookup(PERFREC_CPU_CLOCK, &cfg.clock);
-		cfg.clock.period = opts.period;
+		cfg.clock.freq_hz = PERFREC_MAX_FREQ_HZ;
 	}
 	b->err = perfrec_boot_arm(b, &cfg);
 	if (b->err)
@@ -403,8 +408,8 @@ int perfrec_boot_report(void)
 	if (b) {
 		if (b->sess.fell_back) {
 			perfrec_irq_reason(&b->sess.fallback_why, why, sizeof(why));
-			printf("perfrec: %s; the boot recording samples cpu-clock every %llu ns instead\n",
-			       why, b->sess.cfg.events[0].period);
+			printf("perfrec: %s; the boot recording samples cpu-clock at %u Hz instead\n",
+			       why, b->sess.cfg.events[0].freq_hz);
 		}
 		return 0;
 	}
@@ -422,11 +427,6 @@ int perfrec_boot_report(void)
 		       (ulong)CONFIG_PERFREC_BOOT_ADDR,
 		       (ulong)CONFIG_PERFREC_BOOT_ADDR + opts.size - 1, why);
 		return 0;
-	}
-	if (b->sess.fell_back) {
-		perfrec_irq_reason(&b->sess.fallback_why, why, sizeof(why));
-		printf("perfrec: %s; the boot recording samples cpu-clock every %u ns instead\n",
-		       why, opts.period);
 	}
 	if (!b->err)
 		return 0;

@@ -273,16 +273,21 @@ def test_perfrec_early_boot_small_buffer(ubman, tmp_path):
 
 @pytest.mark.boardspec('qemu_arm64')
 @pytest.mark.buildconfigspec('perfrec_boot')
-def test_perfrec_early_boot_cpu_clock(ubman, tmp_path):
+@pytest.mark.parametrize('period', [None, 5000])
+def test_perfrec_early_boot_cpu_clock(ubman, tmp_path, period):
     """A device tree (given at boot: 'fdt set' at the prompt comes too late)
-    whose PMU has no interrupt: the boot recording samples cpu-clock"""
+    whose PMU has no interrupt: the boot recording samples cpu-clock at its
+    highest rate, whatever the period of cycles (events, not ns: 5000 is
+    below cpu-clock's 10000 ns minimum)"""
     cons = ubman
+    edits = [['-d', '/pmu', 'interrupts']]
+    if period:
+        edits += [['-p', '-c', OPTIONS], ['-t', 'u', OPTIONS, 'perfrec,boot-period', str(period)]]
     try:
-        boot = boot_with(cons, qemu_dtb(cons, tmp_path, 'nopmuirq.dtb',
-                                        [['-d', '/pmu', 'interrupts']]))
+        boot = boot_with(cons, qemu_dtb(cons, tmp_path, 'nopmuirq.dtb', edits))
         assert ('perfrec: /pmu has no "interrupts" property; the boot recording samples '
-                'cpu-clock every') in boot, boot
-        assert BOOT_LINE.search(boot), boot
+                'cpu-clock at 100000 Hz instead') in boot, boot
+        assert BOOT_LINE.search(boot) and 'not recorded' not in boot, boot
         assert events(cons)['cpu-clock'][0] > 0
     finally:
         cons.restart_uboot()
