@@ -18,7 +18,8 @@
  *   why the recording did not start, if it did not (or that it samples
  *   cpu-clock because the PMU's interrupt cannot be used).
  * - perfrec_boot_relocating(), right after setup_reloc(): a buffer that what
- *   U-Boot has reserved at the top of DRAM overlaps is dropped. The image's
+ *   U-Boot has reserved at the top of DRAM overlaps is dropped, and so is
+ *   one that board code left out of DRAM (bd->bi_dram, gd->ram_top). The image's
  *   relocated place is now known: from here on an address in either place is
  *   stored as an offset into the image (perfrec_irq_boot_addr()).
  * - crt0_64.S masks IRQs before c_runtime_cpu_setup() points VBAR at
@@ -454,17 +455,57 @@ int perfrec_boot_report(void)
 	return 0;
 }
 
+/*
+ * Is the buffer in a bank of DRAM that board code left in bd->bi_dram
+ * (dram_init_banksize() has run)? A board may cut secure firmware out of
+ * DRAM there, where no device tree says so. No bank known: nothing to check.
+ */
+static bool perfrec_boot_in_bd_banks(ulong start, ulong size)
+{
+	bool known = false;
+	uint i;
+
+	for (i = 0; i < CONFIG_NR_DRAM_BANKS; i++) {
+		if (!gd->bd->bi_dram[i].size)
+			continue;
+		known = true;
+		if (perfrec_within(start, size, gd->bd->bi_dram[i].start, gd->bd->bi_dram[i].size))
+			return true;
+	}
+
+	return !known;
+}
+
+/* Why the buffer cannot stay, now that U-Boot's place in DRAM is known, or NULL */
+static const char *perfrec_boot_bad_at_reloc(ulong size)
+{
+	ulong start = CONFIG_PERFREC_BOOT_ADDR;
+	ulong reserved = gd->start_addr_sp - PERFREC_BOOT_STACK_ROOM;
+	u64 end = (u64)gd->ram_base + gd->ram_size;
+
+	/* What setup_dest_addr() and the reserve_*() steps took, and the new stack */
+	if (perfrec_overlaps(start, size, reserved, gd->ram_top - reserved))
+		return "overlaps what U-Boot reserved at the top of DRAM";
+	/* What board_get_usable_ram_top() left out, as for secure firmware */
+	if (end > gd->ram_top && perfrec_overlaps(start, size, gd->ram_top, end - gd->ram_top))
+		return "lies above the top of usable DRAM the board reports (gd->ram_top)";
+	if (!perfrec_boot_in_bd_banks(start, size))
+		return "is not in a DRAM bank the board reports (bd->bi_dram)";
+
+	return NULL;
+}
+
 int perfrec_boot_relocating(void)
 {
 	u64 now = perfrec_now_ns();
-	ulong reserved = gd->start_addr_sp - PERFREC_BOOT_STACK_ROOM;
 	struct perfrec_boot *b = perfrec_boot_live();
+	const char *bad;
 
 	if (!b)
 		return 0;
-	/* What setup_dest_addr() and the reserve_*() steps took, and the new stack */
-	if (perfrec_overlaps(CONFIG_PERFREC_BOOT_ADDR, b->size, reserved, gd->ram_top - reserved)) {
-		perfrec_boot_drop(b, "overlaps what U-Boot reserved at the top of DRAM");
+	bad = perfrec_boot_bad_at_reloc(b->size);
+	if (bad) {
+		perfrec_boot_drop(b, bad);
 		return 0;
 	}
 	/* The handler reads these: all three change between two of its samples */
