@@ -374,3 +374,26 @@ def test_perfrec_local_controller_silent(ubman):
             cons.run_command('fdt rm /perfrec-l1')
     assert registers(cons) == before
     assert 'ok' in cons.run_command('echo ok')
+
+
+@pytest.mark.boardspec('qemu_arm64')
+@pytest.mark.buildconfigspec('cmd_perfrec')
+@pytest.mark.parametrize('cells', ['#address-cells', '#size-cells'])
+def test_perfrec_dt_huge_cells(ubman, cells):
+    """A bus whose cell count is near 2^30, holding a GIC: the arming's walk
+    takes no address through it (libfdt allows 4 cells at most), where its
+    lengths once wrapped and it read gigabytes; the recording goes on"""
+    cons = ubman
+    cons.run_command('fdt addr $fdtcontroladdr')
+    for cmd in ['fdt mknode / perfrec-bad', f'fdt set /perfrec-bad "{cells}" <0x40000000>',
+                'fdt mknode /perfrec-bad gic', 'fdt set /perfrec-bad/gic compatible "arm,gic-400"',
+                'fdt set /perfrec-bad/gic phandle <0x4242>', 'fdt set /perfrec-bad/gic reg <0 0>']:
+        cons.run_command(cmd)
+    try:
+        assert '0x40000000' in cons.run_command(f'fdt print /perfrec-bad "{cells}"')
+        res = record(cons, f'-F 10000 -o {BUF:#x} -s {BUF_SIZE:#x}', SHORT_CRC)
+        assert res['samples'] > 0 and not FALLBACK.search(res['out']), res['out']
+    finally:
+        cons.run_command('fdt addr $fdtcontroladdr')
+        cons.run_command('fdt rm /perfrec-bad')
+    assert 'ok' in cons.run_command('echo ok')
