@@ -186,6 +186,16 @@ struct perfrec_dt_walk {
 };
 
 /*
+ * Whether @bus's cell counts make addresses: at most FDT_MAX_NCELLS each, as
+ * libfdt takes them. Larger ones come only from a malformed tree, and would
+ * make the lengths below wrap.
+ */
+static bool perfrec_dt_cells_ok(const struct perfrec_dt_node *bus)
+{
+	return bus->addr_cells <= FDT_MAX_NCELLS && bus->size_cells <= FDT_MAX_NCELLS;
+}
+
+/*
  * Translate @addr, an address in the space of the node at @depth's parent,
  * to a CPU address through the "ranges" of its ancestors; false if one of
  * them has none, or none of its ranges holds it
@@ -199,7 +209,7 @@ static bool perfrec_dt_translate(const struct perfrec_dt_walk *w, int depth, u64
 		u32 pac = w->path[d - 1].addr_cells;
 		bool found = false;
 
-		if (!bus->ranges)
+		if (!bus->ranges || !perfrec_dt_cells_ok(bus) || pac > FDT_MAX_NCELLS)
 			return false;
 		if (!bus->ranges_len)
 			continue;	/* empty: the same addresses */
@@ -231,7 +241,7 @@ static bool perfrec_dt_reg(const struct perfrec_dt_node *n, const struct perfrec
 {
 	uint entry = bus->addr_cells + bus->size_cells;
 
-	if (!n->reg || !entry || (i + 1) * entry * 4 > n->reg_len)
+	if (!n->reg || !entry || !perfrec_dt_cells_ok(bus) || (i + 1) * entry * 4 > n->reg_len)
 		return false;
 	*base = fdtdec_get_number(n->reg + i * entry, bus->addr_cells);
 	*size = fdtdec_get_number(n->reg + i * entry + bus->addr_cells, bus->size_cells);
@@ -461,11 +471,12 @@ static void perfrec_dt_walk_flat(struct perfrec_dt *dt, struct perfrec_dt_walk *
 {
 	const void *blob = gd->fdt_blob;
 	const char *strings = blob + fdt_off_dt_strings(blob);
+	u32 strings_len = fdt_size_dt_strings(blob);
 	const u8 *base = blob + fdt_off_dt_struct(blob);
 	const u8 *end = base + fdt_size_dt_struct(blob);
 	const u8 *p = base;
 	int depth = -1;
-	u32 len;
+	u32 len, name;
 
 	while (p + 4 <= end) {
 		switch (fdt32_to_cpu(*(const fdt32_t *)p)) {
@@ -481,12 +492,13 @@ static void perfrec_dt_walk_flat(struct perfrec_dt *dt, struct perfrec_dt_walk *
 			if (p + 12 > end)
 				return;
 			len = fdt32_to_cpu(((const fdt32_t *)p)[1]);
-			if (len > end - p - 12)
+			name = fdt32_to_cpu(((const fdt32_t *)p)[2]);
+			/* A value past the block, or a name not ended in the strings */
+			if (len > end - p - 12 || name >= strings_len ||
+			    strnlen(strings + name, strings_len - name) == strings_len - name)
 				return;
 			if (depth >= 0 && depth < PERFREC_DT_MAX_DEPTH)
-				perfrec_dt_prop(&w->path[depth],
-						strings + fdt32_to_cpu(((const fdt32_t *)p)[2]),
-						p + 12, len);
+				perfrec_dt_prop(&w->path[depth], strings + name, p + 12, len);
 			p += 12 + ALIGN(len, 4);
 			break;
 		case FDT_END_NODE:
