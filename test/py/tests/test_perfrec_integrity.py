@@ -19,7 +19,7 @@ import time
 import pytest
 
 from perfrec_data import PerfData
-from perfrec_helpers import (BUF, BUF_SIZE, fetch, icount, perf, record, record_grown,
+from perfrec_helpers import (BUF, BUF_SIZE, CRC, fetch, icount, perf, record, record_grown,
                              registers, run_rc, status)
 
 BIG = 0x1000000         # 16 MiB: the most a workload below is given
@@ -171,4 +171,29 @@ def test_perfrec_crash_dump(ubman):
     finally:
         cons.restart_uboot()
     assert status(cons)[0] == 'idle'
+    assert 'ok' in cons.run_command('echo ok')
+
+
+@pytest.mark.boardspec('qemu_arm64')
+@pytest.mark.buildconfigspec('perfrec_report')
+def test_perfrec_buffer_written_over(ubman):
+    """A buffer written over once its recording ended (zeroes: records of
+    size 0 in the ring): 'perfrec report' says so in one line with rc 1,
+    where its walk went round for ever; a 'perfrec start' session whose ring
+    the shell zeroes stops, where the walk of its end did the same"""
+    cons = ubman
+    zero = f'mw.l {BUF + 0x8000:#x} 0 0x2000'
+    res = record(cons, f'-F 20000 -o {BUF:#x} -s {BUF_SIZE:#x}')
+    assert res['size'] > 0x10000, res['out']
+    cons.run_command(zero)
+    out, ret = run_rc(cons, 'perfrec report')
+    assert ret == 1 and out.strip() == (f'The recording at {BUF:#x} was written over: its '
+                                        "records are not perfrec's (err=-74)"), out
+
+    cons.run_command(f'perfrec start -F 20000 -o {BUF:#x} -s {BUF_SIZE:#x}')
+    cons.run_command(CRC)
+    cons.run_command(zero)
+    out, ret = run_rc(cons, 'perfrec stop')
+    assert ret == 0 and re.search(r'perfrec: \d+ samples', out), out
+    assert status(cons)[0] == 'finalised'
     assert 'ok' in cons.run_command('echo ok')
