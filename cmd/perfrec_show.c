@@ -148,6 +148,11 @@ int do_perfrec_report(struct cmd_tbl *cmdtp, int flag, int argc, char *const arg
 	case -ENOMEM:
 		printf("No memory to report the recording's samples (err=%d)\n", ret);
 		break;
+	case -EBADMSG:
+		perfrec_get_result(&res);
+		printf("The recording at %#lx was written over: its records are not perfrec's (err=%d)\n",
+		       res.addr, ret);
+		break;
 	default:
 		printf("perfrec report failed (err=%d)\n", ret);
 		break;

@@ -47,7 +47,8 @@ struct perfrec_phase {
  * @phases: returns them, in order
  * @max: room in @phases
  * Return: phases found (0 for a recording that has none: it is one thread),
- * or -ENODATA if no finished, unstreamed recording is there
+ * -ENODATA if no finished, unstreamed recording is there, or -EBADMSG if a
+ * record in its buffer is not perfrec's (the buffer was written over)
  */
 int perfrec_get_phases(struct perfrec_phase *phases, uint max);
 
@@ -74,7 +75,8 @@ extern const char system_map[] __weak;
  * @top: functions and call paths to show, 1 to PERFREC_REPORT_MAX_TOP
  * Return: 0 (also when there are no samples: it says so), -ENOSYS without
  * an embedded symbol table, -ENOENT if no finished, unstreamed recording is
- * there to report, -ENOMEM if the samples do not fit in the heap
+ * there to report, -ENOMEM if the samples do not fit in the heap, -EBADMSG
+ * if its buffer was written over since (perfrec_walk_samples())
  */
 int perfrec_report(uint top);
 
@@ -123,7 +125,8 @@ int perfrec_report_print(const struct perfrec_report_src *src, uint top);
  * @fn: called for each sample, in order; a non-zero return stops the walk
  * @ctx: passed to @fn
  * Return: 0 when all were walked, -ENODATA if there is no finished,
- * unstreamed recording, or what @fn returned
+ * unstreamed recording, -EBADMSG if a record in its buffer is not
+ * perfrec's (the buffer was written over), or what @fn returned
  */
 int perfrec_walk_samples(perfrec_sample_fn fn, void *ctx);
 

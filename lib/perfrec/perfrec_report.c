@@ -38,9 +38,16 @@ static void perfrec_report_phases(u64 total)
 	printf("\n");
 }
 
+/* A walk that only checks the records */
+static int perfrec_report_none(void *ctx, const struct perfrec_sample_view *s)
+{
+	return 0;
+}
+
 int perfrec_report(uint top)
 {
 	struct perfrec_result res;
+	int ret;
 	struct perfrec_report_src src = {
 		.walk = perfrec_walk_samples,
 		.symbols = system_map,
@@ -56,6 +63,10 @@ int perfrec_report(uint top)
 		return -ENOENT;
 	src.nr_events = res.nr_events;
 	src.event_names = res.name;
+	/* The buffer may have been loaded over since: its records are checked first */
+	ret = perfrec_walk_samples(perfrec_report_none, NULL);
+	if (ret)
+		return ret;
 	perfrec_report_phases(res.samples);
 
 	return perfrec_report_print(&src, top);

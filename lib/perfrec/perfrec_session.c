@@ -433,8 +433,10 @@ static u64 perfrec_first_sample_ns(const struct perfrec_ring *ring)
 	struct perf_data_event_header h;
 	u64 time;
 
-	for (; rec < end; rec += h.size) {
+	for (; end - rec >= sizeof(h); rec += h.size) {
 		memcpy(&h, rec, sizeof(h));
+		if (!perfrec_record_ok(&h, end - rec))
+			break;
 		if (h.type == PERF_DATA_RECORD_SAMPLE) {
 			memcpy(&time, rec + offsetof(struct perf_data_sample, time), sizeof(time));
 			return time;

@@ -99,6 +99,24 @@ static inline ofnode perfrec_session_pmu_node(const struct perfrec_session *s)
 }
 
 /**
+ * perfrec_record_ok() - Whether a record read back from a ring can be walked
+ * @h: its header
+ * @left: bytes from its start to the end of what was written
+ *
+ * Only perfrec writes the ring, but it may lie where a later command loads
+ * (a buffer given with -o): a size that is not a whole number of words, or
+ * runs past @left, or is too small for its type, is not perfrec's, and ends
+ * a walk (a size of 0 would walk for ever).
+ *
+ * Return: true if the record is whole and may be stepped over by @h->size
+ */
+static inline bool perfrec_record_ok(const struct perf_data_event_header *h, u64 left)
+{
+	return h->size >= sizeof(*h) && !(h->size % sizeof(u64)) && h->size <= left &&
+	       (h->type != PERF_DATA_RECORD_SAMPLE || h->size >= sizeof(struct perf_data_sample));
+}
+
+/**
  * perfrec_session_arm() - perfrec_arm() for a given session and IRQ state
  * @s: the session, with @s->st and @s->boot set
  * @cfg: what to record

@@ -68,6 +68,8 @@ int perfrec_stream_read(void *buf, size_t size, struct perfrec_chunk *chunk)
 	head = perfrec_ring_head(ring);
 	while (tail < head) {
 		perfrec_ring_copy(ring, tail, &hdr, sizeof(hdr));
+		if (head - tail < sizeof(hdr) || !perfrec_record_ok(&hdr, head - tail))
+			return -EBADMSG;
 		if (hdr.size > w.cap - w.pos)
 			break;
 		perfrec_ring_copy(ring, tail, w.buf + w.pos, hdr.size);
@@ -111,9 +113,14 @@ int perfrec_walk_samples(perfrec_sample_fn fn, void *ctx)
 	if (s->state != PERFREC_FINALISED || s->cfg.mode != PERFREC_RECORD || s->streamed)
 		return -ENODATA;
 	for (; rec < end; rec += sample.header.size) {
-		memcpy(&sample, rec, sizeof(sample));
+		if (end - rec < sizeof(sample.header))
+			return -EBADMSG;
+		memcpy(&sample.header, rec, sizeof(sample.header));
+		if (!perfrec_record_ok(&sample.header, end - rec))
+			return -EBADMSG;
 		if (sample.header.type != PERF_DATA_RECORD_SAMPLE)
 			continue;
+		memcpy(&sample, rec, sizeof(sample));
 		view.event = sample.id - 1;
 		view.ip = sample.ip;
 		view.period = sample.period;
@@ -121,7 +128,12 @@ int perfrec_walk_samples(perfrec_sample_fn fn, void *ctx)
 		view.chain_len = 0;
 		if (s->cfg.callchain) {
 			/* nr, then PERF_CONTEXT_USER and the PC, then the callers */
+			if (sample.header.size < sizeof(sample) + 3 * sizeof(u64))
+				return -EBADMSG;
 			memcpy(&nr, rec + sizeof(sample), sizeof(nr));
+			/* Its entries within the record */
+			if (nr > (sample.header.size - sizeof(sample)) / sizeof(u64) - 1)
+				return -EBADMSG;
 			if (nr > 2) {
 				view.chain = (const u64 *)(rec + sizeof(sample) + 3 * sizeof(u64));
 				view.chain_len = nr - 2;
@@ -154,7 +166,13 @@ int perfrec_get_phases(struct perfrec_phase *phases, uint max)
 	phases[0].start_ns = s->facts.info.start_time;
 	nr = 1;
 	for (; rec < end; rec += sample.header.size) {
+		if (end - rec < sizeof(sample.header))
+			return -EBADMSG;
 		memcpy(&sample, rec, sizeof(sample.header));
+		if (!perfrec_record_ok(&sample.header, end - rec) ||
+		    (sample.header.type == PERF_DATA_RECORD_COMM &&
+		     sample.header.size < sizeof(struct perf_data_thread_comm)))
+			return -EBADMSG;
 		if (sample.header.type == PERF_DATA_RECORD_COMM && nr < max) {
 			struct perf_data_thread_comm comm;	/* perf_data_thread()'s */
 
