@@ -98,7 +98,8 @@ SMH_OPEN_NEW = ('\t/* Writing from offset 0 replaces the file, as on other files
                 '\t\tfd = smh_open(filename, MODE_READ | MODE_BINARY | MODE_PLUS);\n')
 
 # (32-bit Arm's GCC has no -mno-omit-leaf-frame-pointer: its leaves keep a
-# record with -fno-omit-frame-pointer alone)
+# record with -fno-omit-frame-pointer alone, {fp, lr} at -Os but r11 alone
+# at -O2 and -Og, LR staying in its register; the walker follows both)
 FRAME_POINTERS = ('# perfrec: a frame record in every function, for call graphs\n'
                   'ifdef CONFIG_PERFREC_FRAME_POINTERS\n'
                   'KBUILD_CFLAGS += -fno-omit-frame-pointer \\\n'

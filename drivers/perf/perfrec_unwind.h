@@ -54,8 +54,9 @@ struct perfrec_unwind_area {
  * Follows the frame records (x29 -> {saved x29, saved x30}) from @fp, and
  * adds @lr when the interrupted function's own record is not (yet, or any
  * more) in place: in its prologue, epilogue, or a leaf without a record.
- * (On 32-bit Arm: r11 -> {saved r11 below, saved lr}, word aligned;
- * drivers/perf/arm/perfrec_unwind.c.)
+ * (On 32-bit Arm: r11 -> {saved r11 below, saved lr}, word aligned; in a
+ * leaf that GCC built at other levels than -Os, r11 -> {saved r11} alone,
+ * @lr then being the return address; drivers/perf/arm/perfrec_unwind.c.)
  * Every record must lie in the stack, 16-byte aligned and above the one
  * before, and every return address in the code: anything else ends the
  * chain. IRQ-safe: no calls, no globals, nothing written outside @chain.

@@ -20,8 +20,9 @@
 /*
  * Whether the instruction @insn, interrupted, leaves the link register as
  * the caller's return address whatever the frame record says: the store of
- * the frame pointer and link register, the instruction that sets the frame
- * pointer, or the return
+ * the frame pointer and link register (or, in a 32-bit Arm leaf, of the
+ * frame pointer alone), the instruction that sets the frame pointer, or
+ * the return
  */
 static notrace bool perfrec_unwind_at_edge(u32 insn);
 

@@ -15,10 +15,24 @@
  *   |  callee's record: | saved r11 ---------------+ | saved lr |  <- r11
  *   lower addresses (sp)
  *
- * Each saved LR is a return address into the function one level up. A
- * Thumb-2 build keeps its frame pointer (r7) at the bottom of each frame's
- * locals, where no walker finds the record: CONFIG_PERFREC_CALLCHAIN is
- * built for ARM state only. The same IRQ-context rules as on AArch64: no
+ * Each saved LR is a return address into the function one level up.
+ *
+ * A leaf that saves no other register keeps LR in its register at -O1,
+ * -O2, -O3 and -Og (GCC 12; at -Os it pushes {fp, lr} as above): it saves
+ * r11 alone ("str fp, [sp, #-4]!") and points r11 at that word ("add fp,
+ * sp, #0"):
+ *
+ *   |  caller's record: | saved r11 | saved lr |
+ *   |                                  ^
+ *   |  leaf's record:   | saved r11 ---+  <- r11
+ *
+ * The word at r11 is then the caller's r11, an address in the stack above
+ * it, where a full record holds a return address into the code: LR is the
+ * caller's return address, and the walk goes on at the caller's record.
+ *
+ * A Thumb-2 build keeps its frame pointer (r7) at the bottom of each
+ * frame's locals, where no walker finds the record: CONFIG_PERFREC_CALLCHAIN
+ * is built for ARM state only. The same IRQ-context rules as on AArch64: no
  * printing, no allocation, no gd, nothing read outside the code and the
  * stack it is given; it touches no register and no global.
  */
@@ -40,6 +54,7 @@ typedef __s32 s32;
 #define PERFREC_A32_PUSH_MASK		0xffff4800	/* stmdb sp!, with fp and lr */
 #define PERFREC_A32_ADD_FP_SP		0xe28db000	/* add fp, sp, #n */
 #define PERFREC_A32_ADD_FP_SP_MASK	0xfffff000
+#define PERFREC_A32_STR_FP		0xe52db004	/* str fp, [sp, #-4]! (push {fp}) */
 #define PERFREC_A32_BX_LR		0xe12fff1e	/* bx lr */
 #define PERFREC_A32_BL			0xeb000000	/* bl <label> */
 #define PERFREC_A32_BL_MASK		0xff000000
@@ -63,6 +78,7 @@ static notrace u64 perfrec_unwind_call_target(const struct perfrec_unwind_area *
 static notrace bool perfrec_unwind_at_edge(u32 insn)
 {
 	return (insn & PERFREC_A32_PUSH_MASK) == PERFREC_A32_PUSH_FP_LR ||
+	       insn == PERFREC_A32_STR_FP ||
 	       (insn & PERFREC_A32_ADD_FP_SP_MASK) == PERFREC_A32_ADD_FP_SP ||
 	       insn == PERFREC_A32_BX_LR;
 }
@@ -84,6 +100,24 @@ static notrace u64 perfrec_unwind_saved_lr(const struct perfrec_unwind_area *are
 }
 
 /*
+ * The caller's r11 if @fp points at a leaf's record of r11 alone, else 0:
+ * the word at @fp, in the stack, is no return address but a record in the
+ * stack above it
+ */
+static notrace u64 perfrec_unwind_leaf_record(const struct perfrec_unwind_area *area, u64 fp)
+{
+	u64 caller;
+
+	if (area->stack_top < 8 || (fp & 3) || fp < area->stack_low || fp > area->stack_top - 4)
+		return 0;
+	caller = *(const u32 *)(uintptr_t)fp;
+	if (!perfrec_unwind_in_stack(area, fp + 4, caller))
+		return 0;
+
+	return caller;
+}
+
+/*
  * Every record must lie in the stack between the interrupted stack pointer
  * and the stack's top, be word aligned and above the one before, and every
  * return address must be in the image's code: anything else ends the
@@ -92,13 +126,20 @@ static notrace u64 perfrec_unwind_saved_lr(const struct perfrec_unwind_area *are
 unsigned int notrace perfrec_unwind(const struct perfrec_unwind_area *area, u64 pc, u64 fp,
 				    u64 lr, u64 *chain, unsigned int max)
 {
-	u64 low = area->stack_low, val;
+	u64 low = area->stack_low, caller_fp, val;
 	u64 *out = chain, *end = chain + max;
 
 	*out++ = pc;
+	/* In a leaf's record of r11 alone, LR is the caller's return address */
+	caller_fp = perfrec_unwind_leaf_record(area, fp);
 	if (perfrec_unwind_code(area, lr, &val) &&
-	    perfrec_unwind_lr_is_caller(area, pc, lr, perfrec_unwind_saved_lr(area, fp)))
+	    (caller_fp ||
+	     perfrec_unwind_lr_is_caller(area, pc, lr, perfrec_unwind_saved_lr(area, fp))))
 		*out++ = val;
+	if (caller_fp) {
+		low = fp + 4;
+		fp = caller_fp;
+	}
 	if (area->stack_top < 8)
 		return out - chain;
 	while (out < end && perfrec_unwind_in_stack(area, low, fp)) {
