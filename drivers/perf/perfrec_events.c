@@ -125,7 +125,7 @@ int perfrec_event_lookup(const char *name, struct perfrec_event_cfg *ev)
 	if (pmuv3_detect(&hw))
 		return -ENODEV;
 	/* evtCount would drop the bits above this PMU's field and count another event */
-	if (number >> pmuv3_event_bits(hw.version))
+	if (!pmuv3_event_fits(hw.version, number))
 		return -EDOM;
 
 	/* PMCEID speaks for the events it describes */

@@ -186,6 +186,11 @@ unsigned int pmuv3_event_bits(unsigned int version)
 							PMUV3_EVTCOUNT_BITS;
 }
 
+int pmuv3_event_fits(unsigned int version, unsigned int number)
+{
+	return !(number >> pmuv3_event_bits(version));
+}
+
 int pmuv3_event_implemented(unsigned long long pmceid0, unsigned long long pmceid1,
 			    unsigned int version, unsigned int number)
 {

@@ -48,6 +48,15 @@ struct pmuv3_event {
 unsigned int pmuv3_event_bits(unsigned int version);
 
 /**
+ * pmuv3_event_fits() - Does an event number fit this PMU's event number field?
+ * @version: ID_AA64DFR0_EL1.PMUVer
+ * @number: event number
+ * Return: 1 if it fits, 0 if it is wider (the PMU would drop the bits above
+ * its field and count another event)
+ */
+int pmuv3_event_fits(unsigned int version, unsigned int number);
+
+/**
  * pmuv3_event_at() - Walk the table
  * @idx: index from 0
  * @ev: filled with the event (its strings are the table's)

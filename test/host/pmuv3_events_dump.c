@@ -6,10 +6,13 @@
  * Usage: pmuv3_events_dump table
  *        pmuv3_events_dump implemented <pmceid0> <pmceid1> <pmuver> [...]
  *        pmuv3_events_dump name <name>
+ *        pmuv3_events_dump fits <pmuver> <number> [...]
  * "table" prints "<number> <name>" per event; "implemented" prints the event
  * numbers (0x0000-0x003f, 0x4000-0x403f) the bitmaps say are implemented,
  * then "--", for each triple given (one run for many cases);
- * "name" prints the number of one event, or exits 1 if it is unknown.
+ * "name" prints the number of one event, or exits 1 if it is unknown;
+ * "fits" prints, for each pair, the width of that PMU's event number field
+ * in bits and 1 if the number fits it, else 0.
  */
 
 #include <stdio.h>
@@ -57,13 +60,25 @@ int main(int argc, char *argv[])
 		return pmuv3_event_implemented(~0ULL, ~0ULL, 9, 0x40) ||
 		       pmuv3_event_implemented(~0ULL, ~0ULL, 9, 0x4040);
 	}
+	if (argc >= 4 && argc % 2 == 0 && !strcmp(argv[1], "fits")) {
+		int arg;
+
+		for (arg = 2; arg < argc; arg += 2) {
+			unsigned int ver = strtoul(argv[arg], NULL, 0);
+			unsigned int num = strtoul(argv[arg + 1], NULL, 0);
+
+			printf("%u %d\n", pmuv3_event_bits(ver), pmuv3_event_fits(ver, num));
+		}
+		return 0;
+	}
 	if (argc == 3 && !strcmp(argv[1], "name")) {
 		if (!pmuv3_event_by_name(argv[2], &ev))
 			return EXIT_FAILURE;
 		printf("0x%04x\n", ev.number);
 		return 0;
 	}
-	fprintf(stderr, "Usage: pmuv3_events_dump table | implemented p0 p1 ver | name n\n");
+	fprintf(stderr,
+		"Usage: pmuv3_events_dump table | implemented p0 p1 ver | name n | fits ver n\n");
 
 	return EXIT_FAILURE;
 }

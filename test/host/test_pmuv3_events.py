@@ -115,3 +115,23 @@ def test_pmceid_high_words(dump):
                                              [[0x4020 + bit] for bit in bits] + [[]] * 32)
     both = implemented(dump, (1 << 64) - 1, (1 << 64) - 1, 4)
     assert both == list(range(0x40)) + list(range(0x4000, 0x4040))
+
+
+def fits_each(dump, cases):
+    """(width of the PMU's event number field, whether the number fits it)
+    for each (pmuver, number) in @cases, in one run"""
+    out = run([dump, 'fits'] + [str(arg) for case in cases for arg in case]).stdout
+    rows = [tuple(int(field) for field in line.split()) for line in out.splitlines()]
+    assert len(rows) == len(cases), out
+    return [(bits, bool(fits)) for bits, fits in rows]
+
+
+@pytest.mark.parametrize('pmuver, bits', [(1, 10), (4, 16), (5, 16), (6, 16), (7, 16), (8, 16),
+                                          (9, 16)],
+                         ids=['v3', 'v3p1', 'v3p4', 'v3p5', 'v3p7', 'v3p8', 'v3p9'])
+def test_event_field_pmuv3(dump, pmuver, bits):
+    """PMEVTYPER<n>.evtCount is 10 bits wide in PMUv3 (PMUVer 1) and 16 bits
+    from PMUv3p1 (PMUVer 4) on: the widest number fits, one more does not"""
+    widest = (1 << bits) - 1
+    assert fits_each(dump, [(pmuver, widest), (pmuver, widest + 1), (pmuver, 0)]) == \
+        [(bits, True), (bits, False), (bits, True)]
