@@ -332,7 +332,8 @@ int perfrec_event_lookup(const char *name, struct perfrec_event_cfg *ev);
 /**
  * perfrec_event_bits() - Width of this PMU's event number field
  *
- * PMEVTYPER<n>_EL0.evtCount is 10 bits wide before PMUv3p1, 16 bits from it.
+ * PMEVTYPER<n>_EL0.evtCount is 10 bits wide before PMUv3p1, 16 bits from it;
+ * the Armv7 PMU's PMXEVTYPER.evtCount is 8 bits wide.
  *
  * Return: the width in bits, or 0 if there is no PMUv3
  */

@@ -20,6 +20,7 @@
 #include <linux/string.h>
 #endif
 #include "pmuv3_events.h"
+#include "pmuv3_regs.h"
 
 /*
  * The table as one list: the numbers go to one array and the names and
@@ -182,6 +183,9 @@ int pmuv3_event_by_number(unsigned int number, struct pmuv3_event *ev)
 
 unsigned int pmuv3_event_bits(unsigned int version)
 {
+	if (version == PMUV3_PMUVER_ARMV7)
+		return PMUV3_EVTCOUNT_BITS_ARMV7;
+
 	return version >= PMUV3_EVTCOUNT_WIDE_VERSION ? PMUV3_EVTCOUNT_BITS_V3P1 :
 							PMUV3_EVTCOUNT_BITS;
 }

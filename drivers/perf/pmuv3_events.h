@@ -12,10 +12,14 @@
 #define PMUV3_EVENT_HIGH		0x4000
 /* ID_AA64DFR0_EL1.PMUVer from which PMCEID's high halves are defined (PMUv3p1) */
 #define PMUV3_EVENTS_HIGH_VERSION	4
-/* PMEVTYPER<n>_EL0.evtCount: 10 bits wide before PMUv3p1, 16 bits from it on */
+/*
+ * PMEVTYPER<n>_EL0.evtCount: 10 bits wide before PMUv3p1, 16 bits from it
+ * on; the Armv7 PMU's PMXEVTYPER.evtCount (PMUV3_PMUVER_ARMV7) is 8 bits
+ */
 #define PMUV3_EVTCOUNT_BITS		10
 #define PMUV3_EVTCOUNT_BITS_V3P1	16
 #define PMUV3_EVTCOUNT_WIDE_VERSION	4
+#define PMUV3_EVTCOUNT_BITS_ARMV7	8
 
 /* Common events behind perf's generic names */
 #define PMUV3_EVT_L1D_CACHE_REFILL	0x0003
@@ -42,14 +46,15 @@ struct pmuv3_event {
 
 /**
  * pmuv3_event_bits() - Width of the event number field this PMU implements
- * @version: ID_AA64DFR0_EL1.PMUVer
- * Return: PMUV3_EVTCOUNT_BITS before PMUv3p1, PMUV3_EVTCOUNT_BITS_V3P1 from it on
+ * @version: ID_AA64DFR0_EL1.PMUVer, or PMUV3_PMUVER_ARMV7
+ * Return: PMUV3_EVTCOUNT_BITS before PMUv3p1, PMUV3_EVTCOUNT_BITS_V3P1 from it
+ * on, PMUV3_EVTCOUNT_BITS_ARMV7 for the Armv7 PMU
  */
 unsigned int pmuv3_event_bits(unsigned int version);
 
 /**
  * pmuv3_event_fits() - Does an event number fit this PMU's event number field?
- * @version: ID_AA64DFR0_EL1.PMUVer
+ * @version: ID_AA64DFR0_EL1.PMUVer, or PMUV3_PMUVER_ARMV7
  * @number: event number
  * Return: 1 if it fits, 0 if it is wider (the PMU would drop the bits above
  * its field and count another event)

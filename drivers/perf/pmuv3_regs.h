@@ -11,7 +11,10 @@
 #ifndef __PERFREC_PMUV3_REGS_H
 #define __PERFREC_PMUV3_REGS_H
 
+/* The host build of pmuv3_events.c takes the PMU versions only */
+#ifndef USE_HOSTCC
 #include <linux/bitops.h>
+#endif
 
 /* The PMU's version, as ID_AA64DFR0_EL1.PMUVer encodes it (perfrec_arch_pmuver()) */
 #define PMUV3_PMUVER_NI			0x0	/* not implemented */

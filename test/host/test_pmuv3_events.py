@@ -4,10 +4,12 @@
 
 """drivers/perf/pmuv3_events.c, built natively with ASan/UBSan, checked
 against the Arm ARM's list of common events (DDI 0487, "Common event
-numbers") and against PMCEID bitmaps whose meaning is known.
+numbers"), against PMCEID bitmaps whose meaning is known, and for the width
+of each PMU's event number field.
 """
 
 import os
+import re
 
 import pytest
 
@@ -135,3 +137,23 @@ def test_event_field_pmuv3(dump, pmuver, bits):
     widest = (1 << bits) - 1
     assert fits_each(dump, [(pmuver, widest), (pmuver, widest + 1), (pmuver, 0)]) == \
         [(bits, True), (bits, False), (bits, True)]
+
+
+def pmuver(name):
+    """PMUV3_PMUVER_<name> as drivers/perf/pmuv3_regs.h defines it"""
+    with open(os.path.join(REPO, 'drivers', 'perf', 'pmuv3_regs.h'), encoding='utf-8') as inf:
+        found = re.findall(rf'^#define\s+PMUV3_PMUVER_{name}\s+(0x[0-9a-f]+|\d+)\b', inf.read(),
+                           re.M)
+    assert len(found) == 1, name
+    return int(found[0], 0)
+
+
+def test_event_field_armv7(dump):
+    """The Armv7 PMU's PMXEVTYPER.evtCount is 8 bits wide (Linux's
+    ARMV7_EVTYPE_EVENT, 0xff): rff fits, r1ff and r100 do not, where
+    PMUv3 (PMUVer 1) takes all three"""
+    armv7, v3 = pmuver('ARMV7'), pmuver('V3')
+    assert v3 == 1 and armv7 not in (0, 1, 4, 0xf)
+    assert fits_each(dump, [(armv7, 0xff), (armv7, 0x1ff), (armv7, 0x100), (armv7, 0x11),
+                            (v3, 0xff), (v3, 0x1ff), (v3, 0x100)]) == \
+        [(8, True), (8, False), (8, False), (8, True), (10, True), (10, True), (10, True)]
