@@ -84,6 +84,7 @@ int do_perfrec_list(struct cmd_tbl *cmdtp, int flag, int argc, char *const argv[
 	struct perfrec_pmu_info pmu;
 	bool all = argc == 2 && !strcmp(argv[1], "-a");
 	uint i;
+	int ret;
 
 	if (argc > 2 || (argc == 2 && !all))
 		return CMD_RET_USAGE;
@@ -91,7 +92,12 @@ int do_perfrec_list(struct cmd_tbl *cmdtp, int flag, int argc, char *const argv[
 		printf("perfrec list needs CONFIG_PERFREC_EVENTS: this build samples cycles and cpu-clock\n");
 		return CMD_RET_FAILURE;
 	}
-	if (perfrec_get_pmu_info(&pmu)) {
+	ret = perfrec_get_pmu_info(&pmu);
+	if (ret == -EPERM) {
+		perfrec_print_el_left_out();
+		return CMD_RET_FAILURE;
+	}
+	if (ret) {
 		perfrec_print_no_pmu();
 		return CMD_RET_FAILURE;
 	}

@@ -325,7 +325,8 @@ struct perfrec_result {
  * Return: 0 if found, -ENOENT for an unknown name or malformed raw number,
  * -EDOM if the number is wider than this PMU's event field (see
  * perfrec_event_bits()), -EOPNOTSUPP if PMCEID says this CPU does not
- * implement it, -ENODEV if there is no PMUv3
+ * implement it, -ENODEV if there is no PMUv3, -EPERM if U-Boot runs at an
+ * EL this build leaves out (no PMU register is read there)
  */
 int perfrec_event_lookup(const char *name, struct perfrec_event_cfg *ev);
 
@@ -342,7 +343,8 @@ uint perfrec_event_bits(void);
 /**
  * perfrec_get_pmu_info() - Describe this CPU's PMU
  * @info: returns the figures
- * Return: 0, or -ENODEV if there is no PMUv3
+ * Return: 0, -ENODEV if there is no PMUv3, or -EPERM if U-Boot runs at an
+ * EL this build leaves out (no PMU register is read there)
  */
 int perfrec_get_pmu_info(struct perfrec_pmu_info *info);
 
@@ -469,6 +471,14 @@ void perfrec_print_fallback(const struct perfrec_cfg *cfg, const struct perfrec_
  * For perfrec_arm() and perfrec_get_pmu_info() returning -ENODEV
  */
 void perfrec_print_no_pmu(void);
+
+/**
+ * perfrec_print_el_left_out() - Say in one line that this build leaves out U-Boot's EL
+ *
+ * For perfrec_arm(), perfrec_event_lookup() and perfrec_get_pmu_info()
+ * returning -EPERM
+ */
+void perfrec_print_el_left_out(void);
 
 /**
  * perfrec_print_arm_error() - Say in one line why perfrec_arm() failed

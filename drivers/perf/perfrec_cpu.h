@@ -175,8 +175,10 @@ void perfrec_cpu_give_back(const struct perfrec_cpu *cpu);
  * A synchronous abort of the read (nothing at the address: an external
  * abort; or a translation fault) is caught by perfrec's vectors, installed
  * for the read, and turned into an error. An SError, which some buses give
- * instead, is not caught.
- * Return: 0, or -EFAULT if the read aborted
+ * instead, is not caught. At an EL this build leaves out, whose vectors are
+ * not built, nothing is read.
+ * Return: 0, -EFAULT if the read aborted, or -EPERM at an EL this build
+ * leaves out
  */
 int perfrec_cpu_read_probe(const void __iomem *addr, u32 *valp);
 

@@ -77,6 +77,7 @@ int perfrec_event_lookup(const char *name, struct perfrec_event_cfg *ev)
 	struct pmuv3_event pe;
 	struct pmuv3_hw hw;
 	uint i, number;
+	int ret;
 
 	if (strlen(name) >= sizeof(ev->name))
 		return -ENOENT;
@@ -122,8 +123,9 @@ int perfrec_event_lookup(const char *name, struct perfrec_event_cfg *ev)
 	 */
 	if (ev->cycle_counter || !IS_ENABLED(CONFIG_PERFREC_EVENTS))
 		return 0;
-	if (pmuv3_detect(&hw))
-		return -ENODEV;
+	ret = pmuv3_detect(&hw);
+	if (ret)
+		return ret;
 	/* evtCount would drop the bits above this PMU's field and count another event */
 	if (!pmuv3_event_fits(hw.version, number))
 		return -EDOM;
@@ -149,9 +151,11 @@ uint perfrec_event_bits(void)
 int perfrec_get_pmu_info(struct perfrec_pmu_info *info)
 {
 	struct pmuv3_hw hw;
+	int ret;
 
-	if (pmuv3_detect(&hw))
-		return -ENODEV;
+	ret = pmuv3_detect(&hw);
+	if (ret)
+		return ret;
 	info->version = hw.version;
 	info->nr_counters = hw.nr_counters;
 	info->counter_bits = hw.long_events ? 64 : 32;

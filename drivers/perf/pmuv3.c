@@ -26,6 +26,9 @@
 
 int pmuv3_detect(struct pmuv3_hw *hw)
 {
+	/* Not at an EL left out: on 32-bit Arm, PMCEID's read needs its vectors */
+	if (!perfrec_cpu_el_built())
+		return -EPERM;
 	hw->version = perfrec_arch_pmuver();
 	if (hw->version == PMUV3_PMUVER_NI || hw->version == PMUV3_PMUVER_IMPDEF)
 		return -ENODEV;

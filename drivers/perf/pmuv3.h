@@ -59,7 +59,10 @@ struct pmuv3_saved {
 /**
  * pmuv3_detect() - Check for a PMUv3 and count its counters
  * @hw: returns version and counters
- * Return: 0 if present, -ENODEV if the CPU has no (architected) PMUv3
+ *
+ * At an EL this build leaves out (perfrec_cpu_el_built()) nothing is read.
+ * Return: 0 if present, -ENODEV if the CPU has no (architected) PMUv3,
+ * -EPERM if U-Boot runs at an EL this build leaves out
  */
 int pmuv3_detect(struct pmuv3_hw *hw);
 

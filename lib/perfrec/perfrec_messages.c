@@ -147,6 +147,12 @@ void perfrec_print_no_pmu(void)
 	printf("This " PERFREC_NO_PMU "\n");
 }
 
+void perfrec_print_el_left_out(void)
+{
+	printf("U-Boot runs at EL%u, which this build leaves out (CONFIG_PERFREC_EL%u)\n",
+	       perfrec_arch_el(), perfrec_arch_el());
+}
+
 void perfrec_print_arm_error(int err, const struct perfrec_cfg *cfg,
 			     const struct perfrec_result *res)
 {
@@ -172,8 +178,7 @@ void perfrec_print_arm_error(int err, const struct perfrec_cfg *cfg,
 		printf("perfrec is already recording\n");
 		break;
 	case -EPERM:
-		printf("U-Boot runs at EL%u, which this build leaves out (CONFIG_PERFREC_EL%u)\n",
-		       perfrec_arch_el(), perfrec_arch_el());
+		perfrec_print_el_left_out();
 		break;
 	case -ETIME:
 		if (!perfrec_arch_has_timer())

@@ -112,8 +112,10 @@ PERFREC_CP15_RO(cntfrq_el0, 0, c14, c0, 0)
 PERFREC_CP15_64_RO(cntpct_el0, 0, c14)
 
 /*
- * PMCEID0 and PMCEID1 (c9, c12, 6 and 7) through perfrec_cpu.c: QEMU's
- * Armv7 cores leave them undefined, and there they read as 0
+ * PMCEID0 and PMCEID1 (c9, c12, 6 and 7) through perfrec_cpu.c, with this
+ * EL's vectors catching an undefined instruction: QEMU's Armv7 cores leave
+ * them undefined, and there they read as 0. So they do, unread, at an EL
+ * this build leaves out (pmuv3_detect() refuses there first).
  */
 u32 perfrec_cpu_read_pmceid(uint n);
 

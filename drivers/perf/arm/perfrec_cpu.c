@@ -120,9 +120,13 @@ void perfrec_mmu_sync(const struct perfrec_mmu_borrow *borrow)
 
 u32 perfrec_cpu_read_pmceid(uint n)
 {
-	u64 vbar = perfrec_cpu_switch_vectors(false);
+	u64 vbar;
 	u32 val;
 
+	/* An EL this build leaves out has no vectors to install: nothing is read */
+	if (!perfrec_cpu_el_built())
+		return 0;
+	vbar = perfrec_cpu_switch_vectors(false);
 	if (perfrec_probe_pmceid(n, &val))
 		val = 0;
 	perfrec_write_vbar(vbar);
@@ -132,9 +136,13 @@ u32 perfrec_cpu_read_pmceid(uint n)
 
 int perfrec_cpu_read_probe(const void __iomem *addr, u32 *valp)
 {
-	u64 vbar = perfrec_cpu_switch_vectors(false);
+	u64 vbar;
 	int ret;
 
+	/* An EL this build leaves out has no vectors to install: nothing is read */
+	if (!perfrec_cpu_el_built())
+		return -EPERM;
+	vbar = perfrec_cpu_switch_vectors(false);
 	ret = perfrec_probe_read32(addr, valp);
 	perfrec_write_vbar(vbar);
 

@@ -202,9 +202,13 @@ void perfrec_mmu_sync(const struct perfrec_mmu_borrow *borrow)
 
 int perfrec_cpu_read_probe(const void __iomem *addr, u32 *valp)
 {
-	u64 vbar = perfrec_cpu_switch_vectors(false);
+	u64 vbar;
 	int ret;
 
+	/* An EL this build leaves out has no vectors to install: nothing is read */
+	if (!perfrec_cpu_el_built())
+		return -EPERM;
+	vbar = perfrec_cpu_switch_vectors(false);
 	ret = perfrec_probe_read32(addr, valp);
 	perfrec_write_vbar(vbar);
 
