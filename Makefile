@@ -77,13 +77,15 @@ UBOOT_FLAGS	?=
 # build directories out of the debug info, which the build-id covers.
 # The early-boot build starts as a copy of the test build (build-early): both
 # map both directories, so that their command lines match and U-Boot's make
-# rebuilds only what the early options change.
+# rebuilds only what the early options change. So do the 32-bit build and
+# its copy without SVC mode (build-arm32-no-el1).
 EARLY_CONFIG	:= $(TEST_CONFIG)_early
 SPL_CONFIG	:= $(TEST_CONFIG)_spl
 SHARED_O	:= $(BUILD)/$(TEST_CONFIG)$(TAG) $(BUILD)/$(EARLY_CONFIG)$(TAG) \
 		   $(BUILD)/$(SPL_CONFIG)$(TAG)
 PREFIX_MAP	= -ffile-prefix-map=$(SRC)=. $(foreach d,$(sort $(1) \
-		  $(if $(filter $(1),$(SHARED_O)),$(SHARED_O))),-ffile-prefix-map=$(d)=.)
+		  $(if $(filter $(1),$(SHARED_O)),$(SHARED_O)) \
+		  $(if $(filter $(1),$(ARM32_SHARED_O)),$(ARM32_SHARED_O))),-ffile-prefix-map=$(d)=.)
 # U-Boot's newer kbuild (Linux 6.1's: 2026.07, master) runs bash and nm on
 # every object (scripts/check-local-export). It looks for __ksymtab_ symbols,
 # which U-Boot never makes (EXPORT_SYMBOL is empty in <linux/compat.h>), so
@@ -97,7 +99,8 @@ UBOOT_MAKE	= SOURCE_DATE_EPOCH=$$(scripts/perfrec_source_date.sh $(SRC)) \
 # The tree's version, as U-Boot's make gives it (for the shell)
 UBOOT_VERSION	= $$($(UBOOT_MAKE) -s --no-print-directory ubootversion)
 
-.PHONY: all build build-early build-smallest build-arm32 build-arm32-thumb check-arm32 deps source overlay config demo check check-all \
+.PHONY: all build build-early build-smallest build-arm32 build-arm32-thumb build-arm32-no-el1 \
+	check-arm32 deps source overlay config demo check check-all \
 	check-host check-lab check-upstream \
 	check-qemu check-releases check-repro \
 	check-qemu-fast check-sandbox checkpatch check-defconfig defconfig bench bench-size clean \
@@ -294,7 +297,8 @@ ifeq ($(UBOOT_SRC)$(filter-out bookworm,$(UBOOT_SUITE)),)
 			CELLS="$(MASTER_CELLS)" EARLY_CELLS= ARM32_CELLS= run-args)" || exit 1; \
 		tested="$$tested; $(notdir $(MASTER_SRC)), lean: $(MASTER_CELLS)"; \
 	fi && \
-	$(MAKE) $$newest SPL_CELLS= SMALLEST_CELLS= ARM32_THUMB_CELLS= build check-qemu \
+	$(MAKE) $$newest SPL_CELLS= SMALLEST_CELLS= ARM32_THUMB_CELLS= ARM32_NO_EL1_CELLS= \
+		build check-qemu \
 		ALSO="$$also" && \
 	echo "perfrec: releases tested ('ut lib' in each one's el2-gicv3):" \
 		"bookworm: $(DEFAULT_CELLS) + early $(EARLY_CELLS) + SPL $(SPL_CELLS); $$tested" \
@@ -325,7 +329,8 @@ check-upstream: deps
 		run-args) && \
 	$(MAKE) UBOOT_SRC=$(NEWEST_SRC) LEAN=1 CELLS="$(UPSTREAM_CELLS)" \
 		EARLY_CELLS="$(UPSTREAM_EARLY_CELLS)" SPL_CELLS= SMALLEST_CELLS= \
-		ARM32_CELLS="$(UPSTREAM_ARM32_CELLS)" ARM32_THUMB_CELLS= check-qemu ALSO="$$also"
+		ARM32_CELLS="$(UPSTREAM_ARM32_CELLS)" ARM32_THUMB_CELLS= ARM32_NO_EL1_CELLS= \
+		check-qemu ALSO="$$also"
 	@echo "perfrec: upstream releases tested ('ut lib' in each one's el2-gicv3), lean:" \
 		"$(notdir $(NEWEST_SRC)): $(UPSTREAM_CELLS) + early $(UPSTREAM_EARLY_CELLS)" \
 		"+ 32-bit $(UPSTREAM_ARM32_CELLS);" \
@@ -512,6 +517,15 @@ ARM32_CELLS	?= arm32-pl1-a15 arm32-pl1-a7 arm32-pl1-max-gicv3 arm32-hyp-max
 # the default release; its tests expect -g refused
 ARM32_THUMB_O	:= $(BUILD)/$(ARM32_CONFIG)_thumb$(TAG)
 ARM32_THUMB_CELLS ?= arm32-pl1-max-gicv3
+# The same less SVC mode (configs/perfrec-arm-no-el1.config), run in SVC
+# mode, where it must refuse in one line and touch none of SVC mode's
+# registers: its cell runs that test alone (perfrec_run_tests.py's
+# ARM32_EL_K). It starts as a copy of the 32-bit build (as build-spl of
+# build-early's), so U-Boot's make rebuilds only what CONFIG_PERFREC_EL1
+# changes; on the default release, as the Thumb-2 build
+ARM32_NO_EL1_O	:= $(BUILD)/$(ARM32_CONFIG)_no_el1$(TAG)
+ARM32_NO_EL1_CELLS ?= arm32-pl1-max-gicv3
+ARM32_SHARED_O	:= $(ARM32_O) $(ARM32_NO_EL1_O)
 
 build-arm32: deps
 	$(MAKE) BASE_DEFCONFIG=qemu_arm_defconfig CONFIG=$(ARM32_CONFIG) \
@@ -522,11 +536,23 @@ build-arm32-thumb: deps
 		CROSS_COMPILE=arm-linux-gnueabihf- \
 		FRAGMENTS="$(ARM32_FRAGMENTS) $(CURDIR)/configs/perfrec-arm-thumb.config" build
 
+build-arm32-no-el1: build-arm32
+	@test -d $(ARM32_NO_EL1_O) || { rm -rf $(ARM32_NO_EL1_O).tmp && \
+		cp -a $(ARM32_O) $(ARM32_NO_EL1_O).tmp && \
+		rm -rf $(ARM32_NO_EL1_O).tmp/.config $(ARM32_NO_EL1_O).tmp/symfs && \
+		mv $(ARM32_NO_EL1_O).tmp $(ARM32_NO_EL1_O); }
+	$(MAKE) BASE_DEFCONFIG=qemu_arm_defconfig CONFIG=$(ARM32_CONFIG)_no_el1 \
+		CROSS_COMPILE=arm-linux-gnueabihf- \
+		FRAGMENTS="$(ARM32_FRAGMENTS) $(CURDIR)/configs/perfrec-arm-no-el1.config" build
+
 # The 32-bit cells alone, for quick iterations (make check runs them in check-qemu)
-check-arm32: build-arm32
+check-arm32: build-arm32 $(if $(ARM32_NO_EL1_CELLS),build-arm32-no-el1)
 	$(PYTHON) scripts/perfrec_run_tests.py --real-only --also-arm32 $(RELEASE_NAME) $(SRC) \
 		$(ARM32_O) $(BUILD)/test-results-arm32$(TAG) \
-		$(subst $(space),$(comma),$(strip $(ARM32_CELLS)))
+		$(subst $(space),$(comma),$(strip $(ARM32_CELLS))) \
+		$(if $(ARM32_NO_EL1_CELLS),--also-arm32 $(RELEASE_NAME)-no-el1 $(SRC) \
+		$(ARM32_NO_EL1_O) $(BUILD)/test-results-arm32-no-el1$(TAG) \
+		$(subst $(space),$(comma),$(strip $(ARM32_NO_EL1_CELLS))))
 
 # The test build's tests: not the early build's or the SPL vehicle's
 MAIN_K		:= not perfrec_early and not perfrec_spl
@@ -536,7 +562,7 @@ MAIN_K		:= not perfrec_early and not perfrec_spl
 ALSO		?=
 check-qemu: deps build $(if $(EARLY_CELLS),build-early) $(if $(SPL_CELLS),build-spl) \
 	$(if $(SMALLEST_CELLS),build-smallest) $(if $(ARM32_CELLS),build-arm32) \
-	$(if $(ARM32_THUMB_CELLS),build-arm32-thumb)
+	$(if $(ARM32_THUMB_CELLS),build-arm32-thumb) $(if $(ARM32_NO_EL1_CELLS),build-arm32-no-el1)
 	$(PYTHON) scripts/perfrec_run_tests.py --src $(SRC) --build-dir $(O) \
 		--result-dir $(BUILD)/test-results$(TAG) -k '$(MAIN_K)' \
 		$(foreach c,$(CELLS),--cell $(c)) \
@@ -553,6 +579,9 @@ check-qemu: deps build $(if $(EARLY_CELLS),build-early) $(if $(SPL_CELLS),build-
 		$(if $(ARM32_THUMB_CELLS),--also-arm32 $(RELEASE_NAME)-thumb $(SRC) \
 		$(ARM32_THUMB_O) $(BUILD)/test-results-arm32-thumb$(TAG) \
 		$(subst $(space),$(comma),$(strip $(ARM32_THUMB_CELLS)))) \
+		$(if $(ARM32_NO_EL1_CELLS),--also-arm32 $(RELEASE_NAME)-no-el1 $(SRC) \
+		$(ARM32_NO_EL1_O) $(BUILD)/test-results-arm32-no-el1$(TAG) \
+		$(subst $(space),$(comma),$(strip $(ARM32_NO_EL1_CELLS)))) \
 		$(ALSO)
 
 # The slow tier: 1000 back-to-back sessions and 50000 fuzz cases per parser

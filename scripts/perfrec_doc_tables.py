@@ -57,7 +57,8 @@ DEPS = os.path.join(TOP, 'scripts', 'perfrec-deps.sh')
 MAKE_VARS = ('UBOOT_SUITE', 'CELLS', 'DEFAULT_CELLS', 'EARLY_CELLS', 'SPL_CELLS',
              'SMALLEST_CELLS', 'NEWEST_SUITE', 'MIDDLE_SUITE', 'MIDDLE_CELLS',
              'MIDDLE_EARLY_CELLS', 'MASTER_CELLS', 'UPSTREAM_CELLS', 'UPSTREAM_EARLY_CELLS',
-             'REAL_BOARDS', 'ARM32_CELLS', 'UPSTREAM_ARM32_CELLS', 'ARM32_THUMB_CELLS')
+             'REAL_BOARDS', 'ARM32_CELLS', 'UPSTREAM_ARM32_CELLS', 'ARM32_THUMB_CELLS',
+             'ARM32_NO_EL1_CELLS')
 MAKE_TARGET = 'perfrec-doc-tables-vars'
 MAKE_PREFIX = 'perfrec-doc-var '
 
@@ -76,21 +77,23 @@ CELL_GUARDS = [
     ('check-qemu', '--also-arm32 $(RELEASE_NAME) $(SRC) $(ARM32_O)'),
     ('check-qemu', '$(subst $(space),$(comma),$(strip $(ARM32_CELLS)))'),
     ('check-qemu', '$(subst $(space),$(comma),$(strip $(ARM32_THUMB_CELLS)))'),
+    ('check-qemu', '--also-arm32 $(RELEASE_NAME)-no-el1 $(SRC) $(ARM32_NO_EL1_O)'),
+    ('check-qemu', '$(subst $(space),$(comma),$(strip $(ARM32_NO_EL1_CELLS)))'),
     ('check-releases', 'newest=$(NEWEST)'),
     ('check-releases', '$(MAKE) UBOOT_SUITE=$(MIDDLE_SUITE) LEAN=1 build'),
     ('check-releases', 'CELLS="$(MIDDLE_CELLS)" EARLY_CELLS="$(MIDDLE_EARLY_CELLS)" ARM32_CELLS= '
      'run-args'),
     ('check-releases', '$(MAKE) UBOOT_SRC=$(MASTER_SRC) LEAN=1 build'),
     ('check-releases', 'CELLS="$(MASTER_CELLS)" EARLY_CELLS= ARM32_CELLS= run-args'),
-    ('check-releases', '$(MAKE) $$newest SPL_CELLS= SMALLEST_CELLS= ARM32_THUMB_CELLS= build '
-     'check-qemu'),
+    ('check-releases', '$(MAKE) $$newest SPL_CELLS= SMALLEST_CELLS= ARM32_THUMB_CELLS= '
+     'ARM32_NO_EL1_CELLS= build check-qemu'),
     ('check-upstream', '$(MAKE) UBOOT_SRC=$(MASTER_SRC) LEAN=1 build '
      '$(if $(UPSTREAM_ARM32_CELLS),build-arm32)'),
     ('check-upstream', 'CELLS="$(UPSTREAM_CELLS)" EARLY_CELLS= '
      'ARM32_CELLS="$(UPSTREAM_ARM32_CELLS)" run-args'),
     ('check-upstream', '$(MAKE) UBOOT_SRC=$(NEWEST_SRC) LEAN=1 CELLS="$(UPSTREAM_CELLS)" '
      'EARLY_CELLS="$(UPSTREAM_EARLY_CELLS)" SPL_CELLS= SMALLEST_CELLS= '
-     'ARM32_CELLS="$(UPSTREAM_ARM32_CELLS)" ARM32_THUMB_CELLS= check-qemu'),
+     'ARM32_CELLS="$(UPSTREAM_ARM32_CELLS)" ARM32_THUMB_CELLS= ARM32_NO_EL1_CELLS= check-qemu'),
     ('check-real-boards', 'for bc in $(REAL_BOARDS); do'),
 ]
 # The releases check-real-boards loops over, before the newest
@@ -306,6 +309,7 @@ def cells_fragment():
                             ('smallest', 'SMALLEST_CELLS'))
     arm32 = ('32-bit Arm', 'ARM32_CELLS')
     thumb = ('32-bit Arm in Thumb-2', 'ARM32_THUMB_CELLS')
+    no_el1 = ('32-bit Arm without SVC mode', 'ARM32_NO_EL1_CELLS')
     up_arm32 = ('32-bit Arm', 'UPSTREAM_ARM32_CELLS')
     middle_early = cells_of('MIDDLE_EARLY_CELLS', val)
     if with_newest['MIDDLE_EARLY_CELLS'] != val['MIDDLE_EARLY_CELLS']:
@@ -315,7 +319,7 @@ def cells_fragment():
                        for board, cells in (bc.split('=', 1) for bc in val['REAL_BOARDS']))
     rows = [
         ['``make check``', f'Debian {lits(val["UBOOT_SUITE"])} (``UBOOT_SUITE``), the default',
-         cells_of('DEFAULT_CELLS', val), others(val, early, spl, smallest, arm32, thumb)],
+         cells_of('DEFAULT_CELLS', val), others(val, early, spl, smallest, arm32, thumb, no_el1)],
         ['``make check``', f'the newest: ``NEWEST_SRC=``, else Debian {lits(val["NEWEST_SUITE"])} '
          f'(``NEWEST_SUITE``), else {lits(val["MIDDLE_SUITE"])} stands in',
          cells_of('CELLS', val), others(val, early, arm32)],
@@ -329,7 +333,7 @@ def cells_fragment():
          others(val, up_arm32)],
         ['``make check-qemu``', 'the one chosen (``UBOOT_SUITE=``, ``UBOOT_SRC=``; '
          '``LEAN=1``: lean)', cells_of('CELLS', val),
-         others(val, early, spl, smallest, arm32, thumb)],
+         others(val, early, spl, smallest, arm32, thumb, no_el1)],
         ['``make check-real-boards``',
          f"{lits(real.group(1).split())} and the newest, each board's own build",
          boards + ' (``REAL_BOARDS``)', ''],

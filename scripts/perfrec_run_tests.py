@@ -33,7 +33,9 @@ build runs its own one-cell tests. --also-spl adds the SPL test vehicle's
 cells (make build-spl: its tests and the whole-boot recording's, SPL_K),
 --also-smallest the smallest build's (make build-smallest: its own tests,
 test_perfrec_smallest.py, which no other build runs), --also-arm32 the
-32-bit Arm build's (make build-arm32: qemu-system-arm, test_perfrec_arm32.py).
+32-bit Arm build's (make build-arm32: qemu-system-arm, test_perfrec_arm32.py;
+a build without SVC mode, make build-arm32-no-el1, runs there the one test
+of its refusal).
 """
 
 import argparse
@@ -72,7 +74,10 @@ ARM32_CELLS = {
     'arm32-pl1-max-gicv3': ('virt,gic-version=3', 'shift=0', 'max'),
     'arm32-hyp-max': ('virt,virtualization=on', 'shift=0', 'max'),
 }
-ARM32_K = 'perfrec_arm32'
+ARM32_K = 'perfrec_arm32 and not perfrec_arm32_el_left_out'
+# A 32-bit build without SVC mode (CONFIG_PERFREC_EL1, make
+# build-arm32-no-el1) runs in SVC mode the one test of the refusal there
+ARM32_EL_K = 'perfrec_arm32_el_left_out'
 
 # Real boards' defconfigs on QEMU's models of their SoCs, with the board's own
 # device tree: board type, -M machine, -icount, -m, console UART, and
@@ -133,6 +138,13 @@ SMALLEST_EL_K = 'perfrec_smallest_el_left_out'
 def smallest_k(cell):
     """The smallest build's tests in @cell"""
     return SMALLEST_K if cell.startswith('el2-') else SMALLEST_EL_K
+
+
+def arm32_k(build):
+    """The tests a 32-bit build's cells run: ARM32_EL_K if it leaves SVC mode out"""
+    with open(os.path.join(build, '.config'), encoding='utf-8') as inf:
+        left_out = '# CONFIG_PERFREC_EL1 is not set' in inf.read().splitlines()
+    return ARM32_EL_K if left_out else ARM32_K
 
 
 def all_tests_cell(cells):
@@ -341,13 +353,13 @@ def make_jobs(args, cells):
         jobs += [Job(c, src, build_dir, result_dir, SPL_K, False,
                      f'{c} ({name}, SPL)') for c in also.split(',')]
     for name, src, build_dir, result_dir, also in args.also_arm32:
-        jobs += [Job(c, src, build_dir, result_dir, ARM32_K, False,
+        jobs += [Job(c, src, build_dir, result_dir, arm32_k(build_dir), False,
                      f'{c} ({name}, 32-bit)') for c in also.split(',')]
     for name, src, build_dir, result_dir, also in args.also_smallest:
         jobs += [Job(c, src, build_dir, result_dir, smallest_k(c), False,
                      f'{c} ({name}, smallest)') for c in also.split(',')]
     jobs.sort(key=lambda j: 0 if j.all_tests else
-              2 if j.k in (EARLY_K, SPL_K, SMALLEST_K, SMALLEST_EL_K) else 1)
+              2 if j.k in (EARLY_K, SPL_K, SMALLEST_K, SMALLEST_EL_K, ARM32_EL_K) else 1)
     return jobs
 
 

@@ -9,7 +9,8 @@ PMUv3 in AArch32 (-cpu max) with a GICv3, and Hyp mode. QEMU writes an empty
 /pmu for its Armv7 cores: there perfrec samples cpu-clock, naming the node,
 and cycles once the node is filled in at the prompt. Every recording is
 brought to the host over semihosting, and perf names the ELF function of
-every sample.
+every sample. A copy of the build without SVC mode (make
+build-arm32-no-el1) runs test_perfrec_arm32_el_left_out alone, in SVC mode.
 """
 
 import contextlib
@@ -390,6 +391,32 @@ def test_perfrec_arm32_pmu_from_dt(ubman):
     else:
         assert not fallback, res['out']
         assert source == 'PMU' and node == '/pmu'
+
+
+@pytest.mark.boardspec('qemu_arm')
+@pytest.mark.buildconfigspec('cmd_perfrec')
+@pytest.mark.notbuildconfigspec('perfrec_el1')
+def test_perfrec_arm32_el_left_out(ubman):
+    """A build for Hyp mode alone run in SVC mode (make build-arm32-no-el1):
+    what reads the PMU (list, an event PMCEID speaks for) is refused as every
+    arming is, in the one line that names CONFIG_PERFREC_EL1, rc 1, nothing
+    armed, and none of Hyp mode's registers touched (HVBAR is an undefined
+    instruction in SVC mode); U-Boot goes on"""
+    cons = ubman
+    assert not hyp(cons), 'run this in an SVC-mode cell'
+    why = 'U-Boot runs at EL1, which this build leaves out (CONFIG_PERFREC_EL1)'
+    buf = f'-o {BUF:#x} -s {BUF_SIZE:#x}'
+    for cmd in ('perfrec list', f'perfrec record -e instructions {buf} -- {WORK}',
+                f'perfrec stat -e cycles,instructions -- {WORK}', f'perfrec record {buf} -- {WORK}',
+                f'perfrec record -e cpu-clock {buf} -- {WORK}', f'perfrec start {buf}'):
+        out, ret = run_rc(cons, cmd)
+        lines = [line for line in out.splitlines() if line.strip() and 'rc:' not in line]
+        assert ret == 1 and lines == [why], (cmd, out)
+        assert status(cons)[0] not in ('armed', 'recording'), cmd
+    out = cons.run_command('perfrec status -v')
+    assert 'reg ' not in out, out
+    out, ret = run_rc(cons, WORK)
+    assert ret == 0 and 'crc32 for' in out, out
 
 
 @pytest.mark.boardspec('qemu_arm')
