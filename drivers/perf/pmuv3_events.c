@@ -7,7 +7,8 @@
  * them (l1d_cache_refill). Event numbers 0x0000-0x003f are the common
  * architectural and microarchitectural events that PMCEID0_EL0[31:0] and
  * PMCEID1_EL0[31:0] describe; 0x4000-0x403f are described by their high
- * halves from PMUv3p1 on. Freestanding: builds for the host too
+ * halves from PMUv3p1 on (on 32-bit Arm by PMCEID2 and 3, joined as
+ * pmuv3_pmceid_aarch32() says). Freestanding: builds for the host too
  * (USE_HOSTCC), where tests check the table against the Arm ARM's list.
  */
 
@@ -211,4 +212,13 @@ int pmuv3_event_implemented(unsigned long long pmceid0, unsigned long long pmcei
 		word >>= 32;
 
 	return (word >> (bit % 32)) & 1;
+}
+
+unsigned long long pmuv3_pmceid_aarch32(unsigned int low, unsigned int high,
+					unsigned int version)
+{
+	if (version < PMUV3_EVENTS_HIGH_VERSION)
+		high = 0;
+
+	return (unsigned long long)high << 32 | low;
 }

@@ -96,4 +96,19 @@ int pmuv3_event_by_number(unsigned int number, struct pmuv3_event *ev);
 int pmuv3_event_implemented(unsigned long long pmceid0, unsigned long long pmceid1,
 			    unsigned int version, unsigned int number);
 
+/**
+ * pmuv3_pmceid_aarch32() - PMCEID0_EL0 or PMCEID1_EL0 from AArch32's two registers
+ * @low: PMCEID0 (for PMCEID0_EL0: events 0x0000-0x001f) or PMCEID1 (for
+ *	PMCEID1_EL0: 0x0020-0x003f)
+ * @high: PMCEID2 (events 0x4000-0x401f) or PMCEID3 (0x4020-0x403f)
+ * @version: ID_AA64DFR0_EL1.PMUVer (on 32-bit Arm from ID_DFR0.PerfMon)
+ *
+ * AArch32 gives each of AArch64's two 64-bit registers as two: PMCEID2 is
+ * PMCEID0_EL0[63:32], PMCEID3 PMCEID1_EL0[63:32]. Before PMUv3p1 neither
+ * exists, and @high is not used.
+ * Return: the AArch64 register, as pmuv3_event_implemented() takes it
+ */
+unsigned long long pmuv3_pmceid_aarch32(unsigned int low, unsigned int high,
+					unsigned int version);
+
 #endif /* __PERFREC_PMUV3_EVENTS_H */

@@ -112,12 +112,15 @@ PERFREC_CP15_RO(cntfrq_el0, 0, c14, c0, 0)
 PERFREC_CP15_64_RO(cntpct_el0, 0, c14)
 
 /*
- * PMCEID0 and PMCEID1 (c9, c12, 6 and 7) through perfrec_cpu.c, with this
- * EL's vectors catching an undefined instruction: QEMU's Armv7 cores leave
- * them undefined, and there they read as 0. So they do, unread, at an EL
- * this build leaves out (pmuv3_detect() refuses there first).
+ * PMCEID0_EL0 and PMCEID1_EL0 through perfrec_cpu.c: AArch32's PMCEID0 and
+ * PMCEID1 (c9, c12, 6 and 7) and, from PMUv3p1 on, their high halves
+ * PMCEID2 and PMCEID3 (c9, c14, 4 and 5: events 0x4000-0x403f). Each is
+ * read with this EL's vectors catching an undefined instruction: QEMU's
+ * Armv7 cores leave PMCEID undefined, and there it reads as 0. So it does,
+ * unread, at an EL this build leaves out (pmuv3_detect() refuses there
+ * first).
  */
-u32 perfrec_cpu_read_pmceid(uint n);
+u64 perfrec_cpu_read_pmceid(uint n);
 
 static inline u64 read_pmceid0_el0(void)
 {

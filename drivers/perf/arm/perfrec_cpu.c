@@ -21,6 +21,10 @@
 #include <linux/kernel.h>
 #include "perfrec_cpu.h"
 #include "perfrec_vectors.h"
+#include "pmuv3_events.h"
+
+/* PMCEID<n + 2> is PMCEID<n>_EL0[63:32] (PMUv3p1 on) */
+#define PERFREC_PMCEID_HIGH	2
 
 /* U-Boot's entries, for perfrec_vectors.S: the replaced table's eight */
 ulong perfrec_vectors_uboot[8];
@@ -118,20 +122,26 @@ void perfrec_mmu_sync(const struct perfrec_mmu_borrow *borrow)
 {
 }
 
-u32 perfrec_cpu_read_pmceid(uint n)
+u64 perfrec_cpu_read_pmceid(uint n)
 {
+	u32 low, high = 0;
+	uint version;
 	u64 vbar;
-	u32 val;
 
 	/* An EL this build leaves out has no vectors to install: nothing is read */
 	if (!perfrec_cpu_el_built())
 		return 0;
+	version = perfrec_arch_pmuver();
 	vbar = perfrec_cpu_switch_vectors(false);
-	if (perfrec_probe_pmceid(n, &val))
-		val = 0;
+	if (perfrec_probe_pmceid(n, &low))
+		low = 0;
+	/* PMCEID2 and 3 exist from PMUv3p1 on */
+	if (version >= PMUV3_EVENTS_HIGH_VERSION && version != PMUV3_PMUVER_IMPDEF &&
+	    perfrec_probe_pmceid(n + PERFREC_PMCEID_HIGH, &high))
+		high = 0;
 	perfrec_write_vbar(vbar);
 
-	return val;
+	return pmuv3_pmceid_aarch32(low, high, version);
 }
 
 int perfrec_cpu_read_probe(const void __iomem *addr, u32 *valp)

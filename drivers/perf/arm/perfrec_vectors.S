@@ -13,7 +13,7 @@
  * and an undefined instruction in perfrec_probe_pmceid(): the instruction
  * is skipped and the function returns 1, so that a device tree that gives
  * an address where nothing answers costs a message, not a reset, and a
- * core without PMCEID0/1 (QEMU's Armv7 ones) lists no events.
+ * core without PMCEID0-3 (QEMU's Armv7 ones) lists no events.
  *
  * In SVC mode an IRQ is taken in IRQ mode, whose stack U-Boot never set up:
  * the entry stores the return state on the SVC stack (srsdb) and goes on
@@ -51,18 +51,16 @@
 .endm
 
 /*
- * A probe's fault (undefined instruction or data abort) in SVC mode: if lr,
- * @ahead past the faulting instruction, is @insn's (or @insn2's), return
- * past it with r2 = 1; else on to U-Boot's entry at @off
+ * A probe's fault (undefined instruction or data abort) in SVC mode: if the
+ * faulting instruction (lr less @ahead) lies in [@start, @end), return past
+ * it with r2 = 1; else on to U-Boot's entry at @off
  */
-.macro	perfrec_svc_probe ahead, off, insn, insn2
-	ldr	sp, =\insn + \ahead
-	cmp	sp, lr
-	.ifnb	\insn2
-	ldrne	sp, =\insn2 + \ahead
-	cmpne	sp, lr
-	.endif
-	beq	.Lperfrec_svc_skip\@
+.macro	perfrec_svc_probe ahead, off, start, end
+	ldr	sp, =\start + \ahead
+	cmp	lr, sp
+	ldrhs	sp, =\end + \ahead
+	cmphs	sp, lr
+	bhi	.Lperfrec_svc_skip\@
 	perfrec_to_uboot \off
 .Lperfrec_svc_skip\@:
 	mov	r2, #1
@@ -73,17 +71,15 @@
 .endm
 
 /* The same in Hyp mode, where ELR_hyp is the faulting instruction's address */
-.macro	perfrec_hyp_probe off, insn, insn2
+.macro	perfrec_hyp_probe off, start, end
 	push	{r0, r1}
 	mrs	r0, elr_hyp
-	ldr	r1, =\insn
+	ldr	r1, =\start
 	cmp	r0, r1
-	.ifnb	\insn2
-	ldrne	r1, =\insn2
-	cmpne	r0, r1
-	.endif
+	ldrhs	r1, =\end
+	cmphs	r1, r0
 	pop	{r0, r1}
-	beq	.Lperfrec_hyp_skip\@
+	bhi	.Lperfrec_hyp_skip\@
 	perfrec_to_uboot_push \off
 .Lperfrec_hyp_skip\@:
 	push	{r0}
@@ -125,9 +121,9 @@ perfrec_vectors_el1:
 4:	perfrec_to_uboot 0x0c
 6:	perfrec_to_uboot 0x14
 	/* Undefined mode: lr is the instruction's address + 4 */
-2:	perfrec_svc_probe 4, 0x04, perfrec_probe_mrc0, perfrec_probe_mrc1
+2:	perfrec_svc_probe 4, 0x04, perfrec_probe_mrc, perfrec_probe_mrc_end
 	/* Abort mode: lr is the aborted instruction's address + 8 */
-5:	perfrec_svc_probe 8, 0x10, perfrec_probe_load
+5:	perfrec_svc_probe 8, 0x10, perfrec_probe_load, perfrec_probe_load + 4
 	/* IRQ mode: on to SVC mode, with the return state on its stack */
 7:	sub	lr, lr, #4
 	srsdb	sp!, #PERFREC_MODE_SVC
@@ -157,8 +153,8 @@ perfrec_vectors_el2:
 4:	perfrec_to_uboot_push 0x0c
 6:	perfrec_to_uboot_push 0x14
 	/* ELR_hyp is the undefined or aborted instruction's address */
-2:	perfrec_hyp_probe 0x04, perfrec_probe_mrc0, perfrec_probe_mrc1
-5:	perfrec_hyp_probe 0x10, perfrec_probe_load
+2:	perfrec_hyp_probe 0x04, perfrec_probe_mrc, perfrec_probe_mrc_end
+5:	perfrec_hyp_probe 0x10, perfrec_probe_load, perfrec_probe_load + 4
 	/* Two words where SVC mode's entry has its return state */
 7:	sub	sp, sp, #8
 	push	{r0-r4, r11, r12, lr}
@@ -183,21 +179,32 @@ perfrec_probe_load:
 	bx	lr
 ENDPROC(perfrec_probe_read32)
 
-/* int perfrec_probe_pmceid(uint n, u32 *valp): 0, or 1 if PMCEID<n> is undefined */
+/*
+ * int perfrec_probe_pmceid(uint n, u32 *valp): 0, or 1 if PMCEID<n> (0-3) is
+ * undefined. Its four reads are the only instructions between
+ * perfrec_probe_mrc and perfrec_probe_mrc_end that can fault.
+ */
 	.section .text.perfrec_probe_pmceid, "ax"
 ENTRY(perfrec_probe_pmceid)
 	mov	r2, #0
-	cmp	r0, #0
-	bne	1f
-	.globl	perfrec_probe_mrc0
-perfrec_probe_mrc0:
-	mrc	p15, 0, r3, c9, c12, 6
-	b	2f
-1:
-	.globl	perfrec_probe_mrc1
-perfrec_probe_mrc1:
-	mrc	p15, 0, r3, c9, c12, 7
-2:	cmp	r2, #0
+	cmp	r0, #1
+	blo	0f
+	beq	1f
+	cmp	r0, #2
+	beq	2f
+	b	3f
+	.globl	perfrec_probe_mrc
+perfrec_probe_mrc:
+0:	mrc	p15, 0, r3, c9, c12, 6		/* PMCEID0 */
+	b	4f
+1:	mrc	p15, 0, r3, c9, c12, 7		/* PMCEID1 */
+	b	4f
+2:	mrc	p15, 0, r3, c9, c14, 4		/* PMCEID2 */
+	b	4f
+3:	mrc	p15, 0, r3, c9, c14, 5		/* PMCEID3 */
+	.globl	perfrec_probe_mrc_end
+perfrec_probe_mrc_end:
+4:	cmp	r2, #0
 	streq	r3, [r1]
 	mov	r0, r2
 	bx	lr

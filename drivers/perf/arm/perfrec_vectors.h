@@ -24,7 +24,7 @@ extern char perfrec_boot_vectors_el1[], perfrec_boot_vectors_el2[], perfrec_boot
 int perfrec_probe_read32(const void __iomem *addr, u32 *valp);
 
 /*
- * Read PMCEID<@n> (0 or 1) into *@valp; 0, or 1 if the read was an
+ * Read PMCEID<@n> (0 to 3) into *@valp; 0, or 1 if the read was an
  * undefined instruction (with perfrec's vectors installed)
  */
 int perfrec_probe_pmceid(uint n, u32 *valp);
