@@ -104,9 +104,15 @@ int do_perfrec_list(struct cmd_tbl *cmdtp, int flag, int argc, char *const argv[
 	printf("PMU: %s (PMUVer %u), %u event counters of %u bits, cycle counter of %u bits\n",
 	       perfrec_pmu_version(pmu.version), pmu.version, pmu.nr_counters,
 	       pmu.counter_bits, pmu.cycle_bits);
-	printf("Counts at EL%u; %s %#llx, %s %#llx\n\n", pmu.el,
-	       PERFREC_REGNAME_EL0("PMCEID0"), pmu.pmceid0,
-	       PERFREC_REGNAME_EL0("PMCEID1"), pmu.pmceid1);
+	printf("Counts at EL%u; ", pmu.el);
+	/* AArch32 names PMCEID0/1_EL0's high halves PMCEID2 and PMCEID3 */
+	if (!IS_ENABLED(CONFIG_ARM64) && pmu.high_events)
+		printf("PMCEID0 %#x, PMCEID1 %#x, PMCEID2 %#x, PMCEID3 %#x\n\n",
+		       lower_32_bits(pmu.pmceid0), lower_32_bits(pmu.pmceid1),
+		       upper_32_bits(pmu.pmceid0), upper_32_bits(pmu.pmceid1));
+	else
+		printf("%s %#llx, %s %#llx\n\n", PERFREC_REGNAME_EL0("PMCEID0"), pmu.pmceid0,
+		       PERFREC_REGNAME_EL0("PMCEID1"), pmu.pmceid1);
 	for (i = 0; !perfrec_event_at(i, &ev); i++) {
 		if (!ev.implemented && !all)
 			continue;

@@ -226,6 +226,8 @@ struct perfrec_cfg {
  * @el: the exception level perfrec counts (U-Boot's)
  * @pmceid0: PMCEID0_EL0
  * @pmceid1: PMCEID1_EL0
+ * @high_events: @pmceid0's and @pmceid1's high halves describe events
+ *	0x4000-0x403f (PMUv3p1 on); on 32-bit Arm they are PMCEID2 and PMCEID3
  */
 struct perfrec_pmu_info {
 	uint version;
@@ -235,6 +237,7 @@ struct perfrec_pmu_info {
 	uint el;
 	u64 pmceid0;
 	u64 pmceid1;
+	bool high_events;
 };
 
 /**

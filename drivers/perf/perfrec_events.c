@@ -163,6 +163,7 @@ int perfrec_get_pmu_info(struct perfrec_pmu_info *info)
 	info->el = perfrec_arch_el();
 	info->pmceid0 = hw.pmceid0;
 	info->pmceid1 = hw.pmceid1;
+	info->high_events = hw.version >= PMUV3_EVENTS_HIGH_VERSION;
 
 	return 0;
 }
