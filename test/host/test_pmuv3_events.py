@@ -157,3 +157,34 @@ def test_event_field_armv7(dump):
     assert fits_each(dump, [(armv7, 0xff), (armv7, 0x1ff), (armv7, 0x100), (armv7, 0x11),
                             (v3, 0xff), (v3, 0x1ff), (v3, 0x100)]) == \
         [(8, True), (8, False), (8, False), (8, True), (10, True), (10, True), (10, True)]
+
+
+def implemented_aarch32(dump, cases):
+    """implemented() of each (pmceid0, pmceid1, pmceid2, pmceid3, version) in
+    @cases, AArch32's four registers joined as 32-bit Arm's reader joins them"""
+    args = [str(arg) if i == 4 else hex(arg) for case in cases for i, arg in enumerate(case)]
+    out = run([dump, 'aarch32'] + args).stdout
+    found = [[int(line, 16) for line in part.split()] for part in out.split('--\n')]
+    assert found[-1] == [] and len(found) == len(cases) + 1, out
+    return found[:-1]
+
+
+def test_pmceid_aarch32(dump):
+    """32-bit Arm: PMCEID2 is PMCEID0_EL0[63:32] (events 0x4000-0x401f),
+    PMCEID3 PMCEID1_EL0[63:32] (0x4020-0x403f), from PMUv3p1 on (ID_DFR0.PerfMon
+    4, as PMUVer); before it (PMUv3, the Armv7 PMU) they do not exist and
+    count for nothing. QEMU implements no event of 0x4000-0x403f, so no QEMU
+    cell can show this."""
+    bits = range(32)
+    cases = ([(0, 0, 1 << bit, 0, 4) for bit in bits] + [(0, 0, 0, 1 << bit, 6) for bit in bits] +
+             [(0, 0, 1 << bit, 1 << bit, ver) for bit in bits for ver in (1, 2)])
+    assert implemented_aarch32(dump, cases) == ([[0x4000 + bit] for bit in bits] +
+                                                [[0x4020 + bit] for bit in bits] + [[]] * 64)
+    # The low words as AArch64's: QEMU's -cpu max in AArch32 (PMUv3p5), and
+    # every event of both ranges
+    assert implemented_aarch32(dump, [(0x20101, 0x10000018, 0, 0, 6)]) == \
+        [[0x00, 0x08, 0x11, 0x23, 0x24, 0x3c]]
+    ones = 0xffffffff
+    cases = [(ones, ones, ones, ones, 4), (ones, ones, ones, ones, 1)]
+    assert implemented_aarch32(dump, cases) == \
+        [list(range(0x40)) + list(range(0x4000, 0x4040)), list(range(0x40))]

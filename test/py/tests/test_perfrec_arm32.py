@@ -116,10 +116,30 @@ def check_perf_names(cons, tmp_path, path, res, event):  # pylint: disable=too-m
     return pdata
 
 
+def check_high_events(cons):
+    """From PMUv3p1 on, PMCEID2 and PMCEID3 describe events 0x4000-0x403f
+    (AArch64's PMCEID0/1_EL0[63:32]): perfrec list shows them, and each of
+    those events implemented exactly when its bit is set. QEMU implements
+    none of them (its pmu_init() takes events up to 0x3f only): there both
+    read 0 and none is listed as implemented."""
+    out = cons.run_command('perfrec list -a')
+    version = int(re.search(r'\(PMUVer (\d+)\)', out).group(1))
+    regs = re.search(r'PMCEID0 0x[0-9a-f]+, PMCEID1 0x[0-9a-f]+'
+                     r'(?:, PMCEID2 (0x[0-9a-f]+), PMCEID3 (0x[0-9a-f]+))?\s*$', out, re.M)
+    assert regs and bool(regs.group(1)) == (version >= 4), out
+    high = int(regs.group(2) or '0', 16) << 32 | int(regs.group(1) or '0', 16)
+    rows = re.findall(r'^  \S+\s+\[common\]\s+0x(40[0-3][0-9a-f])  (.*)$', out, re.M)
+    assert rows, out
+    for number, desc in rows:
+        bit = int(number, 16) & 0x3f
+        assert ('(not implemented)' not in desc) == bool(high >> bit & 1), (number, desc)
+
+
 @pytest.mark.boardspec('qemu_arm')
 @pytest.mark.buildconfigspec('cmd_perfrec')
 def test_perfrec_arm32_list(ubman):
-    """perfrec list: the Armv7 PMU or PMUv3 through cp15, every counter 32 bits"""
+    """perfrec list: the Armv7 PMU or PMUv3 through cp15, every counter 32
+    bits; from PMUv3p1 on PMCEID2/3 as well (check_high_events())"""
     cons = ubman
     out = cons.run_command('perfrec list')
     if armv7(cons):
@@ -129,6 +149,7 @@ def test_perfrec_arm32_list(ubman):
     else:
         assert re.search(r'PMU: PMUv3\S* \(PMUVer \d\)', out), out
         assert '  cpu_cycles ' in out, out
+        check_high_events(cons)
     assert 'event counters of 32 bits, cycle counter of 32 bits' in out, out
     assert f'Counts at EL{2 if hyp(cons) else 1};' in out, out
     assert '  cycles ' in out and '  cpu-clock ' in out
