@@ -1,0 +1,171 @@
+// SPDX-License-Identifier: GPL-2.0+
+/*
+ * Copyright (c) 2026 The perfrec authors
+ * Where the boot recording's buffer may lie: what it must miss, and when
+ *
+ * Before relocation a buffer that is not perfrec's to write must never be
+ * written: the first sample would land there. So it is checked before the
+ * arming writes its first byte, against all that is known then: /memory,
+ * what the device tree reserves (/reserved-memory, /memreserve/), the tree
+ * itself, U-Boot's image, the initial stack, gd and the early malloc area.
+ * What board code says of DRAM (its banks, its usable top) and what U-Boot
+ * reserves at the top of it are known from setup_reloc() on: the recording
+ * is dropped then if its buffer lies outside them or in what was reserved.
+ */
+
+#include <fdtdec.h>
+#include <init.h>
+#include <asm/global_data.h>
+#include <asm/sections.h>
+#include <linux/kernel.h>
+#include <linux/libfdt.h>
+#include <linux/sizes.h>
+#include <linux/string.h>
+#include "perfrec_boot_check.h"
+
+DECLARE_GLOBAL_DATA_PTR;
+
+/* Room kept for a stack below the stack pointer the buffer is checked against */
+#define PERFREC_BOOT_STACK_ROOM	SZ_256K
+
+/* Do [@start, +@size) and [@other, +@other_size) share a byte? (Sizes above 0) */
+static bool perfrec_overlaps(u64 start, u64 size, u64 other, u64 other_size)
+{
+	return start <= other + (other_size - 1) && other <= start + (size - 1);
+}
+
+/* Does [@base, +@bank_size) hold all of [@start, +@size)? */
+static bool perfrec_within(u64 start, u64 size, u64 base, u64 bank_size)
+{
+	return start >= base && size <= bank_size && start - base <= bank_size - size;
+}
+
+bool perfrec_boot_in_memory(ulong start, ulong size, const struct perfrec_dt *dt)
+{
+	uint i;
+
+	for (i = 0; i < dt->nr_banks; i++) {
+		if (perfrec_within(start, size, dt->bank[i], dt->bank_size[i]))
+			return true;
+	}
+
+	return false;
+}
+
+/*
+ * What the device tree reserves that the buffer overlaps: a /reserved-memory
+ * child's region (@dt found them in its walk) or a /memreserve/ entry. Into
+ * @why, and true, if any.
+ */
+static bool perfrec_boot_reserved(ulong start, ulong size, const struct perfrec_dt *dt,
+				  char *why)
+{
+	const void *blob = gd->fdt_blob;
+	u64 addr, len;
+	uint i;
+	int n;
+
+	if (dt->reserved_over) {
+		snprintf(why, PERFREC_BOOT_WHY_LEN,
+			 "cannot be checked: the device tree reserves more than %u regions",
+			 PERFREC_DT_MAX_RESERVED);
+		return true;
+	}
+	for (i = 0; i < dt->nr_reserved; i++) {
+		if (dt->reserved_size[i] &&
+		    perfrec_overlaps(start, size, dt->reserved[i], dt->reserved_size[i])) {
+			snprintf(why, PERFREC_BOOT_WHY_LEN,
+				 "overlaps /reserved-memory/%s (%#llx-%#llx)",
+				 ofnode_get_name(dt->reserved_node[i]), dt->reserved[i],
+				 dt->reserved[i] + dt->reserved_size[i] - 1);
+			return true;
+		}
+	}
+	n = fdt_num_mem_rsv(blob);
+	for (i = 0; n > 0 && i < n; i++) {
+		if (!fdt_get_mem_rsv(blob, i, &addr, &len) && len &&
+		    perfrec_overlaps(start, size, addr, len)) {
+			snprintf(why, PERFREC_BOOT_WHY_LEN,
+				 "overlaps /memreserve/ %#llx-%#llx of the device tree",
+				 addr, addr + len - 1);
+			return true;
+		}
+	}
+
+	return false;
+}
+
+bool perfrec_boot_bad_buffer(ulong start, ulong size, ulong least, const struct perfrec_dt *dt,
+			     char *why)
+{
+	ulong sp = (ulong)&start, top;
+	const char *bad = NULL;
+
+	if (!start)
+		bad = "has no address: set CONFIG_PERFREC_BOOT_ADDR (0 is never taken)";
+	else if (start % SZ_4K)
+		bad = "is not 4 KiB aligned";
+	else if (size < least + SZ_4K)
+		bad = "has no room for perfrec's state and 4 KiB of samples";
+	else if (!perfrec_boot_in_memory(start, size, dt))
+		bad = "is not in the device tree's /memory";
+	else if (perfrec_boot_reserved(start, size, dt, why))
+		return true;
+	else if (perfrec_overlaps(start, size, (ulong)gd->fdt_blob, fdt_totalsize(gd->fdt_blob)))
+		bad = "overlaps the device tree";
+	else if (perfrec_overlaps(start, size, (ulong)__image_copy_start,
+				  (ulong)__bss_end - (ulong)__image_copy_start))
+		bad = "overlaps U-Boot's image";
+	if (bad) {
+		strlcpy(why, bad, PERFREC_BOOT_WHY_LEN);
+		return true;
+	}
+	/* The initial stack grows down from gd; the early malloc area is above gd */
+	top = max((ulong)gd + sizeof(*gd), (ulong)gd->malloc_base + gd->malloc_limit);
+	sp = sp > PERFREC_BOOT_STACK_ROOM ? sp - PERFREC_BOOT_STACK_ROOM : 0;
+	if (perfrec_overlaps(start, size, sp, top - sp)) {
+		strlcpy(why, "overlaps the initial stack, gd or the early malloc area",
+			PERFREC_BOOT_WHY_LEN);
+		return true;
+	}
+
+	return false;
+}
+
+/*
+ * Is the buffer in a bank of DRAM that board code left in bd->bi_dram
+ * (dram_init_banksize() has run)? A board may cut secure firmware out of
+ * DRAM there, where no device tree says so. No bank known: nothing to check.
+ */
+static bool perfrec_boot_in_bd_banks(ulong start, ulong size)
+{
+	bool known = false;
+	uint i;
+
+	for (i = 0; i < CONFIG_NR_DRAM_BANKS; i++) {
+		if (!gd->bd->bi_dram[i].size)
+			continue;
+		known = true;
+		if (perfrec_within(start, size, gd->bd->bi_dram[i].start, gd->bd->bi_dram[i].size))
+			return true;
+	}
+
+	return !known;
+}
+
+const char *perfrec_boot_bad_at_reloc(ulong start, ulong size)
+{
+	ulong reserved = gd->start_addr_sp - PERFREC_BOOT_STACK_ROOM;
+	u64 end = (u64)gd->ram_base + gd->ram_size;
+
+	/* What setup_dest_addr() and the reserve_*() steps took, and the new stack */
+	if (perfrec_overlaps(start, size, reserved, gd->ram_top - reserved))
+		return "overlaps what U-Boot reserved at the top of DRAM";
+	/* What board_get_usable_ram_top() left out, as for secure firmware */
+	if (end > gd->ram_top && perfrec_overlaps(start, size, gd->ram_top, end - gd->ram_top))
+		return "lies above the top of usable DRAM the board reports (gd->ram_top)";
+	if (!perfrec_boot_in_bd_banks(start, size))
+		return "is not in a DRAM bank the board reports (bd->bi_dram)";
+
+	return NULL;
+}
