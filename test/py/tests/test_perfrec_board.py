@@ -397,3 +397,33 @@ def test_perfrec_dt_huge_cells(ubman, cells):
         cons.run_command('fdt addr $fdtcontroladdr')
         cons.run_command('fdt rm /perfrec-bad')
     assert 'ok' in cons.run_command('echo ok')
+
+
+def lmb_holds(cons, addr, size):
+    """Whether lmb's reserved regions ('bdinfo') hold [@addr, +@size) as one"""
+    out = cons.run_command('bdinfo')
+    return (addr, addr + size - 1) in [
+        (int(m.group(1), 16), int(m.group(2), 16))
+        for m in re.finditer(r'reserved\[\d+\]\s+\[(0x[0-9a-f]+)-(0x[0-9a-f]+)\]', out)]
+
+
+@pytest.mark.boardspec('qemu_arm64')
+@pytest.mark.buildconfigspec('cmd_perfrec')
+def test_perfrec_failed_arm_keeps_hold(ubman):
+    """A recording refused while arming (-e cycles, the PMU's interrupt gone)
+    leaves the last recording's buffer held out of lmb as it was: from
+    2024.10 lmb holds it (the command gave it back before arming, so that
+    the new buffer may take its place; the failed arming took it again),
+    before that lmb has no such hold"""
+    cons = ubman
+    year, month = map(int, re.search(r'U-Boot (\d+)\.(\d+)', cons.u_boot_version_string).groups())
+    args = f'-o {BUF:#x} -s {BUF_SIZE:#x}'
+    record(cons, f'-F 10000 {args}', SHORT_CRC)
+    held = lmb_holds(cons, BUF, BUF_SIZE)
+    assert held == ((year, month) >= (2024, 10))
+    with edited_pmu(cons):
+        cons.run_command('fdt rm /pmu interrupts')
+        out, ret = run_rc(cons, f'perfrec record -e cycles {args} -- {SHORT_CRC}')
+        assert ret == 1 and REFUSED.search(out), out
+    assert lmb_holds(cons, BUF, BUF_SIZE) == held
+    assert status(cons)[0] == 'finalised'
