@@ -320,10 +320,10 @@ void perfrec_release_buffer(void)
 {
 	struct perfrec_session *s = &perfrec_session;
 
-	if (!s->kept_size || s->state == PERFREC_ARMED)
+	if (!s->kept || s->state == PERFREC_ARMED)
 		return;
 	perfrec_lmb_give_back(s->kept_addr, s->kept_size);
-	s->kept_size = 0;
+	s->kept = false;
 }
 
 /*
@@ -337,12 +337,11 @@ bool perfrec_keep_buffer(struct perfrec_session *s, const struct perfrec_cfg *cf
 	if (cfg->mode != PERFREC_RECORD)
 		return false;
 	perfrec_release_buffer();	/* the last recording's, if still kept */
-	if (!perfrec_lmb_keep(cfg->buf_addr, cfg->buf_size))
-		return false;
 	s->kept_addr = cfg->buf_addr;
-	s->kept_size = cfg->buf_size;
+	s->kept = perfrec_lmb_keep(cfg->buf_addr, cfg->buf_size);
+	s->kept_size = s->kept ? cfg->buf_size : 0;
 
-	return true;
+	return s->kept;
 }
 
 /*
@@ -358,16 +357,17 @@ static void perfrec_restore_last(struct perfrec_session *s)
 {
 	struct perfrec_irq_report failed_irq = s->irq;
 	int failed_event = s->failed_event;
-	/* A recording's arming gave the last buffer back to lmb; stat's did not */
-	bool released = !s->kept_size;
 
 	*s = perfrec_last;
 	perfrec_irq = perfrec_last_irq;
 	s->failed_irq = failed_irq;
 	s->failed_event = failed_event;
-	/* Its buffer out of lmb's allocations again, as it was (once) */
-	if (released && s->kept_size && !perfrec_lmb_keep(s->kept_addr, s->kept_size))
-		s->kept_size = 0;
+	/*
+	 * Its buffer out of lmb's allocations again, as it was: the command
+	 * gave it back before arming, so that the new buffer may overlap it
+	 */
+	if (s->kept_size && !s->kept)
+		s->kept = perfrec_lmb_keep(s->kept_addr, s->kept_size);
 }
 
 int perfrec_arm(const struct perfrec_cfg *cfg)

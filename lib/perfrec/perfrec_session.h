@@ -51,8 +51,10 @@
  * @phases: a boot recording: each boot phase is a thread of its own
  *	(perfrec_session_phase())
  * @nr_phases: threads started so far
- * @kept_addr: the buffer kept out of lmb's allocations (perfrec_lmb_keep())
- * @kept_size: and its size, 0 if none is kept
+ * @kept_addr: the recording's buffer, kept out of lmb's allocations
+ *	(perfrec_lmb_keep()) until the next recording
+ * @kept_size: and its size, 0 if lmb did not keep it
+ * @kept: lmb holds it now (perfrec_release_buffer() gave it back if not)
  */
 struct perfrec_session {
 	enum perfrec_state state;
@@ -83,6 +85,7 @@ struct perfrec_session {
 	uint nr_phases;
 	ulong kept_addr;
 	ulong kept_size;
+	bool kept;
 };
 
 extern struct perfrec_session perfrec_session;
