@@ -499,6 +499,7 @@ void perfrec_print_arm_error(int err, const struct perfrec_cfg *cfg,
  * @area: NULL, or the load area @to lies in (perfrec_buffer_default())
  * @samples: samples in the boot buffer
  * @copied: of these, copied into the recording (the others count as lost)
+ * @why: why the recording was dropped, if it was
  */
 struct perfrec_boot_result {
 	ulong from;
@@ -506,6 +507,7 @@ struct perfrec_boot_result {
 	const char *area;
 	u64 samples;
 	u64 copied;
+	const char *why;
 };
 
 /**
@@ -559,7 +561,8 @@ void perfrec_boot_mark(const char *name);
  *
  * Once driver model and lmb are up after relocation (perfrec_early.c):
  * the recording goes on in the default buffer, as after 'perfrec start'.
- * Return: 0, -ENOENT if no boot recording is live, else why it was dropped
+ * Return: 0, -ENOENT if no boot recording is live, else the error it was
+ * dropped on (@res->why says why)
  */
 int perfrec_boot_adopt(struct perfrec_boot_result *res);
 

@@ -180,10 +180,17 @@ int perfrec_session_adopt(struct perfrec_session *boot, void *buf, ulong addr, u
 	s->state = PERFREC_ARMED;
 	perfrec_cpu_switch_vectors(false);
 	perfrec_cpu_unmask(s->gic.group0);
-	/* Now that there is driver model: its removal before an OS boots disarms */
+	/*
+	 * Now that there is driver model: its removal before an OS boots
+	 * disarms. Without it nothing would: the recording ends here, as an
+	 * arming refuses on the same error.
+	 */
 	ret = perfrec_probe_device(perfrec_session_pmu_node(s));
-	if (ret)
-		log_debug("pmuv3 device: %d\n", ret);
+	if (ret) {
+		perfrec_session_disarm(s);
+		perfrec_release_buffer();
+		return log_msg_ret("dev", ret);
+	}
 
 	return 0;
 }

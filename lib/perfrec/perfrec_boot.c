@@ -432,6 +432,7 @@ int perfrec_boot_adopt(struct perfrec_boot_result *res)
 	ret = perfrec_buffer_place(size, CONFIG_PERFREC_BOOT_ADDR, size, b->sess.dt.reserved_memory,
 				   &addr, &res->area);
 	if (ret) {
+		res->why = "no room for it after relocation";
 		perfrec_boot_drop(b, NULL);
 		return ret;
 	}
@@ -439,6 +440,9 @@ int perfrec_boot_adopt(struct perfrec_boot_result *res)
 	ret = perfrec_session_adopt(&b->sess, map_sysmem(addr, size), addr, size, &res->samples,
 				    &res->copied);
 	b->magic = 0;
+	if (ret)
+		res->why = ret == -ENOSPC ? "no room for its perf.data's head" :
+			   "its PMU device would not probe";
 
 	return ret;
 }

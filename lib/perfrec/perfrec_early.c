@@ -116,7 +116,7 @@ static int perfrec_early_prompt(void *ctx, struct event *event)
 		if (boot->area)
 			perfrec_buffer_note_area(boot->to, boot->area);
 	} else if (perfrec_early_boot_ret != -ENOENT)
-		printf("perfrec: the boot recording was dropped: no room for it after relocation (error %d)\n",
+		printf("perfrec: the boot recording was dropped: %s (error %d)\n", boot->why,
 		       perfrec_early_boot_ret);
 	if (perfrec_early_ret) {
 		printf("perfrec: the early recording did not start: 'perfrec start %s' failed\n",

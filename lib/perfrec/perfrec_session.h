@@ -176,7 +176,9 @@ void perfrec_session_relocated(struct perfrec_session *boot, u64 vbar);
  * (their image offsets become run-time addresses) and goes on with
  * perfrec_irq and perfrec's relocated vectors. On failure the boot
  * recording is disarmed.
- * Return: 0, or perf_data_begin()'s error
+ * Return: 0, perf_data_begin()'s error (-ENOSPC), or the PMU device's
+ * (perfrec_probe_device()): then the adopted recording is disarmed, as
+ * nothing would end it before an OS
  */
 int perfrec_session_adopt(struct perfrec_session *boot, void *buf, ulong addr, ulong size,
 			  u64 *takenp, u64 *copiedp);
