@@ -181,8 +181,8 @@ def test_perfrec_arm32_cycles(ubman, tmp_path):
             assert sum(int(row[1]) for row in rows) == res['samples'], rows
             assert all(s.period == period for s in pdata.samples)
             costs[period] = (res['samples'], events(cons)['cycles'][0])
-        # A period too long to end (the counter's 32 bits): the workload alone
-        res = record(cons, f'-c 4294967295 -o {BUF:#x} -s {BUF_SIZE:#x}', WORK)
+        # A period too long to end (the longest a 32-bit counter takes): the workload alone
+        res = record(cons, f'-c 4294963200 -o {BUF:#x} -s {BUF_SIZE:#x}', WORK)
         assert res['samples'] == 0
         work = events(cons)['cycles'][0]
     if icount(cons):
@@ -443,7 +443,10 @@ def test_perfrec_arm32_el_left_out(ubman):
 @pytest.mark.boardspec('qemu_arm')
 @pytest.mark.buildconfigspec('cmd_perfrec')
 @pytest.mark.parametrize('args, message', [
-    ('-c 4294967296', "Period 4294967296 of event 'cycles' does not fit its 32-bit counter"),
+    ('-c 4294967296', "Period 4294967296 of event 'cycles' is too long for its 32-bit counter"),
+    # 2^32 - 4095: a late interrupt's next gap (up to the period + 4095) would not fit
+    ('-c 4294963201', "Period 4294963201 of event 'cycles' is too long for its 32-bit counter: "
+     "at most 4294963200 (every counter is 32 bits on 32-bit Arm)"),
     ('-o 0x10000000', 'Buffer 0x10000000+0x1000000 is not inside DRAM'),
     ('-e nosuch', "Unknown event 'nosuch'"),
     (f'-o {BUF:#x} -s 0x100', 'Buffer too small'),
