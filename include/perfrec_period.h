@@ -65,4 +65,47 @@ static __always_inline notrace u64 perfrec_period_timer_next(u64 cval, u64 perio
 	return next;
 }
 
+/* Fewest events between two interrupts after a late one: room for the workload */
+#define PERFREC_PERIOD_MIN_GAP	4096
+
+/**
+ * perfrec_period_max() - The longest period a counter runs, a late interrupt included
+ *
+ * After a late interrupt the counter's next overflow is up to a whole
+ * period plus PERFREC_PERIOD_MIN_GAP - 1 events away
+ * (perfrec_period_late_gap()): that must fit the counter, or the write of
+ * its start value drops the top bits and the interval is miscounted.
+ *
+ * @max_count: the largest value the counter holds (2^32 - 1 or 2^64 - 1)
+ * Return: the longest period, PERFREC_PERIOD_MIN_GAP - 1 below @max_count
+ */
+static __always_inline notrace u64 perfrec_period_max(u64 max_count)
+{
+	return max_count - (PERFREC_PERIOD_MIN_GAP - 1);
+}
+
+/**
+ * perfrec_period_late_gap() - Events to the next overflow after a late interrupt
+ *
+ * A handler that costs more than the period would take the next interrupt
+ * at once, for ever: whole periods are skipped (late, and counted) until
+ * the workload has PERFREC_PERIOD_MIN_GAP events to run. The phase is kept.
+ *
+ * @left: events left of the new period (less than @next)
+ * @next: the new period, at most perfrec_period_max() of the counter
+ * @skipped: returns how many whole periods were skipped
+ * Return: @left plus the skipped periods: at least PERFREC_PERIOD_MIN_GAP,
+ * less than @next + PERFREC_PERIOD_MIN_GAP
+ */
+static __always_inline notrace u64 perfrec_period_late_gap(u64 left, u64 next, u64 *skipped)
+{
+	*skipped = 0;
+	if (left < PERFREC_PERIOD_MIN_GAP) {
+		*skipped = (PERFREC_PERIOD_MIN_GAP - left + next - 1) / next;
+		left += *skipped * next;
+	}
+
+	return left;
+}
+
 #endif /* __PERFREC_PERIOD_H */

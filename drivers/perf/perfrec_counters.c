@@ -11,6 +11,7 @@
 
 #include <errno.h>
 #include <perfrec.h>
+#include <perfrec_period.h>
 #include <asm/global_data.h>
 #include <asm/sections.h>
 #include <asm/system.h>
@@ -69,7 +70,8 @@ static int perfrec_assign_counters(struct perfrec_counters *ctr, struct perfrec_
 		 */
 		c->max_period = (c->idx == PMUV3_CYCLE_IDX && PERFREC_ARCH_LONG_COUNTERS) ||
 				ctr->hw.long_events ? U64_MAX : U32_MAX;
-		if (ec->period > c->max_period)
+		/* With room for a late interrupt's gap (perfrec_period_max()) */
+		if (ec->period > perfrec_period_max(c->max_period))
 			return -ERANGE;
 	}
 	ctr->failed_event = -1;
@@ -191,7 +193,7 @@ int perfrec_counters_init(struct perfrec_counters *ctr, struct perfrec_irq *st,
 		if (ec->freq_hz) {
 			/* The first period assumes 1 GHz; the adaptation corrects it */
 			c->target_ns = PERFREC_NSEC_PER_SEC / ec->freq_hz;
-			c->period = min(c->target_ns, c->max_period);
+			c->period = min(c->target_ns, perfrec_period_max(c->max_period));
 		} else {
 			c->period = ec->period;
 		}

@@ -23,9 +23,6 @@
 
 struct perfrec_irq perfrec_irq;
 
-/* Fewest events between two interrupts after a late one: room for the workload */
-#define PERFREC_IRQ_MIN_GAP	4096
-
 /*
  * Frequency mode: the last @period events took @dt_ns; move the period an
  * eighth of the way to the one that would have taken target_ns. The step is
@@ -51,7 +48,7 @@ static __always_inline notrace u64 perfrec_irq_adjust(const struct perfrec_count
 	if ((s64)period < 1)
 		period = 1;
 
-	return min(period, c->max_period);
+	return min(period, perfrec_period_max(c->max_period));
 }
 
 /*
@@ -70,23 +67,18 @@ static noinline notrace u64 perfrec_irq_reload_event(const struct perfrec_counte
 
 /*
  * Whole periods passed before the handler ran (perfrec_irq_reload()):
- * account for them, keeping the phase. A handler that costs more than the
- * period would take the next interrupt at once, for ever: whole periods
- * more are skipped (late, and counted) until the workload has room to run.
+ * account for them, keeping the phase, and those skipped so that the
+ * workload has room to run (perfrec_period_late_gap()).
  * Return: the events until the counter's next overflow
  */
 static __always_inline notrace u64 perfrec_irq_late(struct perfrec_counter *c,
 						    u64 since, u64 next)
 {
-	u64 gap = next - perfrec_irq_settle(c, since, next);
+	u64 skip, gap;
 
-	if (gap < PERFREC_IRQ_MIN_GAP) {
-		u64 skip = (PERFREC_IRQ_MIN_GAP - gap + next - 1) / next;
-
-		c->late += skip;
-		c->count += skip * next;
-		gap += skip * next;
-	}
+	gap = perfrec_period_late_gap(next - perfrec_irq_settle(c, since, next), next, &skip);
+	c->late += skip;
+	c->count += skip * next;
 
 	return gap;
 }
@@ -439,7 +431,7 @@ static __always_inline void perfrec_irq_general(struct perfrec_irq *st, u64 pc, 
 		}
 		if (st->jitter_pct)
 			next = perfrec_period_jitter(next, st->jitter_pct, &st->rng,
-						     c->max_period);
+						     perfrec_period_max(c->max_period));
 		perfrec_irq_reload(c, next);
 		c->count += c->period;
 		if (IS_ENABLED(CONFIG_PERFREC_CALLCHAIN) && st->callchain)

@@ -8,6 +8,7 @@
 
 #include <errno.h>
 #include <perfrec.h>
+#include <perfrec_period.h>
 #include <stdio.h>
 #include <vsprintf.h>
 #include <asm/system.h>
@@ -153,15 +154,24 @@ void perfrec_print_el_left_out(void)
 	       perfrec_arch_el(), perfrec_arch_el());
 }
 
+/* @ev's period does not fit its counter, with room for a late interrupt's gap */
+static void perfrec_print_too_long(const struct perfrec_event_cfg *ev)
+{
+	bool narrow = ev->period <= perfrec_period_max(U64_MAX);
+
+	printf("Period %llu of event '%s' is too long for its %u-bit counter: at most %llu%s\n",
+	       ev->period, ev->name, narrow ? 32 : 64,
+	       perfrec_period_max(narrow ? U32_MAX : U64_MAX),
+	       !narrow ? "" : IS_ENABLED(CONFIG_ARM64) ? " (64-bit event counters need PMUv3p5)" :
+	       " (every counter is 32 bits on 32-bit Arm)");
+}
+
 void perfrec_print_arm_error(int err, const struct perfrec_cfg *cfg,
 			     const struct perfrec_result *res)
 {
 	enum perfrec_irq_fault fault = res->failed_irq.fault;
 	struct perfrec_pmu_info pmu;
-	const char *event = "";
 
-	if (res->failed_event >= 0)
-		event = cfg->events[res->failed_event].name;
 	/* No PMU: the line of -ENODEV below, as for a count */
 	if (fault != PERFREC_IRQ_OK && fault != PERFREC_IRQ_NO_PMU) {
 		char why[PERFREC_WHY_LEN];
@@ -213,15 +223,12 @@ void perfrec_print_arm_error(int err, const struct perfrec_cfg *cfg,
 		       cfg->nr_events, pmu.nr_counters);
 		break;
 	case -ERANGE:
-		/* An event counter is 32 bits; on 32-bit Arm the cycle counter too */
-		if (!IS_ENABLED(CONFIG_ARM64) && res->failed_event >= 0) {
-			printf("Period %llu of event '%s' does not fit its 32-bit counter (every counter is 32 bits on 32-bit Arm)\n",
-			       cfg->events[res->failed_event].period, event);
-			break;
-		}
-		if (IS_ENABLED(CONFIG_PERFREC_EVENTS) && res->failed_event >= 0) {
-			printf("Period %llu of event '%s' does not fit its 32-bit counter (64-bit event counters need PMUv3p5)\n",
-			       cfg->events[res->failed_event].period, event);
+		/*
+		 * An event counter is 32 bits before PMUv3p5; on 32-bit Arm the
+		 * cycle counter too. Each keeps room for a late interrupt's gap.
+		 */
+		if (res->failed_event >= 0) {
+			perfrec_print_too_long(&cfg->events[res->failed_event]);
 			break;
 		}
 		fallthrough;

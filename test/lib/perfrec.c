@@ -300,6 +300,42 @@ static int lib_test_perfrec_jitter(struct unit_test_state *uts)
 LIB_TEST(lib_test_perfrec_jitter, 0);
 
 /*
+ * A late interrupt: whole periods skipped until the workload has
+ * PERFREC_PERIOD_MIN_GAP events, so the next overflow is up to a period
+ * plus PERFREC_PERIOD_MIN_GAP - 1 away. For the longest period a 32-bit
+ * counter takes (perfrec_period_max()) that still fits 32 bits; one event
+ * longer and it would not, and the counter's start value would lose its
+ * top bit.
+ */
+static int lib_test_perfrec_late_gap(struct unit_test_state *uts)
+{
+	u64 longest = perfrec_period_max(U32_MAX), skipped;
+
+	ut_asserteq_64(0x100000000ULL - PERFREC_PERIOD_MIN_GAP, longest);
+	ut_asserteq_64(U64_MAX - PERFREC_PERIOD_MIN_GAP + 1, perfrec_period_max(U64_MAX));
+	/* Room enough: nothing skipped */
+	ut_asserteq_64(PERFREC_PERIOD_MIN_GAP,
+		       perfrec_period_late_gap(PERFREC_PERIOD_MIN_GAP, longest, &skipped));
+	ut_asserteq_64(0, skipped);
+	/* One event left of the longest period: one period more, and it fits */
+	ut_asserteq_64(longest + 1, perfrec_period_late_gap(1, longest, &skipped));
+	ut_asserteq_64(1, skipped);
+	ut_asserteq_64(U32_MAX, perfrec_period_late_gap(PERFREC_PERIOD_MIN_GAP - 1, longest,
+							&skipped));
+	ut_asserteq_64(1, skipped);
+	/* A period past the longest would not */
+	ut_assert(perfrec_period_late_gap(PERFREC_PERIOD_MIN_GAP - 1, longest + 1, &skipped) >
+		  U32_MAX);
+	/* A period shorter than the gap: as many as the gap takes */
+	ut_asserteq_64(2 + 41 * 100, perfrec_period_late_gap(2, 100, &skipped));
+	ut_asserteq_64(41, skipped);
+
+	return 0;
+}
+
+LIB_TEST(lib_test_perfrec_late_gap, 0);
+
+/*
  * GICD_CTLR's enable bits by the view perfrec has: in the non-secure view
  * of a GICv2 with Security Extensions bit 1 is reserved and bit 0 enables
  * Group 1 (firmware such as TF-A may leave it clear: no interrupt came)
