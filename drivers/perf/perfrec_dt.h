@@ -107,8 +107,10 @@ struct perfrec_dt {
  * @dt: returns the PMU, the timer, their interrupt parents and the rest
  *
  * One walk of the tree. On a flat tree it reads the structure block's tags
- * in one pass, without libfdt's per-tag checks (the tree was checked when
- * U-Boot took it); on a live tree (OF_LIVE) it follows the nodes. The
+ * in one pass, without libfdt's per-tag calls: U-Boot checked only the
+ * tree's header, so the walk bounds each property's length and name
+ * within the blob, and each address's cells to FDT_MAX_NCELLS, itself. On
+ * a live tree (OF_LIVE) it follows the nodes. The
  * interrupt parents are resolved among the controllers the walk met (one
  * that perfrec does not know costs one search by phandle, for its name).
  * The nodes are offsets into the flat tree, or pointers into the live one:

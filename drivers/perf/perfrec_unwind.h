@@ -57,9 +57,10 @@ struct perfrec_unwind_area {
  * (On 32-bit Arm: r11 -> {saved r11 below, saved lr}, word aligned; in a
  * leaf that GCC built at other levels than -Os, r11 -> {saved r11} alone,
  * @lr then being the return address; drivers/perf/arm/perfrec_unwind.c.)
- * Every record must lie in the stack, 16-byte aligned and above the one
- * before, and every return address in the code: anything else ends the
- * chain. IRQ-safe: no calls, no globals, nothing written outside @chain.
+ * Every record must lie in the stack, aligned (16 bytes on AArch64, 4 on
+ * 32-bit Arm) and above the one before, and every return address in the
+ * code: anything else ends the chain. IRQ-safe: no calls, no globals,
+ * nothing written outside @chain.
  *
  * Return: entries written to @chain, 1..@max
  */

@@ -306,8 +306,8 @@ int perfrec_boot_report(void)
 	perfrec_boot_opts(&opts, &dt);
 	if (!opts.on)
 		return 0;
-	if (perfrec_boot_bad_buffer(CONFIG_PERFREC_BOOT_ADDR, opts.size, sizeof(struct perfrec_boot),
-				    &dt, why)) {
+	if (perfrec_boot_bad_buffer(CONFIG_PERFREC_BOOT_ADDR, opts.size,
+				    sizeof(struct perfrec_boot), &dt, why)) {
 		printf("perfrec: boot buffer %#lx-%#lx %s: the boot is not recorded\n",
 		       (ulong)CONFIG_PERFREC_BOOT_ADDR,
 		       (ulong)CONFIG_PERFREC_BOOT_ADDR + opts.size - 1, why);

@@ -71,9 +71,10 @@ void perfrec_irq_reason(const struct perfrec_irq_report *irq, char *buf, size_t 
 				 irq->node);
 			break;
 		}
-		snprintf(buf, size, timer ?
-			 "no timer node (compatible \"arm,armv8-timer\") in the device tree" :
-			 "no PMU node (compatible \"arm,armv8-pmuv3\" or a Cortex PMU's) in the device tree");
+		snprintf(buf, size, "no %s node (compatible %s) in the device tree",
+			 timer ? "timer" : "PMU",
+			 timer ? "\"arm,armv8-timer\" or \"arm,armv7-timer\"" :
+			 "\"arm,armv8-pmuv3\" or a Cortex PMU's");
 		break;
 	case PERFREC_IRQ_NO_PROP:
 		snprintf(buf, size, timer ? "%s has no \"interrupts\" entry for the EL%u timer" :
@@ -150,6 +151,11 @@ void perfrec_print_no_pmu(void)
 
 void perfrec_print_el_left_out(void)
 {
+	/* 32-bit Arm: no option builds Monitor mode in (CONFIG_PERFREC_EL3 is AArch64's) */
+	if (!IS_ENABLED(CONFIG_ARM64) && perfrec_arch_el() == 3) {
+		printf("U-Boot runs in Monitor mode, where perfrec does not run on 32-bit Arm\n");
+		return;
+	}
 	printf("U-Boot runs at EL%u, which this build leaves out (CONFIG_PERFREC_EL%u)\n",
 	       perfrec_arch_el(), perfrec_arch_el());
 }

@@ -6,10 +6,12 @@
  * One for SVC mode (VBAR) and one for Hyp mode (HVBAR).
  *
  * IRQs go to perfrec_irq_handler() with the interrupted PC and the frame
- * perfrec_irq_frame.h describes; every other exception goes on to U-Boot's
- * own entry (perfrec_vectors_uboot[], filled in from the table perfrec
- * replaced), so that a crash in the workload still prints U-Boot's register
- * dump. The exceptions are a data abort of perfrec_probe_read32()'s load
+ * perfrec_irq_frame.h describes; every other exception goes on to the
+ * entry of the table perfrec replaced (perfrec_vectors_uboot[]). In SVC
+ * mode that is U-Boot's own, so that a crash in the workload still prints
+ * U-Boot's register dump; in Hyp mode it is whatever HVBAR held, as U-Boot
+ * installs no Hyp table of its own: a crash goes where it went without
+ * perfrec. The exceptions are a data abort of perfrec_probe_read32()'s load
  * and an undefined instruction in perfrec_probe_pmceid(): the instruction
  * is skipped and the function returns 1, so that a device tree that gives
  * an address where nothing answers costs a message, not a reset, and a

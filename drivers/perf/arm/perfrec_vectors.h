@@ -12,9 +12,8 @@
 #include <linux/compiler.h>
 #include <linux/types.h>
 
-/* The vector tables of perfrec_vectors.S, and a boot recording's */
-extern char perfrec_vectors_el1[], perfrec_vectors_el2[], perfrec_vectors_el3[];
-extern char perfrec_boot_vectors_el1[], perfrec_boot_vectors_el2[], perfrec_boot_vectors_el3[];
+/* The vector tables of perfrec_vectors.S: SVC mode's (VBAR) and Hyp mode's (HVBAR) */
+extern char perfrec_vectors_el1[], perfrec_vectors_el2[];
 
 /*
  * Read the 32-bit register at @addr into *@valp; 0, or 1 if the read took
