@@ -543,6 +543,32 @@ def test_perfrec_early_boot_clock_below_minimum(ubman, tmp_path):
         cons.restart_uboot()
 
 
+@pytest.mark.boardspec('qemu_arm64')
+@pytest.mark.buildconfigspec('perfrec_boot')
+@pytest.mark.buildconfigspec('perfrec_events')
+def test_perfrec_early_boot_period_too_long(ubman, tmp_path):
+    """perfrec,boot-period 4294967295 of instructions: on a 32-bit event
+    counter a late interrupt's gap (up to a period plus 4095 events) would
+    not fit, so the boot is not recorded, in one line that names the
+    longest period; on a 64-bit one (PMUv3p5) the boot is recorded. The
+    line said the period of cpu-clock was below its minimum."""
+    cons = ubman
+    try:
+        boot = boot_with(cons, options_dtb(cons, tmp_path, boot_event='instructions',
+                                           boot_period=0xffffffff))
+        bits = re.search(r'event counters of (\d+) bits', cons.run_command('perfrec list'))
+        assert bits, boot
+        line = ("perfrec: period 4294967295 of event 'instructions' is too long for its 32-bit "
+                "counter (at most 4294963200): the boot is not recorded")
+        if bits.group(1) == '32':
+            assert line in boot and not BOOT_LINE.search(boot), boot
+        else:
+            assert line not in boot and BOOT_LINE.search(boot), boot
+        assert 'ok' in cons.run_command('echo ok')
+    finally:
+        cons.restart_uboot()
+
+
 def until_os_dtb(cons, tmp_path):
     """QEMU's device tree with /options/u-boot's perfrec,until-prompt = <0>:
     the recording goes on past the prompt"""
