@@ -48,6 +48,7 @@
 #include <log.h>
 #include <mapmem.h>
 #include <perfrec.h>
+#include <perfrec_period.h>
 #include <stdio.h>
 #include <asm/global_data.h>
 #include <asm/system.h>
@@ -328,9 +329,12 @@ int perfrec_boot_report(void)
 	} else if (b->sess.irq.fault != PERFREC_IRQ_OK) {
 		perfrec_irq_reason(&b->sess.irq, why, sizeof(why));
 		printf("perfrec: %s: the boot is not recorded\n", why);
-	} else if (b->err == -ERANGE) {
+	} else if (b->err == -ERANGE && b->sess.cfg.events[0].timer) {
 		printf("perfrec: period %u ns of cpu-clock is below its %u ns minimum: the boot is not recorded\n",
 		       opts.period, PERFREC_MIN_CLOCK_NS);
+	} else if (b->err == -ERANGE) {
+		printf("perfrec: period %u of event '%s' is too long for its 32-bit counter (at most %llu): the boot is not recorded\n",
+		       opts.period, opts.event, perfrec_period_max(U32_MAX));
 	} else {
 		printf("perfrec: the boot recording of '%s' did not start (error %d)\n",
 		       opts.event, b->err);
