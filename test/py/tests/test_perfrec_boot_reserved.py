@@ -21,7 +21,7 @@ import zlib
 
 import pytest
 
-from perfrec_helpers import qemu_dtb, status
+from perfrec_helpers import qemu_dtb, run_rc, status
 from test_perfrec_boot import BOOT_BUF, BOOT_LINE, boot_with
 
 # The boot buffer's size (configs/perfrec-early.config: Kconfig's default)
@@ -81,6 +81,15 @@ def boot_filled(cons, tmp_path, dtb, addr):
     return boot
 
 
+def check_record_refused(cons, tmp_path, addr):
+    """'perfrec record -o' into the reserved region at @addr is refused as
+    lmb's (it reads the same tree), and the region stays as it was"""
+    size = 0x100000
+    out, ret = run_rc(cons, f'perfrec record -o {addr:#x} -s {size:#x} -- true')
+    assert ret == 1 and f'Buffer {addr:#x}+{size:#x} overlaps memory U-Boot uses' in out, out
+    assert crc32_at(cons, addr) == pattern(tmp_path, addr)[1]
+
+
 def check_not_recorded(cons, boot, why):
     """The boot was not recorded, one line says @why, and the early
     recording started after relocation as without the boot recording"""
@@ -96,13 +105,15 @@ def check_not_recorded(cons, boot, why):
 @pytest.mark.buildconfigspec('perfrec_boot')
 def test_perfrec_early_boot_reserved_memory(ubman, tmp_path):
     """The boot buffer in a /reserved-memory child (no-map): not one byte of
-    it changes, and one line names the child"""
+    it changes, and one line names the child; nor does a recording at the
+    prompt write there"""
     cons = ubman
     try:
         dtb, node = reserved_memory_dtb(cons, tmp_path, BOOT_BUF)
         boot = boot_filled(cons, tmp_path, dtb, BOOT_BUF)
         check_not_recorded(cons, boot, f'overlaps {node} '
                            f'({BOOT_BUF:#x}-{BOOT_BUF + BOOT_SIZE - 1:#x})')
+        check_record_refused(cons, tmp_path, BOOT_BUF)
     finally:
         cons.restart_uboot()
 
@@ -111,13 +122,15 @@ def test_perfrec_early_boot_reserved_memory(ubman, tmp_path):
 @pytest.mark.buildconfigspec('perfrec_boot')
 def test_perfrec_early_boot_memreserve(ubman, tmp_path):
     """The boot buffer in a /memreserve/ entry: not one byte of it changes,
-    and one line names the entry"""
+    and one line names the entry; nor does a recording at the prompt write
+    there"""
     cons = ubman
     try:
         dtb = memreserve_dtb(cons, tmp_path, BOOT_BUF)
         boot = boot_filled(cons, tmp_path, dtb, BOOT_BUF)
         check_not_recorded(cons, boot, f'overlaps /memreserve/ {BOOT_BUF:#x}-'
                            f'{BOOT_BUF + BOOT_SIZE - 1:#x} of the device tree')
+        check_record_refused(cons, tmp_path, BOOT_BUF)
     finally:
         cons.restart_uboot()
 
