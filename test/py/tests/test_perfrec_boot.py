@@ -273,28 +273,6 @@ def test_perfrec_early_boot_small_buffer(ubman, tmp_path):
 
 @pytest.mark.boardspec('qemu_arm64')
 @pytest.mark.buildconfigspec('perfrec_boot')
-@pytest.mark.parametrize('period', [None, 5000])
-def test_perfrec_early_boot_cpu_clock(ubman, tmp_path, period):
-    """A device tree (given at boot: 'fdt set' at the prompt comes too late)
-    whose PMU has no interrupt: the boot recording samples cpu-clock at its
-    highest rate, whatever the period of cycles (events, not ns: 5000 is
-    below cpu-clock's 10000 ns minimum)"""
-    cons = ubman
-    edits = [['-d', '/pmu', 'interrupts']]
-    if period:
-        edits += [['-p', '-c', OPTIONS], ['-t', 'u', OPTIONS, 'perfrec,boot-period', str(period)]]
-    try:
-        boot = boot_with(cons, qemu_dtb(cons, tmp_path, 'nopmuirq.dtb', edits))
-        assert ('perfrec: /pmu has no "interrupts" property; the boot recording samples '
-                'cpu-clock at 100000 Hz instead') in boot, boot
-        assert BOOT_LINE.search(boot) and 'not recorded' not in boot, boot
-        assert events(cons)['cpu-clock'][0] > 0
-    finally:
-        cons.restart_uboot()
-
-
-@pytest.mark.boardspec('qemu_arm64')
-@pytest.mark.buildconfigspec('perfrec_boot')
 @pytest.mark.parametrize('mem', [None, '128M'])
 def test_perfrec_early_boot_buffer_reused(ubman, tmp_path, mem):
     """After the copy the boot buffer is free: a load over it (at
@@ -501,70 +479,6 @@ def test_perfrec_early_boot_event(ubman, tmp_path):
         assert set(events(cons)) == {'cpu-clock'}
         _, data = fetch(cons, tmp_path)
         assert [name for _, name, _ in phases_of(PerfData(data))][:3] == PHASES[:3]
-    finally:
-        cons.restart_uboot()
-
-
-@pytest.mark.boardspec('qemu_arm64')
-@pytest.mark.buildconfigspec('perfrec_boot')
-def test_perfrec_early_boot_bad_event(ubman, tmp_path):
-    """An event this CPU does not know (perfrec,boot-event): one line, an
-    unrecorded boot, and the early recording starts after relocation"""
-    cons = ubman
-    try:
-        boot = boot_with(cons, options_dtb(cons, tmp_path, boot_event='no_such_event'))
-        line = ("perfrec: event 'no_such_event' is unknown (see 'perfrec list'): the boot is "
-                'not recorded')
-        assert line in boot and not BOOT_LINE.search(boot), boot
-        assert len(re.findall(r'perfrec: .*\S', boot.split(line)[1])) == 2, boot
-        assert status(cons)[0] == 'finalised'
-        assert 'ok' in cons.run_command('echo ok')
-    finally:
-        cons.restart_uboot()
-
-
-@pytest.mark.boardspec('qemu_arm64')
-@pytest.mark.buildconfigspec('perfrec_boot')
-def test_perfrec_early_boot_clock_below_minimum(ubman, tmp_path):
-    """cpu-clock every 100 ns (perfrec,boot-period, below the 10000 ns every
-    arming holds to): one line, an unrecorded boot that reaches its prompt.
-    The minimum was checked by 'perfrec record' alone: the boot armed a timer
-    whose handler outlasted its period, and never reached the prompt."""
-    cons = ubman
-    try:
-        boot = boot_with(cons, options_dtb(cons, tmp_path, boot_event='cpu-clock',
-                                           boot_period=100))
-        line = ('perfrec: period 100 ns of cpu-clock is below its 10000 ns minimum: the boot '
-                'is not recorded')
-        assert line in boot and not BOOT_LINE.search(boot), boot
-        assert status(cons)[0] != 'armed'
-        assert 'ok' in cons.run_command('echo ok')
-    finally:
-        cons.restart_uboot()
-
-
-@pytest.mark.boardspec('qemu_arm64')
-@pytest.mark.buildconfigspec('perfrec_boot')
-@pytest.mark.buildconfigspec('perfrec_events')
-def test_perfrec_early_boot_period_too_long(ubman, tmp_path):
-    """perfrec,boot-period 4294967295 of instructions: on a 32-bit event
-    counter a late interrupt's gap (up to a period plus 4095 events) would
-    not fit, so the boot is not recorded, in one line that names the
-    longest period; on a 64-bit one (PMUv3p5) the boot is recorded. The
-    line said the period of cpu-clock was below its minimum."""
-    cons = ubman
-    try:
-        boot = boot_with(cons, options_dtb(cons, tmp_path, boot_event='instructions',
-                                           boot_period=0xffffffff))
-        bits = re.search(r'event counters of (\d+) bits', cons.run_command('perfrec list'))
-        assert bits, boot
-        line = ("perfrec: period 4294967295 of event 'instructions' is too long for its 32-bit "
-                "counter (at most 4294963200): the boot is not recorded")
-        if bits.group(1) == '32':
-            assert line in boot and not BOOT_LINE.search(boot), boot
-        else:
-            assert line not in boot and BOOT_LINE.search(boot), boot
-        assert 'ok' in cons.run_command('echo ok')
     finally:
         cons.restart_uboot()
 
