@@ -52,6 +52,7 @@ static int perfrec_assign_counters(struct perfrec_counters *ctr, struct perfrec_
 			/* cpu-clock: the generic timer, in nanoseconds */
 			c->idx = PERFREC_TIMER_IDX;
 			c->max_period = U64_MAX;
+			c->longest = perfrec_period_max(c->max_period);
 			continue;
 		}
 		if (ec->cycle_counter && !(st->ovf_mask & BIT(PMUV3_CYCLE_IDX))) {
@@ -71,7 +72,8 @@ static int perfrec_assign_counters(struct perfrec_counters *ctr, struct perfrec_
 		c->max_period = (c->idx == PMUV3_CYCLE_IDX && PERFREC_ARCH_LONG_COUNTERS) ||
 				ctr->hw.long_events ? U64_MAX : U32_MAX;
 		/* With room for a late interrupt's gap (perfrec_period_max()) */
-		if (ec->period > perfrec_period_max(c->max_period))
+		c->longest = perfrec_period_max(c->max_period);
+		if (ec->period > c->longest)
 			return -ERANGE;
 	}
 	ctr->failed_event = -1;
@@ -193,7 +195,7 @@ int perfrec_counters_init(struct perfrec_counters *ctr, struct perfrec_irq *st,
 		if (ec->freq_hz) {
 			/* The first period assumes 1 GHz; the adaptation corrects it */
 			c->target_ns = PERFREC_NSEC_PER_SEC / ec->freq_hz;
-			c->period = min(c->target_ns, perfrec_period_max(c->max_period));
+			c->period = min(c->target_ns, c->longest);
 		} else {
 			c->period = ec->period;
 		}

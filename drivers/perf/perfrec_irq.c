@@ -48,7 +48,7 @@ static __always_inline notrace u64 perfrec_irq_adjust(const struct perfrec_count
 	if ((s64)period < 1)
 		period = 1;
 
-	return min(period, perfrec_period_max(c->max_period));
+	return min(period, c->longest);
 }
 
 /*
@@ -430,8 +430,7 @@ static __always_inline void perfrec_irq_general(struct perfrec_irq *st, u64 pc, 
 			c->last_ns = now;
 		}
 		if (st->jitter_pct)
-			next = perfrec_period_jitter(next, st->jitter_pct, &st->rng,
-						     perfrec_period_max(c->max_period));
+			next = perfrec_period_jitter(next, st->jitter_pct, &st->rng, c->longest);
 		perfrec_irq_reload(c, next);
 		c->count += c->period;
 		if (IS_ENABLED(CONFIG_PERFREC_CALLCHAIN) && st->callchain)

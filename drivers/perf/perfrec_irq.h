@@ -35,6 +35,7 @@
  * @late: periods that passed without a sample because the interrupt came
  *	more than a period after the overflow
  * @max_period: the largest value the counter holds (2^32 - 1 or 2^64 - 1)
+ * @longest: the longest period it takes, perfrec_period_max(@max_period)
  * @idx: PMU counter index (PMUV3_CYCLE_IDX for PMCCNTR_EL0), or
  *	PERFREC_TIMER_IDX for cpu-clock (the generic timer, no PMU counter)
  */
@@ -48,6 +49,7 @@ struct perfrec_counter {
 	u64 count;
 	u64 late;
 	u64 max_period;
+	u64 longest;
 	uint idx;
 };
 
