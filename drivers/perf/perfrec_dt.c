@@ -394,6 +394,9 @@ static void perfrec_dt_walk_flat(struct perfrec_dt *dt, struct perfrec_dt_walk *
 	int depth = -1;
 	u32 len, name;
 
+	/* Strings that end in a NUL: then each name within them ends there too */
+	if (!strings_len || strings[strings_len - 1])
+		return;
 	while (p + 4 <= end) {
 		switch (fdt32_to_cpu(*(const fdt32_t *)p)) {
 		case FDT_BEGIN_NODE:
@@ -409,9 +412,8 @@ static void perfrec_dt_walk_flat(struct perfrec_dt *dt, struct perfrec_dt_walk *
 				return;
 			len = fdt32_to_cpu(((const fdt32_t *)p)[1]);
 			name = fdt32_to_cpu(((const fdt32_t *)p)[2]);
-			/* A value past the block, or a name not ended in the strings */
-			if (len > end - p - 12 || name >= strings_len ||
-			    strnlen(strings + name, strings_len - name) == strings_len - name)
+			/* A value past the block, or a name past the strings */
+			if (len > end - p - 12 || name >= strings_len)
 				return;
 			if (depth >= 0 && depth < PERFREC_DT_MAX_DEPTH)
 				perfrec_dt_prop(&w->path[depth], strings + name, p + 12, len);
