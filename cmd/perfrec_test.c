@@ -26,10 +26,17 @@
  *                           first (EL3 with a GICv3's system registers):
  *                           EOImode_EL3 set is firmware that splits priority
  *                           drop and deactivation
+ *
+ * And one fault, for boards whose PMU device cannot probe (a power domain or
+ * a clock it waits for): with "perfrec,test-probe-error = <n>" in the control
+ * device tree's /options/u-boot, every probe of perfrec's pmuv3 device fails
+ * with -n (an event spy on EVT_DM_PRE_PROBE).
  */
 
 #include <command.h>
+#include <dm.h>
 #include <errno.h>
+#include <event.h>
 #include <perfrec.h>
 #include <perfrec_compat.h>
 #include <perfrec_mmu.h>
@@ -409,6 +416,21 @@ U_BOOT_LONGHELP(perfrec_test,
 		"perfrec_test hole [<addr>] - unmap the block or page of <addr>; without it, map all back\n"
 		"perfrec_test cntfrq [<hz>] - print CNTFRQ_EL0; with <hz>, set it first (EL3 only)\n"
 		"perfrec_test icc_ctlr_el3 [<val>] - print ICC_CTLR_EL3; with <val>, set it first");
+
+/* The fault of the file's comment: "perfrec,test-probe-error" fails the pmuv3 device's probe */
+static int perfrec_test_probe_error(void *ctx, struct event *event)
+{
+	struct udevice *dev = event->data.dm.dev;
+	u32 err;
+
+	if (strcmp(dev->driver->name, "pmuv3") ||
+	    ofnode_read_u32(ofnode_path("/options/u-boot"), "perfrec,test-probe-error", &err))
+		return 0;
+
+	return -(int)err;
+}
+
+PERFREC_EVENT_SPY(EVT_DM_PRE_PROBE, perfrec_test_probe_error);
 
 U_BOOT_CMD_WITH_SUBCMDS(perfrec_test, "Workloads with known profiles, for perfrec's tests",
 			perfrec_test_help_text,

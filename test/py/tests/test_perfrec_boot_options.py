@@ -100,3 +100,24 @@ def test_perfrec_early_boot_period_too_long(ubman, tmp_path):
         assert 'ok' in cons.run_command('echo ok')
     finally:
         cons.restart_uboot()
+
+
+@pytest.mark.boardspec('qemu_arm64')
+@pytest.mark.buildconfigspec('perfrec_boot')
+@pytest.mark.buildconfigspec('cmd_perfrec_test')
+def test_perfrec_early_boot_device_fails(ubman, tmp_path):
+    """perfrec's PMU device will not probe when the boot recording is
+    adopted after relocation (the test command's fault: perfrec,test-probe-
+    error, as a board's power domain or clock could fail it): the recording
+    is disarmed and dropped in one line that says why, and U-Boot goes on.
+    The adoption logged the error at debug level and went on recording,
+    without the device whose removal ends a recording before an OS."""
+    cons = ubman
+    try:
+        boot = boot_with(cons, options_dtb(cons, tmp_path, test_probe_error=5))
+        line = 'perfrec: the boot recording was dropped: its PMU device would not probe (error -5)'
+        assert line in boot and not BOOT_LINE.search(boot), boot
+        assert status(cons)[0] not in ('armed', 'recording'), boot
+        assert 'ok' in cons.run_command('echo ok')
+    finally:
+        cons.restart_uboot()
