@@ -13,6 +13,7 @@
  * is dropped then if its buffer lies outside them or in what was reserved.
  */
 
+#include <errno.h>
 #include <fdtdec.h>
 #include <init.h>
 #include <asm/global_data.h>
@@ -22,6 +23,7 @@
 #include <linux/sizes.h>
 #include <linux/string.h>
 #include "perfrec_boot_check.h"
+#include "perfrec_buffer.h"
 
 DECLARE_GLOBAL_DATA_PTR;
 
@@ -132,27 +134,6 @@ bool perfrec_boot_bad_buffer(ulong start, ulong size, ulong least, const struct 
 	return false;
 }
 
-/*
- * Is the buffer in a bank of DRAM that board code left in bd->bi_dram
- * (dram_init_banksize() has run)? A board may cut secure firmware out of
- * DRAM there, where no device tree says so. No bank known: nothing to check.
- */
-static bool perfrec_boot_in_bd_banks(ulong start, ulong size)
-{
-	bool known = false;
-	uint i;
-
-	for (i = 0; i < CONFIG_NR_DRAM_BANKS; i++) {
-		if (!gd->bd->bi_dram[i].size)
-			continue;
-		known = true;
-		if (perfrec_within(start, size, gd->bd->bi_dram[i].start, gd->bd->bi_dram[i].size))
-			return true;
-	}
-
-	return !known;
-}
-
 const char *perfrec_boot_bad_at_reloc(ulong start, ulong size)
 {
 	ulong reserved = gd->start_addr_sp - PERFREC_BOOT_STACK_ROOM;
@@ -164,7 +145,11 @@ const char *perfrec_boot_bad_at_reloc(ulong start, ulong size)
 	/* What board_get_usable_ram_top() left out, as for secure firmware */
 	if (end > gd->ram_top && perfrec_overlaps(start, size, gd->ram_top, end - gd->ram_top))
 		return "lies above the top of usable DRAM the board reports (gd->ram_top)";
-	if (!perfrec_boot_in_bd_banks(start, size))
+	/*
+	 * A board may cut secure firmware out of its DRAM banks, where no
+	 * device tree says so. No bank known yet: nothing to check.
+	 */
+	if (perfrec_buffer_in_dram(start, size) == -ERANGE)
 		return "is not in a DRAM bank the board reports (bd->bi_dram)";
 
 	return NULL;

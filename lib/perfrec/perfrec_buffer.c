@@ -14,6 +14,7 @@
 #include <linux/kernel.h>
 #include <linux/sizes.h>
 #include <linux/string.h>
+#include "perfrec_buffer.h"
 
 DECLARE_GLOBAL_DATA_PTR;
 
@@ -35,20 +36,22 @@ static const struct {
 #define PERFREC_DEFAULT_ALIGN	SZ_64K
 #define PERFREC_ALLOC_TRIES	8
 
-/* Is [addr, addr + size) inside one DRAM bank? */
-static bool perfrec_buffer_in_dram(ulong addr, ulong size)
+int perfrec_buffer_in_dram(ulong addr, ulong size)
 {
-	int i;
+	int i, ret = -ENOENT;
 
 	for (i = 0; i < CONFIG_NR_DRAM_BANKS; i++) {
 		ulong start = PERFREC_DRAM_BANK(gd, i).start;
 		ulong bank = PERFREC_DRAM_BANK(gd, i).size;
 
-		if (bank && addr >= start && size <= bank && addr - start <= bank - size)
-			return true;
+		if (!bank)
+			continue;
+		if (addr >= start && size <= bank && addr - start <= bank - size)
+			return 0;
+		ret = -ERANGE;
 	}
 
-	return false;
+	return ret;
 }
 
 /*
@@ -135,7 +138,8 @@ void perfrec_buffer_note_area(ulong addr, const char *area)
 
 int perfrec_buffer_check(ulong addr, ulong size)
 {
-	if (!perfrec_buffer_in_dram(addr, size))
+	/* No bank known counts as outside DRAM here */
+	if (perfrec_buffer_in_dram(addr, size))
 		return -ERANGE;
 	if (!perfrec_lmb_range_free(gd->bd, (void *)gd->fdt_blob, addr, size))
 		return -EADDRINUSE;
