@@ -8,12 +8,29 @@ there is no console: what cannot be sampled is said in one line once the
 console is up, and the boot goes on, recorded on cpu-clock or not at all.
 """
 
+import contextlib
 import re
 
 import pytest
 
 from perfrec_helpers import events, qemu_dtb, status
 from test_perfrec_boot import BOOT_LINE, OPTIONS, boot_with, options_dtb
+
+
+@contextlib.contextmanager
+def options_boot(cons, tmp_path, **props):
+    """Boot with /options/u-boot holding @props (options_dtb()) and yield
+    the boot log; then restart U-Boot as the other tests boot it"""
+    try:
+        yield boot_with(cons, options_dtb(cons, tmp_path, **props))
+    finally:
+        cons.restart_uboot()
+
+
+def check_unrecorded(cons, boot, line):
+    """@line in the boot log, no boot recording adopted, and U-Boot usable"""
+    assert line in boot and not BOOT_LINE.search(boot), boot
+    assert 'ok' in cons.run_command('echo ok')
 
 
 @pytest.mark.boardspec('qemu_arm64')
@@ -44,16 +61,12 @@ def test_perfrec_early_boot_bad_event(ubman, tmp_path):
     """An event this CPU does not know (perfrec,boot-event): one line, an
     unrecorded boot, and the early recording starts after relocation"""
     cons = ubman
-    try:
-        boot = boot_with(cons, options_dtb(cons, tmp_path, boot_event='no_such_event'))
+    with options_boot(cons, tmp_path, boot_event='no_such_event') as boot:
         line = ("perfrec: event 'no_such_event' is unknown (see 'perfrec list'): the boot is "
                 'not recorded')
-        assert line in boot and not BOOT_LINE.search(boot), boot
+        check_unrecorded(cons, boot, line)
         assert len(re.findall(r'perfrec: .*\S', boot.split(line)[1])) == 2, boot
         assert status(cons)[0] == 'finalised'
-        assert 'ok' in cons.run_command('echo ok')
-    finally:
-        cons.restart_uboot()
 
 
 @pytest.mark.boardspec('qemu_arm64')
@@ -64,16 +77,10 @@ def test_perfrec_early_boot_clock_below_minimum(ubman, tmp_path):
     The minimum was checked by 'perfrec record' alone: the boot armed a timer
     whose handler outlasted its period, and never reached the prompt."""
     cons = ubman
-    try:
-        boot = boot_with(cons, options_dtb(cons, tmp_path, boot_event='cpu-clock',
-                                           boot_period=100))
-        line = ('perfrec: period 100 ns of cpu-clock is below its 10000 ns minimum: the boot '
-                'is not recorded')
-        assert line in boot and not BOOT_LINE.search(boot), boot
+    with options_boot(cons, tmp_path, boot_event='cpu-clock', boot_period=100) as boot:
+        check_unrecorded(cons, boot, 'perfrec: period 100 ns of cpu-clock is below its 10000 ns '
+                         'minimum: the boot is not recorded')
         assert status(cons)[0] != 'armed'
-        assert 'ok' in cons.run_command('echo ok')
-    finally:
-        cons.restart_uboot()
 
 
 @pytest.mark.boardspec('qemu_arm64')
@@ -86,20 +93,16 @@ def test_perfrec_early_boot_period_too_long(ubman, tmp_path):
     longest period; on a 64-bit one (PMUv3p5) the boot is recorded. The
     line said the period of cpu-clock was below its minimum."""
     cons = ubman
-    try:
-        boot = boot_with(cons, options_dtb(cons, tmp_path, boot_event='instructions',
-                                           boot_period=0xffffffff))
+    with options_boot(cons, tmp_path, boot_event='instructions', boot_period=0xffffffff) as boot:
         bits = re.search(r'event counters of (\d+) bits', cons.run_command('perfrec list'))
         assert bits, boot
         line = ("perfrec: period 4294967295 of event 'instructions' is too long for its 32-bit "
                 "counter (at most 4294963200): the boot is not recorded")
         if bits.group(1) == '32':
-            assert line in boot and not BOOT_LINE.search(boot), boot
+            check_unrecorded(cons, boot, line)
         else:
             assert line not in boot and BOOT_LINE.search(boot), boot
-        assert 'ok' in cons.run_command('echo ok')
-    finally:
-        cons.restart_uboot()
+            assert 'ok' in cons.run_command('echo ok')
 
 
 @pytest.mark.boardspec('qemu_arm64')
@@ -113,11 +116,7 @@ def test_perfrec_early_boot_device_fails(ubman, tmp_path):
     The adoption logged the error at debug level and went on recording,
     without the device whose removal ends a recording before an OS."""
     cons = ubman
-    try:
-        boot = boot_with(cons, options_dtb(cons, tmp_path, test_probe_error=5))
-        line = 'perfrec: the boot recording was dropped: its PMU device would not probe (error -5)'
-        assert line in boot and not BOOT_LINE.search(boot), boot
+    with options_boot(cons, tmp_path, test_probe_error=5) as boot:
+        check_unrecorded(cons, boot, 'perfrec: the boot recording was dropped: its PMU device '
+                         'would not probe (error -5)')
         assert status(cons)[0] not in ('armed', 'recording'), boot
-        assert 'ok' in cons.run_command('echo ok')
-    finally:
-        cons.restart_uboot()
