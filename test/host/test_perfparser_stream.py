@@ -49,7 +49,9 @@ __attribute__((noinline)) unsigned long mid_fn(unsigned long x)
 
 int main(int argc, char **argv)
 {
-	for (long i = 0; i < atol(argv[1]); i++)
+	long n = atol(argv[1]);
+
+	for (long i = 0; i < n; i++)
 		sink += mid_fn(i);
 	return 0;
 }
