@@ -160,7 +160,12 @@ def overlay_fragment():
     copies = (f'It copies these directories to the same place in the tree, as they are: '
               f'{dirs}; and these files: {lits(perfrec_overlay.FILES)} (``DIRS`` and '
               f'``FILES``).')
-    return join([list_table(['file', 'edit'], rows), wrap(copies, '')])
+    boards = ('A board that links with a script of its own (CONFIG_SYS_LDSCRIPT, or '
+              '``board/<vendor>/<board>/u-boot.lds``) gets the same build-id block as '
+              'Arm\'s common scripts, in every such Arm script of the tree, after its '
+              'EFI runtime relocations or else before the end of what relocation copies '
+              '(``scripts/perfrec_overlay_lds.py``).')
+    return join([list_table(['file', 'edit'], rows), wrap(boards, ''), wrap(copies, '')])
 
 
 def series_fragment():

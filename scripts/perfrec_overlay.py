@@ -9,8 +9,9 @@ Usage:
 
 Copies the project's files into the tree (see DIRS and FILES), removes what
 an earlier overlay copied that is no longer perfrec's (STALE), and applies the
-few edits perfrec needs in U-Boot's own files (see EDITS: this table is the
-complete list). Every edit is checked first: if a hook point is missing in the tree the
+few edits perfrec needs in U-Boot's own files (see EDITS, the complete list
+but for the build-id note's place in boards' own linker scripts:
+perfrec_overlay_lds.py). Every edit is checked first: if a hook point is missing in the tree the
 script names it and changes nothing at all. Running it again is harmless: an
 edit already present is left alone, and files are only copied when they differ.
 With --check nothing is written; the exit code says whether the tree is ready
@@ -24,6 +25,8 @@ import os
 import re
 import shutil
 import sys
+
+import perfrec_overlay_lds
 
 TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -114,13 +117,7 @@ BUILD_ID_LDFLAGS = ('# perfrec: a build-id note, by which perf matches recording
                     'ifdef CONFIG_PERFREC_BUILD_ID\n'
                     'LDFLAGS_u-boot += --build-id=sha1\n'
                     'endif\n')
-BUILD_ID_LDS = ('\t/* perfrec: the build-id note, within the image, found by its bounds */\n'
-                '\t.note.gnu.build-id : {\n'
-                '\t\t__perfrec_build_id_start = .;\n'
-                '\t\tKEEP(*(.note.gnu.build-id))\n'
-                '\t\t__perfrec_build_id_end = .;\n'
-                '\t}\n\n'
-                '\t. = ALIGN(8);\n')
+BUILD_ID_LDS = perfrec_overlay_lds.BLOCK
 BUILD_ID_OBJCOPY = ('\n# perfrec: u-boot.bin carries the build-id note too\n'
                     'ifdef CONFIG_PERFREC_BUILD_ID\n'
                     'OBJCOPYFLAGS += -j .note.gnu.build-id\n'
@@ -486,7 +483,7 @@ SUPERSEDED = [
 def plan_edits(tree):
     """Return {path: new text} for every file EDITS changes; raise if a hook is missing"""
     texts = {}
-    for edit in EDITS:
+    for edit in EDITS + perfrec_overlay_lds.edits(tree):
         path = edit[0]
         if path not in texts:
             full = os.path.join(tree, path)

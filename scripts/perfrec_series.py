@@ -30,6 +30,7 @@ TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(TOP, 'scripts'))
 
 import perfrec_overlay  # pylint: disable=wrong-import-position
+import perfrec_overlay_lds  # pylint: disable=wrong-import-position
 
 AUTHOR = 'perfrec developers <perfrec@localhost>'
 
@@ -432,6 +433,12 @@ def apply_part(tree, idx, files, edits):
             raise SystemExit('perfrec_series: %s' % exc) from exc
         with open(path, 'w', encoding='utf-8') as outf:
             outf.write(new)
+    if any(perfrec_overlay_lds.WHY.startswith(w) for w in PARTS[idx].edits):
+        for edit in perfrec_overlay_lds.edits(tree):
+            path = os.path.join(tree, edit[0])
+            new = perfrec_overlay.apply_edit(read(path), edit)
+            with open(path, 'w', encoding='utf-8') as outf:
+                outf.write(new)
     if any(owner == idx for owner in files.values()):
         maintainers(tree, [rel for rel, owner in files.items() if owner <= idx])
     symbols = [s for part in PARTS[:idx + 1] for s in part.symbols]
