@@ -24,7 +24,6 @@
 #include <linux/string.h>
 #include "perfrec_dt.h"
 #include "perfrec_dt_compat.h"
-#include "perfrec_gic.h"
 
 DECLARE_GLOBAL_DATA_PTR;
 

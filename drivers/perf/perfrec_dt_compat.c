@@ -8,7 +8,6 @@
 #include <linux/libfdt.h>
 #include <linux/string.h>
 #include "perfrec_dt_compat.h"
-#include "perfrec_gic.h"
 
 /*
  * The compatibles perfrec looks for, as NUL-separated strings (a table of

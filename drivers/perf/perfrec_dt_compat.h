@@ -9,6 +9,12 @@
 
 #include <linux/types.h>
 
+/*
+ * @version of the BCM2836 local controller (brcm,bcm2836-l1-intc), which
+ * takes a GIC's place on the Raspberry Pi 2 and 3 (perfrec_bcm2836.c)
+ */
+#define PERFREC_GIC_BCM2836		1
+
 /**
  * struct perfrec_dt_kind - What a node's compatible names
  * @pmu: 2 for "arm,armv8-pmuv3", 1 for another PMUv3, 0 for none: the walk

@@ -17,6 +17,7 @@
 #include <linux/bitops.h>
 #include <linux/types.h>
 #include "perfrec_arch.h"
+#include "perfrec_dt_irq.h"
 
 /* ICC_SRE_ELx, ICC_CTLR_EL1, ICC_IGRPEN1_EL1 */
 #define GIC_ICC_SRE_SRE			BIT(0)
@@ -33,45 +34,6 @@ struct perfrec_snapshot;
 /* Largest number of 32-line enable registers a GIC has (1020 lines) */
 #define PERFREC_GIC_MAX_ENABLE_REGS	32
 
-/*
- * @version of the BCM2836 local controller (brcm,bcm2836-l1-intc), which
- * takes a GIC's place on the Raspberry Pi 2 and 3 (perfrec_bcm2836.c)
- */
-#define PERFREC_GIC_BCM2836		1
-
-/*
- * Is @version this controller? Only those this build has can be
- * (CONFIG_PERFREC_GICV2, CONFIG_PERFREC_GICV3, CONFIG_PERFREC_BCM2836:
- * perfrec_gic_parent_check() refuses the others), so a build with one of
- * them knows the answer at build time and drops the others' code.
- */
-#define PERFREC_GIC_ONLY(opt)						\
-	(IS_ENABLED(CONFIG_PERFREC_GICV2) + IS_ENABLED(CONFIG_PERFREC_GICV3) +	\
-	 IS_ENABLED(CONFIG_PERFREC_BCM2836) == 1 && IS_ENABLED(opt))
-
-static inline bool perfrec_gic_v2(uint version)
-{
-	return PERFREC_GIC_ONLY(CONFIG_PERFREC_GICV2) ||
-	       (IS_ENABLED(CONFIG_PERFREC_GICV2) && version == 2);
-}
-
-static inline bool perfrec_gic_v3(uint version)
-{
-	return PERFREC_GIC_ONLY(CONFIG_PERFREC_GICV3) ||
-	       (IS_ENABLED(CONFIG_PERFREC_GICV3) && version == 3);
-}
-
-static inline bool perfrec_gic_bcm2836(uint version)
-{
-	return PERFREC_GIC_ONLY(CONFIG_PERFREC_BCM2836) ||
-	       (IS_ENABLED(CONFIG_PERFREC_BCM2836) && version == PERFREC_GIC_BCM2836);
-}
-
-/* SPIs: INTIDs from 32; GICD_ICFGR has two bits per interrupt, the upper one "edge" */
-#define PERFREC_GIC_SPI_BASE		32
-
-/* GICC_IAR / ICC_IAR1_EL1: INTIDs 1020-1023 are special (no interrupt) */
-#define PERFREC_GIC_INTID_SPECIAL	1020
 #define PERFREC_GICV2_IAR_INTID		GENMASK(9, 0)
 
 /**
@@ -146,71 +108,6 @@ struct perfrec_gic {
 	} saved;
 };
 
-/*
- * The GIC binding's interrupt specifier: <type number flags>; the BCM2836
- * local controller's: <source flags>, each source a core's own, as a PPI is
- */
-#define PERFREC_DT_IRQ_CELLS		3
-#define PERFREC_DT_IRQ_CELLS_BCM2836	2
-#define PERFREC_DT_IRQ_TYPE_SPI		0
-#define PERFREC_DT_IRQ_TYPE_PPI		1
-
-/**
- * struct perfrec_dt_irq - One entry of a device node's "interrupts"
- * @type: PERFREC_DT_IRQ_TYPE_SPI or _PPI (or what else the entry said)
- * @intid: the INTID: PPI n is 16 + n, SPI n is 32 + n; the BCM2836 local
- *	controller's source number
- * @flags: trigger type: 1 and 2 are edges, 4 and 8 levels
- */
-struct perfrec_dt_irq {
-	u32 type;
-	uint intid;
-	u32 flags;
-};
-
-/**
- * perfrec_gic_parent_check() - Can a device's interrupt parent be used?
- * @parent: the interrupt parent (perfrec_dt_scan() found it), or ofnode_null()
- * @version: its version (struct perfrec_dt_ctlr)
- * Return: 0 if it is a GICv2/v3 or the BCM2836 local controller, -ENOENT if
- * there is none, -EPROTONOSUPPORT if it is another controller, -ENOSYS if it
- * is one this build leaves out (see perfrec_gic_option())
- */
-int perfrec_gic_parent_check(ofnode parent, uint version);
-
-/**
- * perfrec_gic_cells() - Cells in each entry of "interrupts" under a controller
- * @version: the interrupt parent's (struct perfrec_dt_ctlr)
- * Return: PERFREC_DT_IRQ_CELLS_BCM2836 for the BCM2836 local controller,
- * else PERFREC_DT_IRQ_CELLS
- */
-uint perfrec_gic_cells(uint version);
-
-/**
- * perfrec_gic_dt_irq() - Decode one entry of a device node's "interrupts"
- * @irqs: the property (the PMU's, the timer's), or NULL
- * @len: its length in bytes
- * @cells: cells in each entry, perfrec_gic_cells() of its interrupt parent
- * @idx: which entry, from 0
- * @irq: returns the entry; @irq->type even when the rest is unusable
- *
- * The entry's form is that of @node's interrupt parent: a GIC's, or the
- * BCM2836 local controller's (whose sources are decoded as PPIs).
- * Return: 0 on success, -ENXIO if the node has no such entry,
- * -EPROTONOSUPPORT if it is neither a PPI (0-15) nor an SPI (0-987), nor a
- * source of the BCM2836 local controller (0-11)
- */
-int perfrec_gic_dt_irq(const fdt32_t *irqs, int len, uint cells, uint idx,
-		       struct perfrec_dt_irq *irq);
-
-/**
- * perfrec_gic_option() - The option a build needs for an interrupt controller
- * @version: its version (struct perfrec_dt_ctlr)
- * Return: "CONFIG_PERFREC_GICV2", "CONFIG_PERFREC_GICV3" or
- * "CONFIG_PERFREC_BCM2836" if this build leaves it out, else NULL
- */
-const char *perfrec_gic_option(uint version);
-
 /**
  * perfrec_gic_from_dt() - Reach an interrupt controller found in the device tree
  * @ctlr: the controller, a device's interrupt parent, with its register
@@ -220,10 +117,11 @@ const char *perfrec_gic_option(uint version);
  * Each register block is checked against the page tables in use first: what
  * U-Boot's MMU map leaves out is mapped as device memory until
  * perfrec_gic_put(). Its first read is guarded: an abort there is an error.
- * Return: 0 if found, or perfrec_gic_parent_check()'s error, -EINVAL if its
- * "reg" is incomplete, -ENODEV if this CPU's GICv3 redistributor is not
- * found, -EADDRNOTAVAIL if a block is not mapped and cannot be, -EFAULT if
- * nothing answers at one (@gic->fault names the block); on error nothing
+ * Return: 0 if found, or perfrec_gic_dt_check()'s error (-EINVAL if its
+ * "reg" is incomplete, -ENODEV if this CPU is not a BCM2836 core), -EINVAL
+ * if a GICv3's redistributor regions end early, -ENODEV if this CPU's GICv3
+ * redistributor is not found, -EADDRNOTAVAIL if a block is not mapped and
+ * cannot be, -EFAULT if nothing answers at one (@gic->fault names the block); on error nothing
  * stays mapped. The same code is kept in @gic->dt_err.
  */
 int perfrec_gic_from_dt(const struct perfrec_dt_ctlr *ctlr, struct perfrec_gic *gic);

@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0+
 /*
  * Copyright (c) 2026 The perfrec authors
- * perfrec's GIC in the device tree: find it, decode its interrupts, reach its registers
+ * perfrec's GIC in the device tree: reach its registers
  *
  * The interrupt parent of the PMU or timer node must be a GICv2, a GICv3 or
- * the BCM2836 local controller. Its register blocks come from its "reg",
+ * the BCM2836 local controller, whose node names the blocks perfrec reads
+ * (the rules, without the hardware, are perfrec_dt_irq.c's). Its register
+ * blocks come from its "reg",
  * the redistributor of this CPU from the GICv3's frames (by MPIDR
  * affinity), and what U-Boot's MMU map leaves out of them is mapped for the
  * session (perfrec_mmu.c) and given back by perfrec_gic_put(). A block
@@ -27,6 +29,7 @@
 #include <linux/sizes.h>
 #include "perfrec_cpu.h"
 #include "perfrec_dt.h"
+#include "perfrec_dt_irq.h"
 #include "perfrec_gic.h"
 
 /* GICD (the security state, the lines), GICR (v3: its frames) */
@@ -38,30 +41,6 @@
 #define PERFREC_GICR_FRAME		SZ_128K	/* RD_base + SGI_base */
 #define PERFREC_GICR_MAX_REGIONS	8
 #define PERFREC_GICR_MAX_FRAMES		512
-
-const char *perfrec_gic_option(uint version)
-{
-	switch (version) {
-	case 2:
-		return IS_ENABLED(CONFIG_PERFREC_GICV2) ? NULL : "CONFIG_PERFREC_GICV2";
-	case 3:
-		return IS_ENABLED(CONFIG_PERFREC_GICV3) ? NULL : "CONFIG_PERFREC_GICV3";
-	case PERFREC_GIC_BCM2836:
-		return IS_ENABLED(CONFIG_PERFREC_BCM2836) ? NULL : "CONFIG_PERFREC_BCM2836";
-	default:
-		return NULL;
-	}
-}
-
-int perfrec_gic_parent_check(ofnode parent, uint version)
-{
-	if (!ofnode_valid(parent))
-		return -ENOENT;
-	if (!version)
-		return -EPROTONOSUPPORT;
-
-	return perfrec_gic_option(version) ? -ENOSYS : 0;
-}
 
 /*
  * Make one register block of the GIC reachable: map what U-Boot's MMU map
@@ -154,72 +133,9 @@ static int perfrec_gicv3_find_rdist(const struct perfrec_dt_ctlr *ctlr, struct p
 	return -ENODEV;
 }
 
-/* PPIs: INTIDs 16-31; SPIs: 32-1019 */
-#define PERFREC_GIC_PPI_BASE		16
-#define PERFREC_GIC_NR_PPI		16
-#define PERFREC_GIC_NR_SPI		988
-
-/* Sources of the BCM2836 local controller: 0-11 (the local timer is 11) */
-#define PERFREC_BCM2836_NR_SOURCES	12
-
-uint perfrec_gic_cells(uint version)
-{
-	return perfrec_gic_bcm2836(version) ? PERFREC_DT_IRQ_CELLS_BCM2836 : PERFREC_DT_IRQ_CELLS;
-}
-
-/* Cell @idx of an "interrupts" property of @len bytes, into @val; false if there is none */
-static bool perfrec_dt_cell(const fdt32_t *irqs, int len, uint idx, u32 *val)
-{
-	if (!irqs || (idx + 1) * sizeof(*irqs) > len)
-		return false;
-	*val = fdt32_to_cpu(irqs[idx]);
-
-	return true;
-}
-
-/* <source flags>: each source is a core's own, as a GIC's PPI */
-static int perfrec_bcm2836_dt_irq(const fdt32_t *irqs, int len, uint idx,
-				  struct perfrec_dt_irq *irq)
-{
-	idx *= PERFREC_DT_IRQ_CELLS_BCM2836;
-	irq->type = PERFREC_DT_IRQ_TYPE_PPI;
-	if (!perfrec_dt_cell(irqs, len, idx, &irq->intid) ||
-	    !perfrec_dt_cell(irqs, len, idx + 1, &irq->flags))
-		return -ENXIO;
-
-	return irq->intid < PERFREC_BCM2836_NR_SOURCES ? 0 : -EPROTONOSUPPORT;
-}
-
-int perfrec_gic_dt_irq(const fdt32_t *irqs, int len, uint cells, uint idx,
-		       struct perfrec_dt_irq *irq)
-{
-	u32 num;
-
-	if (cells == PERFREC_DT_IRQ_CELLS_BCM2836)
-		return perfrec_bcm2836_dt_irq(irqs, len, idx, irq);
-	idx *= PERFREC_DT_IRQ_CELLS;
-	irq->type = U32_MAX;
-	if (!perfrec_dt_cell(irqs, len, idx, &irq->type) ||
-	    !perfrec_dt_cell(irqs, len, idx + 1, &num) ||
-	    !perfrec_dt_cell(irqs, len, idx + 2, &irq->flags))
-		return -ENXIO;
-	if (irq->type == PERFREC_DT_IRQ_TYPE_PPI && num < PERFREC_GIC_NR_PPI)
-		irq->intid = PERFREC_GIC_PPI_BASE + num;
-	else if (irq->type == PERFREC_DT_IRQ_TYPE_SPI && num < PERFREC_GIC_NR_SPI)
-		irq->intid = PERFREC_GIC_SPI_BASE + num;
-	else
-		return -EPROTONOSUPPORT;
-
-	return 0;
-}
-
 int perfrec_gic_check_intid(const struct perfrec_gic *gic, uint intid)
 {
-	if (perfrec_gic_bcm2836(gic->version))
-		return perfrec_bcm2836_check(gic->l1.core, intid) ? -EPROTONOSUPPORT : 0;
-
-	return intid < 32 * gic->nr_enable_regs && intid < PERFREC_GIC_INTID_SPECIAL ? 0 :
-	       -EPROTONOSUPPORT;
+	return perfrec_gic_dt_intid(gic->version, gic->l1.core, 32 * gic->nr_enable_regs, intid);
 }
 
 /* The distributor and CPU interface (v2), or the redistributor (v3), found and reachable */
@@ -229,18 +145,15 @@ static int perfrec_gic_find(const struct perfrec_dt_ctlr *ctlr, struct perfrec_g
 	fdt_size_t size;
 	int ret;
 
-	ret = perfrec_gic_parent_check(ctlr->node, ctlr->version);
+	/* What the node must give: checked before any block is read */
+	ret = perfrec_gic_dt_check(ctlr, perfrec_cpu_affinity());
 	if (ret)
-		return log_msg_ret("parent", ret);
+		return log_msg_ret("dt", ret);
 	gic->version = ctlr->version;
-	if (!ctlr->nr_regs)
-		return log_msg_ret("dist", -EINVAL);
 	dist = ctlr->base[0];
 	size = ctlr->size[0];
 	if (perfrec_gic_bcm2836(gic->version)) {
 		gic->l1.core = FIELD_GET(CPU_MPIDR_AFF0, perfrec_cpu_affinity());
-		if (gic->l1.core >= PERFREC_BCM2836_CORES)
-			return log_msg_ret("core", -ENODEV);
 		ret = perfrec_gic_reach(gic, "registers", dist, size ?: SZ_256, 0,
 					&gic->dist);
 		if (ret)
@@ -258,8 +171,6 @@ static int perfrec_gic_find(const struct perfrec_dt_ctlr *ctlr, struct perfrec_g
 					readl(gic->dist + GICD_TYPER)) + 1;
 
 	if (perfrec_gic_v2(gic->version)) {
-		if (ctlr->nr_regs < 2)
-			return log_msg_ret("cpu", -EINVAL);
 		cpu = ctlr->base[1];
 		size = ctlr->size[1];
 		ret = perfrec_gic_reach(gic, "CPU interface", cpu, size ?: SZ_8K, GICC_CTLR,

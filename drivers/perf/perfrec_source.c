@@ -22,6 +22,7 @@
 #include "perfrec_counters.h"
 #include "perfrec_cpu.h"
 #include "perfrec_dt.h"
+#include "perfrec_dt_irq.h"
 #include "perfrec_gic.h"
 #include "perfrec_source.h"
 #include "perfrec_timer.h"
@@ -35,37 +36,6 @@
  * than the few cycles an interrupt takes to reach the controller.
  */
 #define PERFREC_PROBE_POLLS	10000
-
-/*
- * Is @dev's interrupt parent a GIC (or the BCM2836 local controller)? If
- * not, say which controller it is (or that there is none) in @irq
- */
-static int perfrec_check_parent(const struct perfrec_dt_dev *dev,
-				struct perfrec_irq_report *irq)
-{
-	const struct perfrec_dt_ctlr *parent = &dev->parent;
-	const char *compat;
-	int ret;
-
-	ret = perfrec_gic_parent_check(parent->node, parent->version);
-	irq->local = ofnode_valid(parent->node) &&
-		     perfrec_gic_cells(parent->version) == PERFREC_DT_IRQ_CELLS_BCM2836;
-	if (!ret)
-		return 0;
-	irq->fault = PERFREC_IRQ_NO_GIC;
-	if (ret == -ENOSYS) {
-		irq->fault = PERFREC_IRQ_LEFT_OUT;
-		irq->block = perfrec_gic_option(parent->version);
-	}
-	if (ofnode_valid(parent->node)) {
-		if (ofnode_get_path(parent->node, irq->parent, sizeof(irq->parent)))
-			strlcpy(irq->parent, ofnode_get_name(parent->node), sizeof(irq->parent));
-		compat = ofnode_read_string(parent->node, "compatible");
-		strlcpy(irq->compat, compat ?: "", sizeof(irq->compat));
-	}
-
-	return ret;
-}
 
 void perfrec_source_gic_fault(const struct perfrec_gic *gic, int err,
 			      struct perfrec_irq_report *irq)
@@ -99,40 +69,25 @@ void perfrec_source_gic_fault(const struct perfrec_gic *gic, int err,
 static int perfrec_find_pmu_irq(const struct perfrec_dt *dt, struct perfrec_gic *gic,
 				struct perfrec_irq_report *irq)
 {
-	const struct perfrec_dt_dev *pmu = &dt->pmu;
-	uint intid, flags;
+	struct perfrec_dt_irq dtirq;
 	int ret;
 
-	if (!ofnode_valid(pmu->node)) {
-		irq->fault = PERFREC_IRQ_NO_NODE;
-		/* An empty PMU node's path, if the tree has one */
-		strlcpy(irq->node, pmu->path, sizeof(irq->node));
-		return -ENOENT;
-	}
-	strlcpy(irq->node, pmu->path, sizeof(irq->node));
-	/* The specifier's form is the parent's: only a GIC's is known */
-	if (perfrec_check_parent(pmu, irq))
-		return -ENXIO;
-	ret = pmuv3_read_irq(pmu, &intid, &flags);
-	if (ret) {
-		irq->fault = ret == -EPROTONOSUPPORT ? PERFREC_IRQ_BAD_SPEC :
-			     ret == -ENODEV ? PERFREC_IRQ_NO_CPU : PERFREC_IRQ_NO_PROP;
-		return ret == -EPROTONOSUPPORT ? ret : -ENXIO;
-	}
-	irq->intid = intid;
-	ret = perfrec_gic_from_dt(&pmu->parent, gic);
+	ret = perfrec_dt_source_irq(dt, PERFREC_SRC_PMU, perfrec_cpu_affinity(), 0, &dtirq, irq);
+	if (ret)
+		return ret;
+	ret = perfrec_gic_from_dt(&dt->pmu.parent, gic);
 	if (ret) {
 		perfrec_source_gic_fault(gic, gic->dt_err, irq);
 		return -ENXIO;
 	}
-	if (perfrec_gic_check_intid(gic, intid)) {
+	if (perfrec_gic_check_intid(gic, dtirq.intid)) {
 		perfrec_gic_put(gic);
 		irq->fault = PERFREC_IRQ_BAD_SPEC;
 		return -EPROTONOSUPPORT;
 	}
-	gic->intid = intid;
+	gic->intid = dtirq.intid;
 	/* Device-tree trigger types: 1 and 2 are edges, 4 and 8 levels */
-	gic->edge = flags & (BIT(0) | BIT(1));
+	gic->edge = dtirq.flags & (BIT(0) | BIT(1));
 
 	return 0;
 }
@@ -141,35 +96,23 @@ static int perfrec_find_pmu_irq(const struct perfrec_dt *dt, struct perfrec_gic 
 static int perfrec_find_timer_irq(const struct perfrec_dt *dt, struct perfrec_timer *timer,
 				  struct perfrec_gic *gic, struct perfrec_irq_report *irq)
 {
-	const struct perfrec_dt_dev *dev = &dt->timer;
+	struct perfrec_dt_irq dtirq;
 	int ret;
 
-	timer->node = dev->node;
+	timer->node = dt->timer.node;
 	timer->el = perfrec_cpu_el();
-	if (!ofnode_valid(dev->node)) {
-		irq->fault = PERFREC_IRQ_NO_NODE;
-		return -ENOENT;
-	}
-	strlcpy(irq->node, dev->path, sizeof(irq->node));
-	/* The specifier's form is the parent's: only a GIC's is known */
-	if (perfrec_check_parent(dev, irq))
-		return -ENXIO;
-	ret = perfrec_timer_irq(timer, dev, gic);
-	irq->intid = gic->intid;
-	switch (ret) {
-	case -ENXIO:
-		irq->fault = PERFREC_IRQ_NO_PROP;
-		break;
-	case -EPROTONOSUPPORT:
-		irq->fault = PERFREC_IRQ_BAD_SPEC;
-		break;
-	case -ENOLINK:
+	gic->intid = 0;
+	ret = perfrec_dt_source_irq(dt, PERFREC_SRC_TIMER, 0, timer->el, &dtirq, irq);
+	if (ret)
+		return ret;
+	ret = perfrec_gic_from_dt(&dt->timer.parent, gic);
+	gic->intid = dtirq.intid;
+	if (ret) {
 		perfrec_source_gic_fault(gic, gic->dt_err, irq);
-		ret = -ENXIO;
-		break;
+		return -ENXIO;
 	}
 
-	return ret;
+	return 0;
 }
 
 void perfrec_source_snapshot(struct perfrec_snapshot *snap, const struct perfrec_gic *gic)

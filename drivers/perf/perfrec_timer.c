@@ -10,7 +10,6 @@
  * saved and restored all the same.
  */
 
-#include <errno.h>
 #include <log.h>
 #include <perfrec_snapshot.h>
 #include <asm/system.h>
@@ -18,47 +17,7 @@
 #include <linux/kernel.h>
 #include <linux/string.h>
 #include "perfrec_cpu.h"
-#include "perfrec_dt.h"
-#include "perfrec_gic.h"
 #include "perfrec_timer.h"
-
-/* The node's "interrupts" entries: Secure physical, physical, virtual, hypervisor */
-#define PERFREC_TIMER_IRQ_SECURE	0
-#define PERFREC_TIMER_IRQ_PHYS		1
-#define PERFREC_TIMER_IRQ_HYP		3
-
-static uint perfrec_timer_irq_index(uint el)
-{
-	switch (el) {
-	case 3:
-		return PERFREC_TIMER_IRQ_SECURE;
-	case 2:
-		return PERFREC_TIMER_IRQ_HYP;
-	default:
-		return PERFREC_TIMER_IRQ_PHYS;
-	}
-}
-
-int perfrec_timer_irq(const struct perfrec_timer *timer, const struct perfrec_dt_dev *dev,
-		      struct perfrec_gic *gic)
-{
-	struct perfrec_dt_irq irq;
-	int ret;
-
-	gic->intid = 0;
-	ret = perfrec_gic_dt_irq(dev->irqs, dev->irqs_len, perfrec_gic_cells(dev->parent.version),
-				 perfrec_timer_irq_index(timer->el), &irq);
-	if (ret == -ENXIO)
-		return log_msg_ret("irq", ret);
-	if (ret || irq.type != PERFREC_DT_IRQ_TYPE_PPI)
-		return log_msg_ret("ppi", -EPROTONOSUPPORT);
-	ret = perfrec_gic_from_dt(&dev->parent, gic);
-	gic->intid = irq.intid;
-	if (ret)
-		return log_msg_ret("gic", -ENOLINK);
-
-	return 0;
-}
 
 static void perfrec_timer_write_ctl(uint el, u64 val)
 {

@@ -16,8 +16,6 @@
 #define TIMER_CNT_CTL_IMASK		BIT(1)
 #define TIMER_CNT_CTL_ISTATUS		BIT(2)
 
-struct perfrec_dt_dev;
-struct perfrec_gic;
 struct perfrec_snapshot;
 
 /**
@@ -33,20 +31,6 @@ struct perfrec_timer {
 	u64 ctl;
 	u64 cval;
 };
-
-/**
- * perfrec_timer_irq() - Find the timer's interrupt for its EL, and its GIC
- * @timer: with @el and @node set
- * @dev: the timer's node as perfrec_dt_scan() found it, whose interrupt
- *	parent is a GIC or the BCM2836 local controller
- *	(perfrec_gic_parent_check(): the specifier's form is the parent's)
- * @gic: returns the timer's interrupt controller, with @intid set
- * Return: 0 if found; -ENXIO if the node has no interrupt for this EL,
- * -EPROTONOSUPPORT if that is not a PPI, -ENOLINK if the GIC cannot be used
- * (@gic->dt_err says why, see perfrec_gic_from_dt())
- */
-int perfrec_timer_irq(const struct perfrec_timer *timer, const struct perfrec_dt_dev *dev,
-		      struct perfrec_gic *gic);
 
 /**
  * perfrec_timer_start() - Save the timer and make it fire at @cval

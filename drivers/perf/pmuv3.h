@@ -66,21 +66,6 @@ struct pmuv3_saved {
  */
 int pmuv3_detect(struct pmuv3_hw *hw);
 
-struct perfrec_dt_dev;
-
-/**
- * pmuv3_read_irq() - This CPU's PMU interrupt, from the PMU node
- * @pmu: the PMU node, its "interrupts" and interrupt parent (perfrec_dt_scan())
- * @intidp: returns its GIC INTID: a PPI's (any number, any flags), or of the
- *	SPIs the node lists one per CPU, this CPU's (by "interrupt-affinity",
- *	else by the order of the /cpus nodes)
- * @flagsp: returns the specifier's flags (trigger type, low 4 bits)
- * Return: 0 on success, -ENXIO if there is no "interrupts" property,
- * -EPROTONOSUPPORT if the interrupt is neither a PPI nor an SPI, -ENODEV if
- * no SPI is this CPU's
- */
-int pmuv3_read_irq(const struct perfrec_dt_dev *pmu, uint *intidp, uint *flagsp);
-
 /**
  * pmuv3_save() - Save the PMU registers a session changes
  * @hw: the PMU
