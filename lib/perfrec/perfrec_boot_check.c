@@ -30,93 +30,18 @@ DECLARE_GLOBAL_DATA_PTR;
 /* Room kept for a stack below the stack pointer the buffer is checked against */
 #define PERFREC_BOOT_STACK_ROOM	SZ_256K
 
-/* Do [@start, +@size) and [@other, +@other_size) share a byte? (Sizes above 0) */
-static bool perfrec_overlaps(u64 start, u64 size, u64 other, u64 other_size)
-{
-	return start <= other + (other_size - 1) && other <= start + (size - 1);
-}
-
-/* Does [@base, +@bank_size) hold all of [@start, +@size)? */
-static bool perfrec_within(u64 start, u64 size, u64 base, u64 bank_size)
-{
-	return start >= base && size <= bank_size && start - base <= bank_size - size;
-}
-
-bool perfrec_boot_in_memory(ulong start, ulong size, const struct perfrec_dt *dt)
-{
-	uint i;
-
-	for (i = 0; i < dt->nr_banks; i++) {
-		if (perfrec_within(start, size, dt->bank[i], dt->bank_size[i]))
-			return true;
-	}
-
-	return false;
-}
-
-/*
- * What the device tree reserves that the buffer overlaps: a /reserved-memory
- * child's region (@dt found them in its walk) or a /memreserve/ entry. Into
- * @why, and true, if any.
- */
-static bool perfrec_boot_reserved(ulong start, ulong size, const struct perfrec_dt *dt,
-				  char *why)
-{
-	const void *blob = gd->fdt_blob;
-	u64 addr, len;
-	uint i;
-	int n;
-
-	if (dt->reserved_over) {
-		snprintf(why, PERFREC_BOOT_WHY_LEN,
-			 "cannot be checked: the device tree reserves more than %u regions",
-			 PERFREC_DT_MAX_RESERVED);
-		return true;
-	}
-	for (i = 0; i < dt->nr_reserved; i++) {
-		if (dt->reserved_size[i] &&
-		    perfrec_overlaps(start, size, dt->reserved[i], dt->reserved_size[i])) {
-			snprintf(why, PERFREC_BOOT_WHY_LEN,
-				 "overlaps /reserved-memory/%s (%#llx-%#llx)",
-				 ofnode_get_name(dt->reserved_node[i]), dt->reserved[i],
-				 dt->reserved[i] + dt->reserved_size[i] - 1);
-			return true;
-		}
-	}
-	n = fdt_num_mem_rsv(blob);
-	for (i = 0; n > 0 && i < n; i++) {
-		if (!fdt_get_mem_rsv(blob, i, &addr, &len) && len &&
-		    perfrec_overlaps(start, size, addr, len)) {
-			snprintf(why, PERFREC_BOOT_WHY_LEN,
-				 "overlaps /memreserve/ %#llx-%#llx of the device tree",
-				 addr, addr + len - 1);
-			return true;
-		}
-	}
-
-	return false;
-}
-
 bool perfrec_boot_bad_buffer(ulong start, ulong size, ulong least, const struct perfrec_dt *dt,
 			     char *why)
 {
 	ulong sp = (ulong)&start, top;
 	const char *bad = NULL;
 
-	if (!start)
-		bad = "has no address: set CONFIG_PERFREC_BOOT_ADDR (0 is never taken)";
-	else if (start % SZ_4K)
-		bad = "is not 4 KiB aligned";
-	else if (size < least + SZ_4K)
-		bad = "has no room for perfrec's state and 4 KiB of samples";
-	else if (!perfrec_boot_in_memory(start, size, dt))
-		bad = "is not in the device tree's /memory";
-	else if (perfrec_boot_reserved(start, size, dt, why))
+	if (perfrec_boot_dt_bad(start, size, least, dt, why))
 		return true;
-	else if (perfrec_overlaps(start, size, (ulong)gd->fdt_blob, fdt_totalsize(gd->fdt_blob)))
+	if (perfrec_boot_overlaps(start, size, (ulong)gd->fdt_blob, fdt_totalsize(gd->fdt_blob)))
 		bad = "overlaps the device tree";
-	else if (perfrec_overlaps(start, size, (ulong)__image_copy_start,
-				  (ulong)__bss_end - (ulong)__image_copy_start))
+	else if (perfrec_boot_overlaps(start, size, (ulong)__image_copy_start,
+				       (ulong)__bss_end - (ulong)__image_copy_start))
 		bad = "overlaps U-Boot's image";
 	if (bad) {
 		strlcpy(why, bad, PERFREC_BOOT_WHY_LEN);
@@ -125,7 +50,7 @@ bool perfrec_boot_bad_buffer(ulong start, ulong size, ulong least, const struct 
 	/* The initial stack grows down from gd; the early malloc area is above gd */
 	top = max((ulong)gd + sizeof(*gd), (ulong)gd->malloc_base + gd->malloc_limit);
 	sp = sp > PERFREC_BOOT_STACK_ROOM ? sp - PERFREC_BOOT_STACK_ROOM : 0;
-	if (perfrec_overlaps(start, size, sp, top - sp)) {
+	if (perfrec_boot_overlaps(start, size, sp, top - sp)) {
 		strlcpy(why, "overlaps the initial stack, gd or the early malloc area",
 			PERFREC_BOOT_WHY_LEN);
 		return true;
@@ -140,10 +65,10 @@ const char *perfrec_boot_bad_at_reloc(ulong start, ulong size)
 	u64 end = (u64)gd->ram_base + gd->ram_size;
 
 	/* What setup_dest_addr() and the reserve_*() steps took, and the new stack */
-	if (perfrec_overlaps(start, size, reserved, gd->ram_top - reserved))
+	if (perfrec_boot_overlaps(start, size, reserved, gd->ram_top - reserved))
 		return "overlaps what U-Boot reserved at the top of DRAM";
 	/* What board_get_usable_ram_top() left out, as for secure firmware */
-	if (end > gd->ram_top && perfrec_overlaps(start, size, gd->ram_top, end - gd->ram_top))
+	if (end > gd->ram_top && perfrec_boot_overlaps(start, size, gd->ram_top, end - gd->ram_top))
 		return "lies above the top of usable DRAM the board reports (gd->ram_top)";
 	/*
 	 * A board may cut secure firmware out of its DRAM banks, where no

@@ -8,19 +8,8 @@
 #define __PERFREC_BOOT_CHECK_H
 
 #include <linux/types.h>
+#include "perfrec_boot_dt.h"
 #include "perfrec_dt.h"
-
-/* The longest reason perfrec_boot_bad_buffer() gives, NUL included */
-#define PERFREC_BOOT_WHY_LEN	128
-
-/**
- * perfrec_boot_in_memory() - Whether a bank of /memory holds all of a buffer
- * @start: the buffer's address
- * @size: its size
- * @dt: the walk that found the banks
- * Return: true if one bank holds it whole
- */
-bool perfrec_boot_in_memory(ulong start, ulong size, const struct perfrec_dt *dt);
 
 /**
  * perfrec_boot_bad_buffer() - Why a boot buffer cannot be used, before relocation
@@ -30,9 +19,8 @@ bool perfrec_boot_in_memory(ulong start, ulong size, const struct perfrec_dt *dt
  * @dt: the arming's walk of the device tree
  * @why: returns the reason, PERFREC_BOOT_WHY_LEN bytes at most
  *
- * The buffer must be 4 KiB aligned, in /memory, and miss what the device
- * tree reserves, the tree itself, U-Boot's image, the initial stack, gd
- * and the early malloc area.
+ * The buffer must pass perfrec_boot_dt_bad(), and miss the tree itself,
+ * U-Boot's image, the initial stack, gd and the early malloc area.
  *
  * Return: true if it cannot be used (@why says why), false if it can
  */
