@@ -107,7 +107,8 @@ UBOOT_VERSION	= $$($(UBOOT_MAKE) -s --no-print-directory ubootversion)
 	patches check-series series-write series-check check-boards board-build \
 	check-real-boards real-args lab-host \
 	distclean demo-picture boot-demo boot-demo-picture bench-boot build-spl hotspot-picture soak check-diff-builds diff-demo diff-picture \
-	bench-diff run-args doc-tables qemu-plugin check-exact bench-exact build-boot-off
+	bench-diff run-args doc-tables qemu-plugin check-exact bench-exact build-boot-off \
+	perfrec-verdict
 
 all: build
 
@@ -411,6 +412,31 @@ check-exact: deps build build-early $(QEMU_PLUGIN)
 		--data $(BUILD)/check-exact/workload/perf.data --symfs $(O)/symfs \
 		--max-tvd 0.04 > /dev/null 2>&1; test $$? = 1
 	@echo "perfrec: profiles within the exact counts' bounds (TVD 0.01 workload, 0.04 boot)"
+
+# make perfrec-verdict: build/host/perfrec-verdict, what perfrec does on a
+# board, from its DTB (tools/perfrec/perfrec_verdict.c). The device-tree rules
+# are U-Boot's own C files, built for the host (USE_HOSTCC) over the shim
+# headers of tools/perfrec/host/ and Debian's libfdt; the options a board
+# build would set are given here. VERDICT= and VERDICT_CFLAGS= build another
+# copy (the host tests build theirs with ASan and UBSan).
+HOSTCC		?= gcc
+VERDICT		?= $(BUILD)/host/perfrec-verdict
+VERDICT_CFLAGS	?= -O2
+VERDICT_SRCS	:= tools/perfrec/perfrec_verdict.c drivers/perf/perfrec_dt.c \
+		   drivers/perf/perfrec_dt_compat.c drivers/perf/perfrec_dt_irq.c \
+		   drivers/perf/perfrec_bcm2836.c lib/perfrec/perfrec_boot_dt.c \
+		   lib/perfrec/perfrec_irq_reason.c
+VERDICT_CONFIG	:= -DCONFIG_ARM64=1 -DCONFIG_PERFREC_BOOT=1 -DCONFIG_PERFREC_GICV2=1 \
+		   -DCONFIG_PERFREC_GICV3=1 -DCONFIG_PERFREC_BCM2836=1
+
+perfrec-verdict: $(VERDICT)
+
+$(VERDICT): $(VERDICT_SRCS) $(wildcard tools/perfrec/host/*.h tools/perfrec/host/*/*.h \
+	    drivers/perf/*.h lib/perfrec/*.h include/*.h)
+	@mkdir -p $(dir $@)
+	$(HOSTCC) $(VERDICT_CFLAGS) -Wall -Wextra -Wno-sign-compare -Werror -DUSE_HOSTCC \
+		$(VERDICT_CONFIG) -include linux/kconfig.h -Itools/perfrec/host -Iinclude \
+		-Idrivers/perf -Ilib/perfrec -o $@ $(VERDICT_SRCS) -lfdt
 
 check-host: deps
 	PATH=/usr/bin:$$PATH $(PYTHON) -m pytest -p no:cacheprovider -q -n $(JOBS) test/host

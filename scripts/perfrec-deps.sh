@@ -37,6 +37,7 @@ uuid-dev		U-Boot's host tools
 efitools		cert-to-efi-sig-list, which U-Boot 2025.01's sandbox build runs
 swig			U-Boot's pylibfdt
 device-tree-compiler	dtc
+libfdt-dev		libfdt for perfrec-verdict, perfrec's device-tree rules built for the host (make perfrec-verdict)
 python3			Debian's interpreter for the build, tests and tools
 python3-dev		U-Boot's pylibfdt
 python3-setuptools	U-Boot's pylibfdt
