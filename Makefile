@@ -104,7 +104,8 @@ UBOOT_VERSION	= $$($(UBOOT_MAKE) -s --no-print-directory ubootversion)
 	check-host check-lab check-upstream \
 	check-qemu check-releases check-repro \
 	check-qemu-fast check-sandbox checkpatch check-defconfig defconfig bench bench-size clean \
-	patches check-series series-write series-check check-boards board-build \
+	patches check-series series-write series-check check-boards board-build board \
+	check-board-builds board-table o-dir \
 	check-real-boards real-args lab-host \
 	distclean demo-picture boot-demo boot-demo-picture bench-boot build-spl hotspot-picture soak check-diff-builds diff-demo diff-picture \
 	bench-diff run-args doc-tables qemu-plugin check-exact bench-exact build-boot-off \
@@ -747,6 +748,42 @@ board-build: $(O)/.config $(OVERLAY_STAMP)
 		{ echo "perfrec: $(O)/spl/u-boot-spl has perfrec's code"; exit 1; }
 	@echo "perfrec: $(BASE_DEFCONFIG) with perfrec on U-Boot $(UBOOT_VERSION):" \
 		"$$(stat -c %s $(O)/u-boot.bin) bytes"
+
+# make board BOARD=<name>_defconfig: perfrec built into a board's own
+# defconfig (scripts/perfrec_board.py), in build/board/<name>/ with its
+# symfs, ending in one line of what it costs; DTB=<file> for a board whose
+# tree comes from its firmware; UBOOT_FLAGS for the board's blobs (BL31=...)
+BOARD		?=
+BOARD_DIR	= $(BUILD)/board/$(patsubst %_defconfig,%,$(BOARD))$(TAG)
+
+board: deps $(OVERLAY_STAMP) $(VERDICT)
+	@test -n "$(BOARD)" || { echo "perfrec: give the board as BOARD=<name>_defconfig"; exit 2; }
+	$(PYTHON) scripts/perfrec_board.py --src $(SRC) --out $(BOARD_DIR) --defconfig $(BOARD) \
+		--fragment $(CURDIR)/configs/perfrec-board.config --jobs $(JOBS) --verdict $(VERDICT) \
+		$(foreach f,BINMAN_ALLOW_MISSING=1 $(UBOOT_FLAGS),--uboot-flag $(f)) \
+		$(if $(DTB),--dtb $(abspath $(DTB)))
+
+# make check-board-builds: every arm64 and armhf target of the newest Debian
+# release's u-boot (its debian/targets.mk) built with perfrec on that
+# release's source (scripts/perfrec_board_builds.py), one result file a board
+# in test/boards/, resumable: a rerun builds only the boards whose result is
+# stale (ONLY="<target> ...": just those). The results' table goes into
+# doc/develop/perfrec-boards.rst (make board-table; a host test compares)
+BOARD_BUILDS_SUITE ?= trixie
+BOARD_RESULTS	:= $(CURDIR)/test/boards
+BOARD_PAGE	:= doc/develop/perfrec-boards.rst
+
+check-board-builds: deps $(VERDICT)
+	$(MAKE) UBOOT_SUITE=$(BOARD_BUILDS_SUITE) UBOOT_SRC= overlay
+	$(PYTHON) scripts/perfrec_board_builds.py build --src $(BUILD)/uboot/$(BOARD_BUILDS_SUITE) \
+		--results $(BOARD_RESULTS) --work $(BUILD)/board-builds --jobs $(JOBS) \
+		--verdict $(VERDICT) \
+		--ccache $(BUILD)/ccache \
+		$(foreach b,$(ONLY),--only $(b))
+	$(MAKE) board-table
+
+board-table:
+	$(PYTHON) scripts/perfrec_board_builds.py table --results $(BOARD_RESULTS) $(BOARD_PAGE)
 
 # make lab-host: a Debian trixie chroot with trixie-backports' QEMU 11, perf
 # 7.3 and labgrid 26, made once (scripts/perfrec_lab_host.py). A test tool:

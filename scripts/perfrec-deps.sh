@@ -70,6 +70,7 @@ graphviz		dot, which U-Boot's documentation build looks for
 debootstrap		make lab-host: the trixie chroot with QEMU 11 and perf 7.3
 iproute2		make check-lab: ip and ss in the lab's network namespace
 util-linux		make check-lab: unshare, the lab's network namespace of its own
+ccache			make check-board-builds: a rerun compiles only what changed
 "
 
 if [ "${1:-}" = "--list" ]; then
