@@ -715,27 +715,32 @@ series-check: $(OVERLAY_STAMP)
 		$(if $(SERIES_SANDBOX_FRAGMENT),--sandbox-fragment $(SERIES_SANDBOX_FRAGMENT)) \
 		$(if $(SERIES_NO_BUILD),--no-build)
 
-# make check-boards: perfrec built (not run) into real boards' arm64
-# defconfigs with configs/perfrec-board.config (and the tests' fragments),
-# on each release: where Kconfig dependencies, device trees and board code
-# first break. The Raspberry Pi and Versal configs are the ones QEMU models
-# (raspi3b/4b, xlnx-versal-virt);
-# the i.MX8M one has an SPL, built through the top and drivers/ Makefiles
-# that perfrec edits (drivers/perf/ must stay out of it)
-BOARDS		?= rpi_arm64 xilinx_versal_virt imx8mp_evk
-BOARD_SUITES	?= bookworm $(MIDDLE_SUITE)
+# make check-boards: CI's one board stage, on the newest release. The boards
+# the QEMU cells boot (BOOT_BOARDS: the Raspberry Pi and Versal configs,
+# which QEMU models as raspi3b/4b and xlnx-versal-virt), built with the
+# tests' fragments, made here once and reused by check-real-boards and
+# check-lab; then make board's own path (the user's fragment, its one line,
+# the DTB verdict) on BOARDS: the i.MX8M with its SPL, built through the top
+# and drivers/ Makefiles that perfrec edits (drivers/perf/ must stay out of
+# it), a 32-bit Allwinner board with its SPL and a Rockchip one with TPL
+BOOT_BOARDS	?= rpi_arm64 xilinx_versal_virt
+BOARDS		?= imx8mp_evk orangepi_pc rock64-rk3328
 
-check-boards:
-	newest=$(NEWEST) && seen= && \
-	for args in $$newest $(foreach s,$(BOARD_SUITES),UBOOT_SUITE=$(s)); do \
-		case " $$seen " in *" $$args "*) continue;; esac; seen="$$seen $$args"; \
-		for b in $(BOARDS); do \
-			$(MAKE) $$args BASE_DEFCONFIG=$${b}_defconfig CONFIG=board_$$b \
-				FRAGMENTS="$(BOARD_FRAGMENTS)" \
-				UBOOT_FLAGS=BINMAN_ALLOW_MISSING=1 board-build || exit 1; \
-		done; \
+check-boards: deps
+	newest=$(NEWEST) && \
+	for b in $(BOOT_BOARDS); do \
+		$(MAKE) $$newest BASE_DEFCONFIG=$${b}_defconfig CONFIG=board_$$b \
+			FRAGMENTS="$(BOARD_FRAGMENTS)" \
+			UBOOT_FLAGS=BINMAN_ALLOW_MISSING=1 board-build || exit 1; \
+	done && \
+	for b in $(BOARDS); do \
+		$(MAKE) -s --no-print-directory $$newest BOARD=$${b}_defconfig board || exit 1; \
 	done
-	@echo "perfrec: built into $(BOARDS)"
+	@echo "perfrec: built into $(BOOT_BOARDS) $(BOARDS)"
+
+# The build directory of the variables given (for the shell)
+o-dir:
+	@echo $(O)
 
 # One board: configure, check that perfrec's options stuck, build, and find
 # the command in the image, and none of perfrec in its SPL
@@ -795,7 +800,7 @@ lab-host: deps
 
 # make check-real-boards: real boards' defconfigs (with configs/perfrec-board.config)
 # booted on QEMU's models of their SoCs with the boards' own device trees, on
-# the default release and the newest, their test_perfrec_real_* tests in one
+# the newest release (check-boards' builds), their test_perfrec_real_* tests in one
 # pool (scripts/perfrec_run_tests.py's board cells), on bookworm's QEMU 7.2
 # and the chroot's QEMU 11 (-qemu11 cells, raspi4b), perf 6.1 and 7.3
 # judging each recording. A board's build is check-boards' own (the same
@@ -810,7 +815,7 @@ REAL_BOARDS	?= rpi_arm64=raspi3b,raspi3b-qemu11,raspi4b xilinx_versal_virt=versa
 
 check-real-boards: deps lab-host
 	newest=$(NEWEST) && also= && \
-	for args in UBOOT_SUITE=bookworm $$newest; do \
+	for args in $$newest; do \
 		for bc in $(REAL_BOARDS); do \
 			b=$${bc%%=*}; \
 			$(MAKE) $$args BASE_DEFCONFIG=$${b}_defconfig CONFIG=board_$$b \
@@ -820,7 +825,8 @@ check-real-boards: deps lab-host
 				REAL_CELL=$${bc#*=} real-args)" || exit 1; \
 		done; \
 	done && \
-	PERFREC_REAL_RPI_BUILD=$(BUILD)/board_rpi_arm64 PERFREC_LAB_HOST=$(LAB_HOST) \
+	PERFREC_REAL_RPI_BUILD=$$($(MAKE) -s --no-print-directory $$newest CONFIG=board_rpi_arm64 \
+		o-dir) PERFREC_LAB_HOST=$(LAB_HOST) \
 		PATH=/usr/bin:$$PATH $(PYTHON) -m pytest -p no:cacheprovider -q test/real && \
 	$(PYTHON) scripts/perfrec_lab_host.py --dest $(LAB_HOST) run --bind $(BUILD) -- \
 		$(PYTHON) scripts/perfrec_run_tests.py --real-only $$also
@@ -833,7 +839,7 @@ check-real-boards: deps lab-host
 # (scripts/perfrec_loopback_lab.py: labgrid 26's coordinator, exporter with
 # ser2net, and pdudaemon, from the chroot, in a network namespace of its own
 # with only lo): boards on QEMU 11 from make build and the default release's
-# board builds (check-real-boards' own), recorded, gated against baselines
+# board builds on the newest release (check-boards' own), recorded, gated against baselines
 # recorded in the same run with a regression planted on one board, the
 # faults (a board that never reaches its prompt, a console that drops bytes
 # in a dump, a place held by someone else), U-Boot's test/py through
@@ -845,12 +851,16 @@ LAB_RUN		:= $(BUILD)/lab-run
 LAB_BOARDS	?= rpi_arm64 xilinx_versal_virt
 
 check-lab: deps lab-host build-early
+	newest=$(NEWEST) && \
 	for b in $(LAB_BOARDS); do \
-		$(MAKE) BASE_DEFCONFIG=$${b}_defconfig CONFIG=board_$$b \
+		$(MAKE) $$newest BASE_DEFCONFIG=$${b}_defconfig CONFIG=board_$$b \
 			FRAGMENTS="$(BOARD_FRAGMENTS)" UBOOT_FLAGS=BINMAN_ALLOW_MISSING=1 \
 			board-build || exit 1; \
-	done
-	rm -rf $(LAB_RUN)
+	done && \
+	rm -rf $(LAB_RUN) && \
+	PERFREC_LAB_RPI=$$($(MAKE) -s --no-print-directory $$newest CONFIG=board_rpi_arm64 o-dir) \
+	PERFREC_LAB_VERSAL=$$($(MAKE) -s --no-print-directory $$newest \
+		CONFIG=board_xilinx_versal_virt o-dir) \
 	PERFREC_LAB_UBOOT_SRC=$(SRC) $(PYTHON) scripts/perfrec_lab_host.py --dest $(LAB_HOST) \
 		run --bind $(CURDIR) -- unshare -n -- $(PYTHON) -m pytest -p no:cacheprovider \
 		-q test/lab

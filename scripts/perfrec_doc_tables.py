@@ -97,7 +97,7 @@ CELL_GUARDS = [
     ('check-real-boards', 'for bc in $(REAL_BOARDS); do'),
 ]
 # The releases check-real-boards loops over, before the newest
-REAL_RELEASES = re.compile(r'for args in (.*?) \$\$newest; do')
+REAL_RELEASES = re.compile(r'for args in ((?:\S+ )*)\$\$newest; do')
 
 
 class DocError(Exception):
@@ -340,7 +340,8 @@ def cells_fragment():
          '``LEAN=1``: lean)', cells_of('CELLS', val),
          others(val, early, spl, smallest, arm32, thumb, no_el1)],
         ['``make check-real-boards``',
-         f"{lits(real.group(1).split())} and the newest, each board's own build",
+         f"{lits(real.group(1).split())} and the newest, each board's own build"
+         if real.group(1) else "the newest, ``make check-boards``' builds",
          boards + ' (``REAL_BOARDS``)', ''],
     ]
     return join([

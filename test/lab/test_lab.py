@@ -32,8 +32,10 @@ BUILD = os.path.join(TOP, 'build')
 WORK = os.path.join(BUILD, 'lab-run')
 VIRT = os.path.join(BUILD, 'qemu_arm64_perfrec')
 EARLY = os.path.join(BUILD, 'qemu_arm64_perfrec_early')
-RPI = os.path.join(BUILD, 'board_rpi_arm64')
-VERSAL = os.path.join(BUILD, 'board_xilinx_versal_virt')
+# The boards' builds: make check-boards' on the newest release (make check-lab
+# names them), else the default release's
+RPI = os.environ.get('PERFREC_LAB_RPI', os.path.join(BUILD, 'board_rpi_arm64'))
+VERSAL = os.environ.get('PERFREC_LAB_VERSAL', os.path.join(BUILD, 'board_xilinx_versal_virt'))
 # The gate's places (tag gate=yes, all under -icount), the margin's place
 # (no -icount) and a place whose image is broken for a fault
 PLACES = [
