@@ -417,7 +417,8 @@ check-exact: deps build build-early $(QEMU_PLUGIN)
 # make perfrec-verdict: build/host/perfrec-verdict, what perfrec does on a
 # board, from its DTB (tools/perfrec/perfrec_verdict.c). The device-tree rules
 # are U-Boot's own C files, built for the host (USE_HOSTCC) over the shim
-# headers of tools/perfrec/host/ and Debian's libfdt; the options a board
+# headers of tools/perfrec/host/ and Debian's libfdt (linked in: the tests run
+# it in the trixie chroot too); the options a board
 # build would set are given here. VERDICT= and VERDICT_CFLAGS= build another
 # copy (the host tests build theirs with ASan and UBSan).
 HOSTCC		?= gcc
@@ -437,7 +438,7 @@ $(VERDICT): $(VERDICT_SRCS) $(wildcard tools/perfrec/host/*.h tools/perfrec/host
 	@mkdir -p $(dir $@)
 	$(HOSTCC) $(VERDICT_CFLAGS) -Wall -Wextra -Wno-sign-compare -Werror -DUSE_HOSTCC \
 		$(VERDICT_CONFIG) -include linux/kconfig.h -Itools/perfrec/host -Iinclude \
-		-Idrivers/perf -Ilib/perfrec -o $@ $(VERDICT_SRCS) -lfdt
+		-Idrivers/perf -Ilib/perfrec -o $@ $(VERDICT_SRCS) -l:libfdt.a
 
 check-host: deps
 	PATH=/usr/bin:$$PATH $(PYTHON) -m pytest -p no:cacheprovider -q -n $(JOBS) test/host
@@ -573,7 +574,7 @@ build-arm32-no-el1: build-arm32
 		FRAGMENTS="$(ARM32_FRAGMENTS) $(CURDIR)/configs/perfrec-arm-no-el1.config" build
 
 # The 32-bit cells alone, for quick iterations (make check runs them in check-qemu)
-check-arm32: build-arm32 $(if $(ARM32_NO_EL1_CELLS),build-arm32-no-el1)
+check-arm32: build-arm32 $(VERDICT) $(if $(ARM32_NO_EL1_CELLS),build-arm32-no-el1)
 	$(PYTHON) scripts/perfrec_run_tests.py --real-only --also-arm32 $(RELEASE_NAME) $(SRC) \
 		$(ARM32_O) $(BUILD)/test-results-arm32$(TAG) \
 		$(subst $(space),$(comma),$(strip $(ARM32_CELLS))) \
@@ -587,7 +588,7 @@ MAIN_K		:= not perfrec_early and not perfrec_spl
 # (the early-boot cells in the same pool of cells at once)
 # ALSO: other builds' cells for the same pool (run-args)
 ALSO		?=
-check-qemu: deps build $(if $(EARLY_CELLS),build-early) $(if $(SPL_CELLS),build-spl) \
+check-qemu: deps build $(VERDICT) $(if $(EARLY_CELLS),build-early) $(if $(SPL_CELLS),build-spl) \
 	$(if $(SMALLEST_CELLS),build-smallest) $(if $(ARM32_CELLS),build-arm32) \
 	$(if $(ARM32_THUMB_CELLS),build-arm32-thumb) $(if $(ARM32_NO_EL1_CELLS),build-arm32-no-el1)
 	$(PYTHON) scripts/perfrec_run_tests.py --src $(SRC) --build-dir $(O) \
@@ -613,7 +614,7 @@ check-qemu: deps build $(if $(EARLY_CELLS),build-early) $(if $(SPL_CELLS),build-
 
 # The slow tier: 1000 back-to-back sessions and 50000 fuzz cases per parser
 # (make check runs 48 and 2000)
-soak: deps build
+soak: deps build $(VERDICT)
 	PATH=/usr/bin:$$PATH PERFREC_FUZZ_CASES=50000 $(PYTHON) -m pytest -p no:cacheprovider -q \
 		test/host/test_fuzz.py
 	PERFREC_SOAK_RUNS=1000 $(PYTHON) scripts/perfrec_run_tests.py --src $(SRC) --build-dir $(O) \
@@ -621,7 +622,7 @@ soak: deps build
 		-k 'test_perfrec_integrity'
 
 # One cell only, for quick iterations: make check-qemu-fast CELL=el2-gicv3
-check-qemu-fast: deps build
+check-qemu-fast: deps build $(VERDICT)
 	$(PYTHON) scripts/perfrec_run_tests.py --src $(SRC) --build-dir $(O) \
 		--result-dir $(BUILD)/test-results$(TAG) --cell $(or $(CELL),el1-gicv2) \
 		-k "$(or $(K),$(MAIN_K))"
@@ -813,7 +814,7 @@ lab-host: deps
 # REAL_BOARDS: <defconfig without _defconfig>=<cell>,<cell>...
 REAL_BOARDS	?= rpi_arm64=raspi3b,raspi3b-qemu11,raspi4b xilinx_versal_virt=versal,versal-qemu11
 
-check-real-boards: deps lab-host
+check-real-boards: deps lab-host $(VERDICT)
 	newest=$(NEWEST) && also= && \
 	for args in $$newest; do \
 		for bc in $(REAL_BOARDS); do \

@@ -398,6 +398,9 @@ def main(argv=None):
                             help='cells (comma-separated) of %s, in the same pool '
                             '(repeatable)' % what)
     args = parser.parse_args(argv)
+    # The tests compare perfrec-verdict (make perfrec-verdict) with what perfrec arms
+    os.environ.setdefault('PERFREC_VERDICT', os.path.join(TOP, 'build', 'host',
+                                                          'perfrec-verdict'))
     if args.real_only != (not (args.src and args.build_dir and args.result_dir)):
         parser.error('--src, --build-dir and --result-dir are needed, without --real-only')
     if args.real_only and (args.cell or args.early_build_dir or

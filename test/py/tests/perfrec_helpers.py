@@ -353,3 +353,66 @@ def text_of(cons):
     return sorted((int(parts[0], 16) - base, int(parts[0], 16) - base + int(parts[1], 16),
                    parts[3]) for parts in syms
                   if len(parts) == 4 and parts[2] in 'tTwW' and int(parts[1], 16))
+
+
+# The part of perfrec-verdict's cpu-clock line for one EL
+VERDICT_EL = re.compile(r'EL(\d): (none: [^;]*|(?:INTID|local source) \d+ from [^ ;]+)')
+# A default event's fallback when its interrupt never came: the PMU node and the interrupt
+UNREACHED = re.compile(r'^(/\S+): interrupt (\d+) \(its "interrupts"\) never reached')
+
+
+def control_dtb(cons, path):
+    """Write U-Boot's control device tree as the board has it now to @path, read
+    over the console (md.b): its header, structure and strings, the header's
+    totalsize cut to them (QEMU's trees carry a megabyte of free space)"""
+    cons.run_command('fdt addr $fdtcontroladdr')
+    hdr = cons.run_command('fdt header')
+    field = {m.group(1): int(m.group(2), 16)
+             for m in re.finditer(r'^(\w+):\s+(0x[0-9a-f]+)', hdr, re.M)}
+    size = max(field['off_dt_struct'] + field['size_dt_struct'],
+               field['off_dt_strings'] + field['size_dt_strings'])
+    data = bytearray()
+    for line in cons.run_command(f'md.b $fdtcontroladdr {size:x}').splitlines():
+        mat = re.match(r'^[0-9a-f]+:((?: [0-9a-f]{2})+)', line)
+        if mat:
+            data += bytes.fromhex(mat.group(1).replace(' ', ''))
+    assert len(data) == size and data[:4] == b'\xd0\x0d\xfe\xed', (len(data), size)
+    data[4:8] = size.to_bytes(4, 'big')
+    with open(path, 'wb') as outf:
+        outf.write(data)
+
+
+def verdict(cons, tmp_path):
+    """perfrec-verdict's lines on the board's control device tree, {'pmu': ...,
+    'cpu-clock': {el: part}, ...}: the host's reading of the tree U-Boot armed from"""
+    tool = os.environ.get('PERFREC_VERDICT', '')
+    assert os.path.isfile(tool), f'PERFREC_VERDICT={tool!r}: no perfrec-verdict (make ' \
+        'perfrec-verdict; the make targets that run the tests set it)'
+    path = os.path.join(str(tmp_path), 'control.dtb')
+    control_dtb(cons, path)
+    out = subprocess.run([tool, path], capture_output=True, text=True, check=True).stdout
+    lines = dict(line.split(': ', 1) for line in out.splitlines() if ': ' in line)
+    lines['cpu-clock'] = dict(VERDICT_EL.findall(lines['cpu-clock']))
+    return lines
+
+
+def check_verdict(cons, tmp_path, el, source, why=None):
+    """The verdict on the board's tree names what 'perfrec status' gave: for
+    the timer (@source: 'timer', 'INTID' or 'local source', its number, its
+    node) the part of EL @el; for the PMU its interrupt and node, or the
+    fallback's reason @why (its interrupt when it never came, else the
+    same words)"""
+    found = verdict(cons, tmp_path)
+    irq = f'{source[1]} {source[2]} from {source[3]}'
+    if source[0] == 'timer':
+        assert found['cpu-clock'][str(el)] == irq, found
+    else:
+        assert found['pmu'].split(',')[0] == irq, found
+    if why is None:
+        return
+    mat = UNREACHED.match(why)
+    if mat:
+        assert re.match(rf'(INTID|local source) {mat.group(2)} from {re.escape(mat.group(1))},',
+                        found['pmu']), found
+    else:
+        assert found['pmu'] == 'none: ' + why, found

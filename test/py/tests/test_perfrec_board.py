@@ -13,14 +13,15 @@ must acknowledge and end.
 """
 
 import contextlib
+import os
 import re
 
 import pytest
 
 from perfrec_data import PerfData
-from perfrec_helpers import (BUF, BUF_SIZE, CRC, CRC_AT, CRC_LEN, events, fetch,
-                             gic_distributor, icount, icount_shift, perf, record, record_grown,
-                             registers, run_rc, status, without_pmu)
+from perfrec_helpers import (BUF, BUF_SIZE, CRC, CRC_AT, CRC_LEN, check_verdict, events,
+                             fetch, gic_distributor, icount, icount_shift, perf, record,
+                             record_grown, registers, run_rc, status, without_pmu)
 
 SHORT_CRC = 'crc32 0x40000000 0x100000'
 FALLBACK = re.compile(r'^perfrec: (.*); sampling cpu-clock at (\d+) Hz instead\s*$', re.M)
@@ -427,3 +428,18 @@ def test_perfrec_failed_arm_keeps_hold(ubman):
         assert ret == 1 and REFUSED.search(out), out
     assert lmb_holds(cons, BUF, BUF_SIZE) == held
     assert status(cons)[0] == 'finalised'
+
+
+@pytest.mark.boardspec('qemu_arm64')
+@pytest.mark.buildconfigspec('cmd_perfrec')
+def test_perfrec_verdict_agrees(ubman, tmp_path):
+    """perfrec-verdict, run on the host over the control tree U-Boot armed
+    from, names the PMU interrupt and the timer interrupt of this EL that
+    'perfrec status' names after a recording with each"""
+    cons = ubman
+    el = int(re.match(r'el(\d)-', os.environ['PERFREC_CELL']).group(1))
+    for args, source in (('-c 100000', 'PMU'), ('-e cpu-clock -c 100000', 'timer')):
+        record(cons, f'{args} -o {BUF:#x} -s {BUF_SIZE:#x}', CRC)
+        match = INTERRUPT.search(cons.run_command('perfrec status'))
+        assert match and match.group(1) == source
+        check_verdict(cons, tmp_path, el, (source, 'INTID', match.group(2), match.group(3)))

@@ -20,8 +20,8 @@ import subprocess
 import pytest
 
 from perfrec_data import PerfData, check_perf_stderr
-from perfrec_helpers import (bdinfo, events, icount, perf, record, registers, symbols,
-                             uart_data)
+from perfrec_helpers import (bdinfo, check_verdict, events, icount, perf, record, registers,
+                             symbols, uart_data)
 
 FALLBACK = re.compile(r'^perfrec: (.*); sampling cpu-clock at (\d+) Hz instead\s*$', re.M)
 INTERRUPT = re.compile(r'^interrupt: (\w+), (INTID|local source) (\d+) from (\S+)\s*$', re.M)
@@ -92,11 +92,13 @@ def check_every_sample(cons, tmp_path, path, pdata):
     return [sym for _, sym in lines]
 
 
-def default_record(cons, tmp_path, why, source, workload):  # pylint: disable=too-many-locals
+# pylint: disable-next=too-many-locals,too-many-arguments
+def default_record(cons, tmp_path, why, source, workload, el):
     """The user story on a board whose PMU interrupt cannot be used: the
     default event falls back to cpu-clock in one line (@why), the timer's
     interrupt is @source ('timer', 'INTID' or 'local source', its number,
-    its node), exact under icount; every register is given back, and perf
+    its node) at EL @el, exact under icount, and perfrec-verdict on the
+    board's tree names the same; every register is given back, and perf
     names the true function of every sample, the loop of @workload on top"""
     serial_only(cons)
     before = registers(cons)
@@ -107,6 +109,7 @@ def default_record(cons, tmp_path, why, source, workload):  # pylint: disable=to
     assert registers(cons) == before
     match = INTERRUPT.search(cons.run_command('perfrec status'))
     assert match and match.groups() == source
+    check_verdict(cons, tmp_path, el, source, why)
     count, period, late, counter = events(cons)['cpu-clock']
     assert counter == 32 and period == 250000
     if icount(cons):
@@ -135,7 +138,7 @@ def test_perfrec_real_raspi3b(ubman, tmp_path):
     default_record(ubman, tmp_path,
                    '/arm-pmu: interrupt 9 (its "interrupts") never reached the local '
                    'interrupt controller when raised',
-                   ('timer', 'local source', '2', '/timer'), 'crc32 0 0x1000000')
+                   ('timer', 'local source', '2', '/timer'), 'crc32 0 0x1000000', 2)
 
 
 # The BCM2837's peripherals as the ARM sees them: the first UART (a PL011,
@@ -193,7 +196,7 @@ def test_perfrec_real_versal(ubman, tmp_path):
     default_record(ubman, tmp_path,
                    'no PMU node (compatible "arm,armv8-pmuv3" or a Cortex PMU\'s) in the '
                    'device tree',
-                   ('timer', 'INTID', '29', '/timer'), 'crc32 0 0x1000000')
+                   ('timer', 'INTID', '29', '/timer'), 'crc32 0 0x1000000', 3)
 
 
 @pytest.mark.boardspec('rpi_arm64')
@@ -209,7 +212,7 @@ def test_perfrec_real_raspi4b(ubman, tmp_path):
     cons = ubman
     default_record(cons, tmp_path,
                    '/arm-pmu: interrupt 48 (its "interrupts") never reached the GIC when raised',
-                   ('timer', 'INTID', '26', '/timer'), 'crc32 0 0x1000000')
+                   ('timer', 'INTID', '26', '/timer'), 'crc32 0 0x1000000', 2)
 
     cons.run_command('fdt addr $fdtcontroladdr')
     irqs = re.search(r'interrupts = (<[^>]*>)',
@@ -222,6 +225,7 @@ def test_perfrec_real_raspi4b(ubman, tmp_path):
         assert 'instead' not in res['out'] and 'perfrec: /' not in res['out'], res['out']
         match = INTERRUPT.search(cons.run_command('perfrec status'))
         assert match and match.groups() == ('PMU', 'INTID', '23', '/arm-pmu')
+        check_verdict(cons, tmp_path, 2, match.groups())
         count, period, late, counter = events(cons)['cycles']
         assert counter == 31 and period == 100000
         if icount(cons):
