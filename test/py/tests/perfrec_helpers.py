@@ -396,16 +396,16 @@ def verdict(cons, tmp_path):
     return lines
 
 
-def check_verdict(cons, tmp_path, el, source, why=None):
+def check_verdict(cons, tmp_path, el_num, source, why=None):
     """The verdict on the board's tree names what 'perfrec status' gave: for
     the timer (@source: 'timer', 'INTID' or 'local source', its number, its
-    node) the part of EL @el; for the PMU its interrupt and node, or the
+    node) the part of EL @el_num; for the PMU its interrupt and node, or the
     fallback's reason @why (its interrupt when it never came, else the
     same words)"""
     found = verdict(cons, tmp_path)
     irq = f'{source[1]} {source[2]} from {source[3]}'
     if source[0] == 'timer':
-        assert found['cpu-clock'][str(el)] == irq, found
+        assert found['cpu-clock'][str(el_num)] == irq, found
     else:
         assert found['pmu'].split(',')[0] == irq, found
     if why is None:

@@ -437,9 +437,9 @@ def test_perfrec_verdict_agrees(ubman, tmp_path):
     from, names the PMU interrupt and the timer interrupt of this EL that
     'perfrec status' names after a recording with each"""
     cons = ubman
-    el = int(re.match(r'el(\d)-', os.environ['PERFREC_CELL']).group(1))
+    el_num = int(re.match(r'el(\d)-', os.environ['PERFREC_CELL']).group(1))
     for args, source in (('-c 100000', 'PMU'), ('-e cpu-clock -c 100000', 'timer')):
         record(cons, f'{args} -o {BUF:#x} -s {BUF_SIZE:#x}', CRC)
         match = INTERRUPT.search(cons.run_command('perfrec status'))
         assert match and match.group(1) == source
-        check_verdict(cons, tmp_path, el, (source, 'INTID', match.group(2), match.group(3)))
+        check_verdict(cons, tmp_path, el_num, (source, 'INTID', match.group(2), match.group(3)))

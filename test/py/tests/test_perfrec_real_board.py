@@ -93,11 +93,11 @@ def check_every_sample(cons, tmp_path, path, pdata):
 
 
 # pylint: disable-next=too-many-locals,too-many-arguments
-def default_record(cons, tmp_path, why, source, workload, el):
+def default_record(cons, tmp_path, why, source, workload, el_num):
     """The user story on a board whose PMU interrupt cannot be used: the
     default event falls back to cpu-clock in one line (@why), the timer's
     interrupt is @source ('timer', 'INTID' or 'local source', its number,
-    its node) at EL @el, exact under icount, and perfrec-verdict on the
+    its node) at EL @el_num, exact under icount, and perfrec-verdict on the
     board's tree names the same; every register is given back, and perf
     names the true function of every sample, the loop of @workload on top"""
     serial_only(cons)
@@ -109,7 +109,7 @@ def default_record(cons, tmp_path, why, source, workload, el):
     assert registers(cons) == before
     match = INTERRUPT.search(cons.run_command('perfrec status'))
     assert match and match.groups() == source
-    check_verdict(cons, tmp_path, el, source, why)
+    check_verdict(cons, tmp_path, el_num, source, why)
     count, period, late, counter = events(cons)['cpu-clock']
     assert counter == 32 and period == 250000
     if icount(cons):
