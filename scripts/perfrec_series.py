@@ -65,6 +65,11 @@ class Part:
 # The series, in the order a reviewer reads it: fixes to U-Boot that stand
 # on their own, the writer, the driver, the command, the hooks perfrec needs
 # in U-Boot's core, the tests
+# perfrec-verdict's shim headers, each named (the tests' part globs tools/perfrec/*)
+HOST_SHIMS = sorted(os.path.relpath(os.path.join(root, name), TOP)
+                    for root, _, names in os.walk(os.path.join(TOP, 'tools/perfrec/host'))
+                    for name in names)
+
 PARTS = [
     Part('kallsyms: build the symbol table from a file, and only when relinking',
          '''U-Boot passes its whole symbol table to the compiler as one -D argument,
@@ -213,6 +218,15 @@ must not store x0-x3 into .data, which is in the flash. perfrec's tests
 boot U-Boot proper this way and record its whole boot.''',
          edits=['let qemu_arm64 build SPL', 'declare SPL\'s hang', 'declare SPL\'s boot devices',
                 'boot SPL from the flash', 'find u-boot.img after SPL']),
+    Part('tools: perfrec-verdict, perfrec\'s verdict on a board\'s device tree',
+         '''Before flashing, a board's developer wants to know what perfrec will
+sample with there. perfrec-verdict runs perfrec's own device-tree rules,
+the same C files U-Boot builds (the walk, the interrupt rules, the boot
+buffer's checks, the messages), on the host over a DTB, through small
+shim headers (an ofnode is an offset into the DTB), and prints the PMU's
+interrupt and controller, the timer's interrupt at each EL, the sampler
+perfrec takes, or perfrec's own reason for none.''',
+         files=['tools/perfrec/perfrec_verdict.c'] + HOST_SHIMS),
     Part('test: py: add perfrec tests',
          '''Tests of perfrec on QEMU virt at EL1, EL2 and EL3 with GICv2 and GICv3:
 what perf report, perf script and hotspot's parser read from the

@@ -119,6 +119,17 @@ ACCEPTED = [
     ('PREFER_IF', 'drivers/perf/pmuv3_events.c',
      "the event table builds for the host too (USE_HOSTCC), where there is no "
      "IS_ENABLED()"),
+    ('NEW_TYPEDEFS', 'tools/perfrec/host/dm/ofnode.h',
+     "the host shim of <dm/ofnode.h> gives perfrec's device-tree code the type it "
+     "uses by U-Boot's name, as U-Boot's header defines it"),
+    ('MACRO_ARG_UNUSED', 'tools/perfrec/host/linux/kconfig.h',
+     "the host shim of <linux/kconfig.h> is U-Boot's IS_ENABLED(): __take_second_arg() "
+     "drops its first argument by design"),
+    ('IS_ENABLED_CONFIG', 'tools/perfrec/host/linux/kconfig.h',
+     "the definition of IS_ENABLED() itself, as U-Boot's <linux/kconfig.h> has it"),
+    ('PREFER_DEFINED_ATTRIBUTE_MACRO', 'tools/perfrec/perfrec_verdict.c',
+     "a host build: glibc's headers have no __printf(), which the tool defines as "
+     "U-Boot's <linux/compiler_attributes.h> does"),
     ('PREFER_IF', 'test/lib/perfrec_hw.c',
      "sandbox's readl()/writel() reach the BCM2836 test's registers in memory only "
      "with sandbox_set_enable_memio(), declared in sandbox's <asm/test.h> alone"),
