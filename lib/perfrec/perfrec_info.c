@@ -76,6 +76,13 @@ static void perfrec_copy_cmdline(struct perfrec_facts *f, struct perfrec_cfg *cf
 	cfg->argv = f->argv;
 }
 
+/* The host name where the tree has no model: a board with no board/ directory has no name */
+#ifdef CONFIG_SYS_BOARD
+#define PERFREC_BOARD_NAME	CONFIG_SYS_BOARD
+#else
+#define PERFREC_BOARD_NAME	"u-boot"
+#endif
+
 /* The image's GNU build-id note (placed by the linker script), if any */
 extern const u8 __perfrec_build_id_start[], __perfrec_build_id_end[];
 
@@ -131,7 +138,7 @@ void perfrec_info_fill(struct perfrec_facts *f, struct perfrec_cfg *cfg,
 	info->image_len = gd->mon_len;
 	info->image_pgoff = READ_ONCE(perfrec_image_pgoff);
 	info->image_name = "/u-boot";
-	info->hostname = dt->model ? dt->model : CONFIG_SYS_BOARD;
+	info->hostname = dt->model ? dt->model : PERFREC_BOARD_NAME;
 	info->osrelease = f->osrelease;
 	info->version = PERFREC_VERSION;
 	/* uname -m's name; perf reads any "arm..." as arch arm */
