@@ -27,6 +27,7 @@ import shutil
 import sys
 
 import perfrec_overlay_lds
+from perfrec_maintainers import MAINTAINERS_ENTRY, OLD_ENTRIES
 
 TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -58,40 +59,6 @@ STALE = ['doc/perfrec-flamegraph.png', 'doc/perfrec-hotspot.png',
                  # moved to drivers/perf/arm64/
                  'perfrec_cpu.c', 'perfrec_irq_frame.h', 'perfrec_mmu.c', 'perfrec_unwind.c',
                  'perfrec_vectors.S', 'perfrec_vectors.h')]
-
-MAINTAINERS_ENTRY = '''PERFREC SAMPLING PROFILER
-M:	perfrec developers <perfrec@localhost>
-S:	Maintained
-F:	arch/arm/Makefile.postlink
-F:	cmd/perfrec*
-F:	doc/api/perf.rst
-F:	doc/develop/perfrec.rst
-F:	doc/usage/cmd/perfrec.rst
-F:	doc/usage/perfrec.rst
-F:	drivers/perf/
-F:	include/perf_data.h
-F:	include/perfrec*.h
-F:	lib/perf_data*
-F:	lib/perfrec/
-F:	scripts/perfrec_pgoff.py
-F:	test/lib/perf_data*
-F:	test/lib/perfrec*.c
-F:	test/py/tests/*perfrec*
-F:	test/py/tests/perfparser_stream.py
-F:	tools/perfrec/
-
-'''
-
-# The entry before the guide
-ENTRY_NO_GUIDE = MAINTAINERS_ENTRY.replace('F:\tdoc/usage/perfrec.rst\n', '')
-# The entry before the recorder moved to lib/ and the unit tests split
-ENTRY_NO_LIB = (ENTRY_NO_GUIDE.replace('F:\tlib/perf_data*\nF:\tlib/perfrec/\n', '')
-                .replace('F:\ttest/lib/perf_data*\n', 'F:\ttest/lib/perf_data.c\n')
-                .replace('F:\ttest/lib/perfrec*.c\n', 'F:\ttest/lib/perfrec.c\n'))
-# The entry before it named the perfrec files it had missed
-ENTRY_BEFORE = (ENTRY_NO_LIB.replace('F:\tarch/arm/Makefile.postlink\n', '')
-                .replace('F:\tcmd/perfrec*\n', 'F:\tcmd/perfrec*.c\n')
-                .replace('F:\ttest/py/tests/perfparser_stream.py\n', ''))
 
 SMH_OPEN_OLD = '\tfd = smh_open(filename, MODE_READ | MODE_BINARY | MODE_PLUS);\n'
 SMH_OPEN_NEW = ('\t/* Writing from offset 0 replaces the file, as on other filesystems */\n'
@@ -468,16 +435,7 @@ SUPERSEDED = [
      'obj-$(CONFIG_PERFREC_LIB) += perf/\n'),
     ('drivers/Makefile', 'obj-$(CONFIG_PERF_DATA) += perf/\n',
      'obj-$(CONFIG_PERFREC_LIB) += perf/\n'),
-    ('MAINTAINERS', ENTRY_NO_GUIDE, MAINTAINERS_ENTRY),
-    ('MAINTAINERS', ENTRY_NO_LIB, MAINTAINERS_ENTRY),
-    ('MAINTAINERS', ENTRY_BEFORE.replace('F:\ttest/lib/perf_data.c\n', '')
-     .replace('F:\ttest/lib/perfrec.c\n', ''), MAINTAINERS_ENTRY),
-    ('MAINTAINERS', ENTRY_BEFORE.replace('F:\ttest/lib/perfrec.c\n', ''),
-     MAINTAINERS_ENTRY),
-    ('MAINTAINERS', ENTRY_BEFORE, MAINTAINERS_ENTRY),
-    ('MAINTAINERS', ENTRY_NO_LIB.replace('F:\tdoc/develop/perfrec.rst\n', ''),
-     MAINTAINERS_ENTRY),
-]
+] + [('MAINTAINERS', old, MAINTAINERS_ENTRY) for old in OLD_ENTRIES]
 
 
 def plan_edits(tree):

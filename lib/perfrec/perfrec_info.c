@@ -76,13 +76,6 @@ static void perfrec_copy_cmdline(struct perfrec_facts *f, struct perfrec_cfg *cf
 	cfg->argv = f->argv;
 }
 
-/* The host name where the tree has no model: a board with no board/ directory has no name */
-#ifdef CONFIG_SYS_BOARD
-#define PERFREC_BOARD_NAME	CONFIG_SYS_BOARD
-#else
-#define PERFREC_BOARD_NAME	"u-boot"
-#endif
-
 /* The image's GNU build-id note (placed by the linker script), if any */
 extern const u8 __perfrec_build_id_start[], __perfrec_build_id_end[];
 
@@ -138,7 +131,8 @@ void perfrec_info_fill(struct perfrec_facts *f, struct perfrec_cfg *cfg,
 	info->image_len = gd->mon_len;
 	info->image_pgoff = READ_ONCE(perfrec_image_pgoff);
 	info->image_name = "/u-boot";
-	info->hostname = dt->model ? dt->model : PERFREC_BOARD_NAME;
+	/* Not CONFIG_SYS_BOARD: a board with no board/ directory has none */
+	info->hostname = dt->model ? dt->model : "u-boot";
 	info->osrelease = f->osrelease;
 	info->version = PERFREC_VERSION;
 	/* uname -m's name; perf reads any "arm..." as arch arm */
