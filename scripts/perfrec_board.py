@@ -147,11 +147,13 @@ def first_error(log):
 
 
 def image_file(out, cfg):
-    """The image the board boots: its config's build target, binman's, else u-boot.bin"""
-    names = []
+    """The image the board boots: its config's build target, else the largest
+    image binman made (the others are its parts: the i.MX8M's DDR firmware
+    with SPL inside flash.bin), else u-boot.bin"""
     target = cfg.get('CONFIG_BUILD_TARGET', '""').strip('"')
-    if target:
-        names.append(target)
+    if target and os.path.exists(os.path.join(out, target)):
+        return target
+    names = []
     dtb = os.path.join(out, 'u-boot.dtb')
     if os.path.exists(dtb):
         res = subprocess.run(['fdtget', '-l', dtb, '/binman'], capture_output=True, text=True,
@@ -160,11 +162,9 @@ def image_file(out, cfg):
             fname = subprocess.run(['fdtget', dtb, '/binman/' + node, 'filename'],
                                    capture_output=True, text=True, check=False).stdout.strip()
             names.append(fname or node + '.bin')
-    names.append('u-boot.bin')
-    for name in names:
-        if os.path.exists(os.path.join(out, name)):
-            return name
-    return 'u-boot.bin'
+    made = [n for n in names if os.path.exists(os.path.join(out, n))]
+    return max(made, key=lambda n: os.path.getsize(os.path.join(out, n))) if made else \
+        'u-boot.bin'
 
 
 def image_sections(out, cross):
@@ -206,6 +206,34 @@ def perfrec_bytes(out, cross):
             total += int(fields[2], 16)
         elif fields[3] == 'common/system_map.o':
             table += int(fields[2], 16)
+    return total, table
+
+
+def perfrec_symbols(out, cross):
+    """perfrec_bytes() where LTO links: the link map then names the link-time
+    partitions, not perfrec's objects. The sizes of the ELF's symbols in the
+    image that perfrec's objects define (GCC's clones, name.isra.0 and the like,
+    by their name; string literals have no symbol: not counted)"""
+    names = set()
+    for root, _, files in os.walk(out):
+        for name in files:
+            rel = os.path.relpath(os.path.join(root, name), out)
+            if name.endswith('.o') and name != 'built-in.o' and PERFREC_OBJS.match(rel):
+                res = subprocess.run([cross + 'gcc-nm', '--defined-only', os.path.join(root, name)],
+                                     capture_output=True, text=True, check=False)
+                names |= {ln.split()[-1].split('.')[0] for ln in res.stdout.splitlines()
+                          if ln.strip()}
+    res = subprocess.run([cross + 'nm', '-S', '--defined-only', os.path.join(out, 'u-boot')],
+                         capture_output=True, text=True, check=True)
+    total, table = 0, 0
+    for line in res.stdout.splitlines():
+        fields = line.split()
+        if len(fields) != 4 or fields[2] not in 'tTrRdD':
+            continue
+        if fields[3] == 'system_map':
+            table += int(fields[1], 16)
+        elif fields[3].split('.')[0] in names:
+            total += int(fields[1], 16)
     return total, table
 
 
@@ -283,7 +311,8 @@ def build(args):
                     os.path.join(args.out, 'symfs')], check=True, capture_output=True)
     image = image_file(args.out, cfg)
     size = os.path.getsize(os.path.join(args.out, image))
-    ours, table = perfrec_bytes(args.out, cross)
+    lto = cfg.get('CONFIG_LTO') == 'y'
+    ours, table = (perfrec_symbols if lto else perfrec_bytes)(args.out, cross)
     limit = size_limit(cfg, args.out, image)
     if limit:
         used = os.path.getsize(os.path.join(args.out, limit[0]))
@@ -293,10 +322,10 @@ def build(args):
         margin = 'no size limit in its config'
     if missing_blobs(log):
         margin += '; not bootable: blobs missing'
-    lines = ['perfrec: %s (%s): %s %d bytes, perfrec %d bytes of it (%.1f%%)%s, %s' %
+    lines = ['perfrec: %s (%s): %s %d bytes, perfrec %d bytes of it (%.1f%%%s)%s, %s' %
              (args.defconfig, arch, os.path.join(args.out, image), size, ours,
-              100.0 * ours / size, ' and its symbol table %d' % table if table else '',
-              margin),
+              100.0 * ours / size, '; LTO: by symbol, its strings not counted' if lto else '',
+              ' and its symbol table %d' % table if table else '', margin),
              'perfrec: for host perf: --symfs %s' % os.path.join(args.out, 'symfs')]
     if args.verdict:
         lines += verdict(args, cfg)

@@ -119,7 +119,7 @@ def run_board(args, name, fragments):
 def parse_line(line):
     """The numbers of perfrec_board.py's line"""
     mat = re.match(r'^perfrec: \S+ \((\w+)\): (\S+) (\d+) bytes, perfrec (\d+) bytes of it '
-                   r'\([\d.]+%\)(?: and its symbol table (\d+))?, (.*)$', line)
+                   r'\([\d.]+%[^)]*\)(?: and its symbol table (\d+))?, (.*)$', line)
     if not mat:
         return {}
     return {'arch': mat.group(1), 'image': os.path.basename(mat.group(2)),

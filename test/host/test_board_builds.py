@@ -166,3 +166,28 @@ def test_perfrec_bytes_from_the_link_map(tmp_path):
     assert sizes['drivers/perf/pmu.o'] > 300
     assert PB.perfrec_bytes(str(tmp_path), CROSS_COMPILE) == (sizes['drivers/perf/pmu.o'],
                                                                sizes['common/system_map.o'])
+
+
+def test_perfrec_bytes_by_symbol_under_lto(tmp_path):
+    """With LTO the map names link-time partitions: perfrec's bytes are the
+    final ELF's sizes of the symbols perfrec's (LTO) objects define"""
+    (tmp_path / 'drivers' / 'perf').mkdir(parents=True)
+    (tmp_path / 'drivers' / 'perf' / 'pmu.c').write_text(
+        'char tab[300] = "x";\n__attribute__((noinline)) int f(int a) '
+        '{ return a * 3 + tab[a]; }\n')
+    (tmp_path / 'main.c').write_text('int f(int);\nvolatile int idx;\n'
+                                     'int _start(void) { return f(idx); }\n')
+    gcc = tool(CROSS_COMPILE + 'gcc')
+    run([gcc, '-O2', '-flto', '-c', '-o', 'drivers/perf/pmu.o', 'drivers/perf/pmu.c'],
+        cwd=str(tmp_path))
+    run([gcc, '-O2', '-flto', '-c', '-o', 'main.o', 'main.c'], cwd=str(tmp_path))
+    run([gcc, '-O2', '-flto', '-nostdlib', '-static', '-Wl,-Map=u-boot.map', '-o', 'u-boot',
+         'drivers/perf/pmu.o', 'main.o'], cwd=str(tmp_path))
+    # The map gives the object nothing: its code is the partition's
+    assert PB.perfrec_bytes(str(tmp_path), CROSS_COMPILE) == (0, 0)
+    out = subprocess.run([tool(CROSS_COMPILE + 'nm'), '-S', 'u-boot'], cwd=str(tmp_path),
+                         capture_output=True, text=True, check=True).stdout
+    sizes = {ln.split()[3]: int(ln.split()[1], 16) for ln in out.splitlines()
+             if len(ln.split()) == 4}
+    assert sizes['tab'] == 300
+    assert PB.perfrec_symbols(str(tmp_path), CROSS_COMPILE) == (sizes['tab'] + sizes['f'], 0)
