@@ -153,15 +153,22 @@ def image_file(out, cfg):
     target = cfg.get('CONFIG_BUILD_TARGET', '""').strip('"')
     if target and os.path.exists(os.path.join(out, target)):
         return target
+    def prop(node, name):
+        return subprocess.run(['fdtget', dtb, node, name], capture_output=True, text=True,
+                              check=False).stdout.strip()
+
     names = []
     dtb = os.path.join(out, 'u-boot.dtb')
     if os.path.exists(dtb):
-        res = subprocess.run(['fdtget', '-l', dtb, '/binman'], capture_output=True, text=True,
-                             check=False)
-        for node in res.stdout.split():
-            fname = subprocess.run(['fdtget', dtb, '/binman/' + node, 'filename'],
-                                   capture_output=True, text=True, check=False).stdout.strip()
-            names.append(fname or node + '.bin')
+        # /binman is the image, or with "multiple-images" each subnode is one
+        if subprocess.run(['fdtget', dtb, '/binman', 'multiple-images'], capture_output=True,
+                          check=False).returncode:
+            names.append(prop('/binman', 'filename') or 'image.bin')
+        else:
+            res = subprocess.run(['fdtget', '-l', dtb, '/binman'], capture_output=True,
+                                 text=True, check=False)
+            names += [prop('/binman/' + node, 'filename') or node + '.bin'
+                      for node in res.stdout.split()]
     made = [n for n in names if os.path.exists(os.path.join(out, n))]
     return max(made, key=lambda n: os.path.getsize(os.path.join(out, n))) if made else \
         'u-boot.bin'
