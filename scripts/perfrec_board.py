@@ -316,6 +316,16 @@ def build(args):
     subprocess.run(['/usr/bin/python3', os.path.join(TOP, 'tools/perfrec/perfrec_symfs.py'),
                     '--objcopy', cross + 'objcopy', os.path.join(args.out, 'u-boot'),
                     os.path.join(args.out, 'symfs')], check=True, capture_output=True)
+    lines = [cost_line(args, arch, cross, cfg) +
+             ('; not bootable: blobs missing' if missing_blobs(log) else ''),
+             'perfrec: for host perf: --symfs %s' % os.path.join(args.out, 'symfs')]
+    if args.verdict:
+        lines += verdict(args, cfg)
+    return lines
+
+
+def cost_line(args, arch, cross, cfg):
+    """The line of what the build costs: image, size, perfrec's part, the size limit"""
     image = image_file(args.out, cfg)
     size = os.path.getsize(os.path.join(args.out, image))
     lto = cfg.get('CONFIG_LTO') == 'y'
@@ -327,16 +337,10 @@ def build(args):
                                                                limit[1] - used)
     else:
         margin = 'no size limit in its config'
-    if missing_blobs(log):
-        margin += '; not bootable: blobs missing'
-    lines = ['perfrec: %s (%s): %s %d bytes, perfrec %d bytes of it (%.1f%%%s)%s, %s' %
-             (args.defconfig, arch, os.path.join(args.out, image), size, ours,
-              100.0 * ours / size, '; LTO: by symbol, its strings not counted' if lto else '',
-              ' and its symbol table %d' % table if table else '', margin),
-             'perfrec: for host perf: --symfs %s' % os.path.join(args.out, 'symfs')]
-    if args.verdict:
-        lines += verdict(args, cfg)
-    return lines
+    return ('perfrec: %s (%s): %s %d bytes, perfrec %d bytes of it (%.1f%%%s)%s, %s' %
+            (args.defconfig, arch, os.path.join(args.out, image), size, ours,
+             100.0 * ours / size, '; LTO: by symbol, its strings not counted' if lto else '',
+             ' and its symbol table %d' % table if table else '', margin))
 
 
 def main(argv=None):
