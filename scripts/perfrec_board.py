@@ -255,15 +255,29 @@ def size_limit(cfg, out, image):
     return None
 
 
+def default_dtb(out, cfg):
+    """The build's DTB of CONFIG_DEFAULT_DEVICE_TREE (arch/arm/dts/ or, with
+    OF_UPSTREAM, dts/upstream/src/), where U-Boot made no u-boot.dtb (a tree
+    the firmware gives: CONFIG_OF_BOARD); None if there is none"""
+    name = os.path.basename(cfg.get('CONFIG_DEFAULT_DEVICE_TREE', '""').strip('"')) + '.dtb'
+    for top in ('arch', 'dts'):
+        for root, _, files in os.walk(os.path.join(out, top)):
+            if name in files:
+                return os.path.join(root, name)
+    return None
+
+
 def verdict(args, cfg):
     """The DTB verdict tool's lines for the board's tree (or --dtb's)"""
     dtb = args.dtb
     note = ''
     if not dtb:
         dtb = os.path.join(args.out, 'u-boot.dtb')
+        if not os.path.exists(dtb):
+            dtb = default_dtb(args.out, cfg) or dtb
         if cfg.get('CONFIG_OF_BOARD') == 'y':
-            note = ('(the board\'s tree comes from its firmware at run time: this is U-Boot\'s '
-                    'built-in one; give DTB=<file> for the firmware\'s)')
+            note = ('(the board\'s tree comes from its firmware at run time: this is the one '
+                    'U-Boot built for it; give DTB=<file> for the firmware\'s)')
     if not os.path.exists(dtb):
         return ['verdict: no device tree: %s is not there (give DTB=<file>)' % dtb]
     cmd = [args.verdict]

@@ -208,11 +208,12 @@ def load(results):
 
 
 def verdict_cell(row):
-    """The DTB verdict's sampler, in short"""
-    for line in row.get('verdict') or []:
+    """The DTB verdict's sampler, in short (or why there is none)"""
+    lines = row.get('verdict') or []
+    for line in lines:
         if line.startswith('sampler: '):
             return line[len('sampler: '):]
-    return ''
+    return lines[-1] if lines else ''
 
 
 def result_cell(row):
