@@ -207,6 +207,18 @@ def load(results):
     return sorted(rows, key=lambda r: (r['debian_arch'], r['family'], r['board']))
 
 
+# A failure that says the board has no core perfrec samples (a Cortex-R5's
+# SPL, an Armv5): perfrec does not apply there, rather than failing
+NOT_A_CORE = re.compile(r'did not stick: .* this board has not \(ARM64 \|\| CPU_V7A\)$')
+
+
+def status(row):
+    """The row's status, with a failure on a core perfrec does not sample told apart"""
+    if row['status'] == 'failed' and NOT_A_CORE.search(row['error']):
+        return 'not applicable'
+    return row['status']
+
+
 def verdict_cell(row):
     """The DTB verdict's sampler, in short (or why there is none)"""
     lines = row.get('verdict') or []
@@ -223,25 +235,28 @@ def result_cell(row):
         return text + (' (not bootable: blobs missing)' if row.get('blobs_missing') else '')
     if row['status'] == 'board fails':
         return 'fails without perfrec too: %s' % row['plain_error']
-    if row['status'] == 'not built yet':
-        return 'not built yet'
+    if status(row) in ('not built yet', 'not applicable'):
+        return status(row) + ('' if row['status'] == 'not built yet' else
+                              ': no AArch64 or Armv7-A core (%s)' % row['error'])
     return 'perfrec fails: %s' % row['error']
 
 
 def summary(rows):
     """The table's first paragraph: how many built, and the ratio asked for"""
     done = [r for r in rows if r['status'] != 'not built yet']
-    plain = [r for r in done if r['status'] != 'board fails']
+    apart = [r for r in done if status(r) == 'not applicable']
+    plain = [r for r in done if status(r) in ('built', 'failed')]
     built = [r for r in plain if r['status'] == 'built']
     trees = sorted({r['tree'] for r in done})
     keys = sorted({r['perfrec_inputs'] for r in done})
     return textwrap.wrap(
         '%d targets of Debian\'s u-boot %s (arm64 and armhf), %d of them built so far. Of '
-        'the %d that build without perfrec, %d build with it (%.1f%%); %d fail by '
-        'themselves. perfrec\'s inputs: %s.' %
+        'the %d that build without perfrec and have a core it samples, %d build with it '
+        '(%.1f%%); %d fail by themselves; %d have no AArch64 or Armv7-A core. perfrec\'s '
+        'inputs: %s.' %
         (len(rows), ', '.join(trees) or 'its newest release', len(done), len(plain),
          len(built), 100.0 * len(built) / len(plain) if plain else 0.0,
-         len(done) - len(plain), ', '.join(keys) or 'none yet'), 79)
+         len(done) - len(plain) - len(apart), len(apart), ', '.join(keys) or 'none yet'), 79)
 
 
 def table(rows):

@@ -73,6 +73,18 @@ def test_results_are_whole():
             assert row['error']
 
 
+def test_no_core_is_not_a_failure(kconfig_tree):
+    """A board whose options Kconfig dropped for want of a core perfrec samples is
+    'not applicable'; one that lacks OF_CONTROL is perfrec's failure"""
+    tree, frag = kconfig_tree
+    for cfg, want in (({'CONFIG_CPU_V7R': 'y', 'CONFIG_DM': 'y', 'CONFIG_OF_CONTROL': 'y'},
+                       'not applicable'),
+                      ({'CONFIG_ARM64': 'y', 'CONFIG_DM': 'y'}, 'failed')):
+        why = KD.blocked(str(tree), cfg, [str(frag)])[0]
+        row = {'status': 'failed', 'error': 'x_defconfig: ' + why}
+        assert BB.status(row) == want, why
+
+
 def test_targets_are_the_arm_sections(tmp_path):
     """arm64 and armhf targets with their package's family; armel and others left out"""
     (tmp_path / 'debian').mkdir()
