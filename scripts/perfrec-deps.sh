@@ -71,6 +71,9 @@ debootstrap		make lab-host: the trixie chroot with QEMU 11 and perf 7.3
 iproute2		make check-lab: ip and ss in the lab's network namespace
 util-linux		make check-lab: unshare, the lab's network namespace of its own
 ccache			make check-board-builds: a rerun compiles only what changed
+lzop			make check-board-builds: the armhf boards Debian builds with it (dra7xx_evm)
+python3-jsonschema	make check-board-builds: binman on the arm64 boards Debian builds with it
+xxd			make check-board-builds: as Debian's arm64 boards build
 "
 
 if [ "${1:-}" = "--list" ]; then

@@ -100,6 +100,16 @@ def commit():
     return head + ('+' if dirty else '')
 
 
+def debian_defconfig(src, name, arch):
+    """Make configs/@name_defconfig the way Debian does where targets.mk derives it
+    from another (am335x_boneblack from am335x_evm, stm32mp157c-dk2 from
+    stm32mp15_basic, by sed)"""
+    rel = 'configs/%s_defconfig' % name
+    if not os.path.exists(os.path.join(src, rel)):
+        subprocess.run(['make', '-s', '-C', src, '-f', 'debian/targets.mk',
+                        'DEB_HOST_ARCH=' + arch, rel], capture_output=True, check=False)
+
+
 def run_board(args, name, fragments):
     """scripts/perfrec_board.py for @name; return (exit code, its output lines)"""
     out = os.path.join(args.work, name)
@@ -133,6 +143,7 @@ def build_one(args, name, arch, family, key):
     """Build @name with perfrec (and without, if that failed); return its result"""
     start = time.time()
     result = dict(key, board=name, debian_arch=arch, family=family, commit=commit())
+    debian_defconfig(args.src, name, arch)
     code, lines = run_board(args, name, [FRAGMENT])
     if code == 0:
         result.update(parse_line(lines[0]), status='built',

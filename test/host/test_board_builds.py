@@ -73,6 +73,24 @@ def test_results_are_whole():
             assert row['error']
 
 
+def test_debian_derived_defconfig(tmp_path):
+    """A target whose defconfig Debian derives (targets.mk's sed rule) gets it made"""
+    (tmp_path / 'debian').mkdir()
+    (tmp_path / 'configs').mkdir()
+    (tmp_path / 'configs' / 'am335x_evm_defconfig').write_text(
+        'CONFIG_ARM=y\nCONFIG_OF_LIST="am335x-evm"\n')
+    (tmp_path / 'debian' / 'targets.mk').write_text(
+        'ifeq (${DEB_HOST_ARCH},armhf)\n'
+        '  u-boot-omap_platforms += am335x_boneblack\n'
+        '  configs/am335x_boneblack_defconfig: configs/am335x_evm_defconfig\n'
+        "\tsed -e 's,CONFIG_OF_LIST=.*,CONFIG_OF_LIST=\"am335x-boneblack\",g' \\\n"
+        '\t\tconfigs/am335x_evm_defconfig > configs/am335x_boneblack_defconfig\n'
+        'endif\n')
+    BB.debian_defconfig(str(tmp_path), 'am335x_boneblack', 'armhf')
+    assert (tmp_path / 'configs' / 'am335x_boneblack_defconfig').read_text() == \
+        'CONFIG_ARM=y\nCONFIG_OF_LIST="am335x-boneblack"\n'
+
+
 def test_no_core_is_not_a_failure(kconfig_tree):
     """A board whose options Kconfig dropped for want of a core perfrec samples is
     'not applicable'; one that lacks OF_CONTROL is perfrec's failure"""
