@@ -42,6 +42,11 @@ NOT_IMAGE = re.compile(r'^(\.bss|\.sbss|/DISCARD/|\.debug|\.comment|\.note|\.rel
                        r'\.stab|\.symtab|\.strtab|\.shstrtab)')
 
 
+# What a boot image's name ends in (binman also writes keys and config files)
+IMAGE_EXTS = ('.bin', '.img', '.itb', '.imx', '.kwb', '.sfp', '.stm32', '.rom', '.elf',
+              '.srec', '.fit')
+
+
 class BoardError(Exception):
     """A step failed; the message is the one line to print"""
 
@@ -169,7 +174,9 @@ def image_file(out, cfg):
                                  text=True, check=False)
             names += [prop('/binman/' + node, 'filename') or node + '.bin'
                       for node in res.stdout.split()]
-    made = [n for n in names if os.path.exists(os.path.join(out, n))]
+    # Not what binman writes beside the images (the TI K3's key templates, custMpk.pem)
+    made = [n for n in names if os.path.exists(os.path.join(out, n)) and
+            os.path.splitext(n)[1] in IMAGE_EXTS]
     return max(made, key=lambda n: os.path.getsize(os.path.join(out, n))) if made else \
         'u-boot.bin'
 
