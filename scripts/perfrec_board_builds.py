@@ -177,8 +177,9 @@ def build(args):
     """Build every stale board; return the exit code"""
     os.makedirs(args.results, exist_ok=True)
     key = {'perfrec_inputs': inputs_key(), 'tree': tree_key(args.src)}
-    write_targets(args.results, targets(args.src), key['tree'])
-    boards = [b for b in targets(args.src) if not args.only or b[0] in args.only]
+    listed = targets(args.src)
+    write_targets(args.results, listed, key['tree'])
+    boards = [b for b in listed if not args.only or b[0] in args.only]
     todo = []
     for name, arch, family in boards:
         path = os.path.join(args.results, name + '.json')

@@ -47,6 +47,11 @@ SUMMARY = re.compile(r'perfrec: (\d+) samples, (\d+) lost, (\d+) bytes of perf.d
 EVENT = re.compile(r'event (\S+): (\d+) counted, period (\d+), late (\d+), counter (\d+)')
 
 
+def cell_el():
+    """The EL U-Boot runs at in this QEMU virt cell (its name: el2-gicv3, ...)"""
+    return int(re.match(r'el(\d)-', os.environ['PERFREC_CELL']).group(1))
+
+
 def icount(cons):
     """True when the cell runs QEMU with -icount (exact instruction counts)"""
     return bool(cons.config.env.get('env__perfrec_icount'))

@@ -13,14 +13,13 @@ must acknowledge and end.
 """
 
 import contextlib
-import os
 import re
 
 import pytest
 
 from perfrec_data import PerfData
-from perfrec_helpers import (BUF, BUF_SIZE, CRC, CRC_AT, CRC_LEN, check_verdict, events,
-                             fetch, gic_distributor, icount, icount_shift, perf, record,
+from perfrec_helpers import (BUF, BUF_SIZE, CRC, CRC_AT, CRC_LEN, cell_el, check_verdict,
+                             events, fetch, gic_distributor, icount, icount_shift, perf, record,
                              record_grown, registers, run_rc, status, without_pmu)
 
 SHORT_CRC = 'crc32 0x40000000 0x100000'
@@ -437,7 +436,7 @@ def test_perfrec_verdict_agrees(ubman, tmp_path):
     from, names the PMU interrupt and the timer interrupt of this EL that
     'perfrec status' names after a recording with each"""
     cons = ubman
-    el_num = int(re.match(r'el(\d)-', os.environ['PERFREC_CELL']).group(1))
+    el_num = cell_el()
     for args, source in (('-c 100000', 'PMU'), ('-e cpu-clock -c 100000', 'timer')):
         record(cons, f'{args} -o {BUF:#x} -s {BUF_SIZE:#x}', CRC)
         match = INTERRUPT.search(cons.run_command('perfrec status'))

@@ -10,22 +10,16 @@ the EL one. Each part the build leaves out says in one line which option it
 needs, with rc 1 and nothing armed.
 """
 
-import os
 import re
 
 import pytest
 
 from perfrec_data import PerfData
-from perfrec_helpers import (BUF, BUF_SIZE, GIC, perf, record, registers, run_rc, status,
-                             uart_data)
+from perfrec_helpers import (BUF, BUF_SIZE, GIC, cell_el, perf, record, registers, run_rc,
+                             status, uart_data)
 
 BUF_ARGS = f'-o {BUF:#x} -s {BUF_SIZE:#x}'
 SHORT_CRC = 'crc32 0x40000000 0x100000'
-
-
-def cell_el():
-    """The EL U-Boot runs at in this cell (its name: el2-gicv3, ...)"""
-    return int(re.match(r'el(\d)-', os.environ['PERFREC_CELL']).group(1))
 
 
 @pytest.mark.boardspec('qemu_arm64')
