@@ -74,7 +74,7 @@ def vector_fill(build_dir):
             match = re.match(r'^ \*fill\*\s+0x[0-9a-f]+\s+(0x[0-9a-f]+)', line)
             if match:
                 fill = int(match.group(1), 16)
-            elif line.startswith(' .text.perfrec_vectors_el') or \
+            elif line.startswith(' .text.perfrec_vectors_') or \
                     line.startswith(' .text.perfrec_boot_vectors_el'):
                 return fill or 0
             elif line.strip() and not line.startswith(' *fill*'):

@@ -142,7 +142,7 @@ int perfrec_counters_init(struct perfrec_counters *ctr, struct perfrec_irq *st,
 	st->timer_el = ctr->timer.el;
 	st->pid = PERFREC_PID;
 	st->tid = PERFREC_PID;
-	st->ns_mult = (PERFREC_NSEC_PER_SEC << 32) / read_cntfrq_el0();
+	st->ns_mult = (PERFREC_NSEC_PER_SEC << 32) / read_cntfrq();
 	st->stat = IS_ENABLED(CONFIG_PERFREC_STAT) && cfg->mode == PERFREC_STAT;
 	st->callchain = cfg->callchain;
 	/* The depth exists only with call graphs: no chain is walked without */
@@ -159,14 +159,14 @@ int perfrec_counters_init(struct perfrec_counters *ctr, struct perfrec_irq *st,
 	}
 	st->text_end = st->text_start + text_bytes;
 	st->jitter_pct = cfg->jitter_pct;
-	st->rng = read_cntpct_el0() | 1;
-	st->timer_gap = perfrec_ns_to_ticks(PERFREC_TIMER_GAP_NS, read_cntfrq_el0());
+	st->rng = read_cntpct() | 1;
+	st->timer_gap = perfrec_ns_to_ticks(PERFREC_TIMER_GAP_NS, read_cntfrq());
 	ret = perfrec_assign_counters(ctr, st, cfg);
 	if (ret)
 		return ret;
 	st->path = perfrec_irq_path(st, cfg, gic);
 	if (st->timer && perfrec_irq_stat(st))
-		st->timer_ticks = perfrec_ns_to_ticks(PERFREC_STAT_POLL_NS, read_cntfrq_el0());
+		st->timer_ticks = perfrec_ns_to_ticks(PERFREC_STAT_POLL_NS, read_cntfrq());
 
 	for (i = 0; i < st->nr_counters; i++) {
 		const struct perfrec_event_cfg *ec = &cfg->events[i];
@@ -187,8 +187,8 @@ int perfrec_counters_init(struct perfrec_counters *ctr, struct perfrec_irq *st,
 			if (ns < PERFREC_MIN_CLOCK_NS)
 				return -ERANGE;
 			/* The period the timer can keep: whole ticks, in ns */
-			st->timer_ticks = perfrec_ns_to_ticks(ns, read_cntfrq_el0());
-			c->period = perfrec_ticks_to_ns(st->timer_ticks, read_cntfrq_el0());
+			st->timer_ticks = perfrec_ns_to_ticks(ns, read_cntfrq());
+			c->period = perfrec_ticks_to_ns(st->timer_ticks, read_cntfrq());
 			c->base_period = c->period;
 			continue;
 		}
@@ -225,7 +225,7 @@ static u64 perfrec_total(struct perfrec_counters *ctr, struct perfrec_irq *st, u
 		ticks = ctr->end_ticks - ctr->start_ticks;
 		passed = ticks / st->timer_ticks;
 		c->late += passed - c->count / c->period;
-		return perfrec_ticks_to_ns(ticks, read_cntfrq_el0());
+		return perfrec_ticks_to_ns(ticks, read_cntfrq());
 	}
 	val = pmuv3_read_counter(c->idx) & c->max_period;
 	pending = pmuv3_overflowed(c->idx);
@@ -275,7 +275,7 @@ void perfrec_counters_start(struct perfrec_counters *ctr, struct perfrec_irq *st
 		pmuv3_start(&ctr->hw, st->ovf_mask,
 			    cfg->source == PERFREC_SRC_PMU ? st->ovf_mask : 0);
 	if (st->timer) {
-		ctr->start_ticks = read_cntpct_el0();
+		ctr->start_ticks = read_cntpct();
 		st->timer_cval = ctr->start_ticks + st->timer_ticks;
 		perfrec_timer_start(&ctr->timer, st->timer_cval);
 	}
@@ -295,7 +295,7 @@ void perfrec_counters_start(struct perfrec_counters *ctr, struct perfrec_irq *st
  */
 static void perfrec_counters_drain(struct perfrec_counters *ctr, struct perfrec_irq *st)
 {
-	u64 daif = read_daif();
+	u64 masks = read_irq_masks();
 	uint i;
 
 	perfrec_cpu_block();
@@ -309,7 +309,7 @@ static void perfrec_counters_drain(struct perfrec_counters *ctr, struct perfrec_
 		    (pmuv3_read_counter(c->idx) & c->max_period) >= c->period)
 			return;
 	}
-	write_daif(daif);
+	write_irq_masks(masks);
 	isb();	/* a pending interrupt is taken here, if the workload left it unmasked */
 	perfrec_cpu_block();
 }
@@ -319,7 +319,7 @@ void perfrec_counters_stop(struct perfrec_counters *ctr, struct perfrec_irq *st)
 	uint i;
 
 	perfrec_counters_drain(ctr, st);
-	ctr->end_ticks = read_cntpct_el0();
+	ctr->end_ticks = read_cntpct();
 	if (st->timer)
 		perfrec_timer_restore(&ctr->timer);
 	ctr->end_ns = perfrec_irq_now_ns(st);

@@ -18,14 +18,15 @@ struct perfrec_snapshot;
 /**
  * struct perfrec_cpu - The CPU state a session borrows, as it was before
  * @vbar: VBAR_ELx (on 32-bit Arm VBAR, HVBAR or MVBAR)
- * @daif: DAIF (on 32-bit Arm CPSR's A, I and F)
+ * @masks: the interrupt masks, read_irq_masks() (DAIF; on 32-bit Arm CPSR's
+ *	A, I and F)
  * @hcr: HCR_EL2 (at EL2)
  * @scr: SCR_EL3 (at EL3)
  * @mdcr: MDCR_EL3 (at EL3)
  */
 struct perfrec_cpu {
 	u64 vbar;
-	u64 daif;
+	u64 masks;
 	u64 hcr;
 	u64 scr;
 	u64 mdcr;
@@ -68,54 +69,37 @@ static inline uint perfrec_cpu_el(void)
 /* ICC_SRE_ELx of the EL U-Boot runs at: enables the GICv3 system-register interface */
 static inline u64 perfrec_cpu_icc_sre(void)
 {
-	switch (perfrec_cpu_el()) {
-	case 3:
-		return read_icc_sre_el3();
-	case 2:
-		return read_icc_sre_el2();
-	default:
-		return read_icc_sre_el1();
-	}
+	return perfrec_arch_icc_sre(perfrec_cpu_el());
 }
 
 static inline void perfrec_cpu_set_icc_sre(u64 val)
 {
-	switch (perfrec_cpu_el()) {
-	case 3:
-		write_icc_sre_el3(val);
-		break;
-	case 2:
-		write_icc_sre_el2(val);
-		break;
-	default:
-		write_icc_sre_el1(val);
-		break;
-	}
+	perfrec_arch_set_icc_sre(perfrec_cpu_el(), val);
 	isb();	/* SRE takes effect before ICC_* are used */
 }
 
 /**
- * perfrec_cpu_mask() - Save DAIF, then mask IRQ and FIQ
- * @cpu: returns DAIF as it was
+ * perfrec_cpu_mask() - Save the interrupt masks, then mask IRQ and FIQ
+ * @cpu: returns the masks as they were
  */
 static inline void perfrec_cpu_mask(struct perfrec_cpu *cpu)
 {
-	cpu->daif = read_daif();
-	write_daif(cpu->daif | CPU_DAIF_I | CPU_DAIF_F);
+	cpu->masks = read_irq_masks();
+	write_irq_masks(cpu->masks | CPU_MASK_IRQ | CPU_MASK_FIQ);
 }
 
 /**
- * perfrec_cpu_restore_daif() - Undo perfrec_cpu_mask(): DAIF as it was
+ * perfrec_cpu_restore_masks() - Undo perfrec_cpu_mask(): the masks as they were
  * @cpu: the state perfrec_cpu_mask() saved
  */
-static inline void perfrec_cpu_restore_daif(const struct perfrec_cpu *cpu)
+static inline void perfrec_cpu_restore_masks(const struct perfrec_cpu *cpu)
 {
-	write_daif(cpu->daif);
+	write_irq_masks(cpu->masks);
 }
 
 /**
  * perfrec_cpu_snapshot() - Add the CPU registers perfrec changes to a snapshot
- * @snap: snapshot: VBAR_ELx and DAIF, HCR_EL2 and MDCR_EL2 at EL2, SCR_EL3
+ * @snap: snapshot: VBAR_ELx and the interrupt masks, HCR_EL2 and MDCR_EL2 at EL2, SCR_EL3
  *	and MDCR_EL3 at EL3
  */
 void perfrec_cpu_snapshot(struct perfrec_snapshot *snap);

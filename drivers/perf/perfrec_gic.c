@@ -167,21 +167,21 @@ static int perfrec_gicv3_cpu_setup(struct perfrec_gic *gic)
 			return -ENODEV;
 	}
 
-	gic->saved.icc_pmr = read_icc_pmr_el1();
-	gic->saved.icc_ctlr = read_icc_ctlr_el1();
-	write_icc_pmr_el1(PERFREC_GIC_PMR);
-	write_icc_ctlr_el1(gic->saved.icc_ctlr & ~GIC_ICC_CTLR_EOIMODE);
+	gic->saved.icc_pmr = read_icc_pmr();
+	gic->saved.icc_ctlr = read_icc_ctlr();
+	write_icc_pmr(PERFREC_GIC_PMR);
+	write_icc_ctlr(gic->saved.icc_ctlr & ~GIC_ICC_CTLR_EOIMODE);
 	if (perfrec_cpu_el() == 3) {
 		/* At EL3 the EOI mode is ICC_CTLR_EL3's: one EOI drops and deactivates */
-		gic->saved.icc_ctlr_el3 = read_icc_ctlr_el3();
-		write_icc_ctlr_el3(gic->saved.icc_ctlr_el3 & ~GIC_ICC_CTLR_EL3_EOIMODE_EL3);
+		gic->saved.icc_mctlr = read_icc_mctlr();
+		write_icc_mctlr(gic->saved.icc_mctlr & ~GIC_ICC_MCTLR_EOIMODE_EL3);
 	}
 	if (gic->group0) {
-		gic->saved.icc_igrpen0 = read_icc_igrpen0_el1();
-		write_icc_igrpen0_el1(GIC_ICC_IGRPEN0_EN);
+		gic->saved.icc_igrpen0 = read_icc_igrpen0();
+		write_icc_igrpen0(GIC_ICC_IGRPEN0_EN);
 	} else {
-		gic->saved.icc_igrpen1 = read_icc_igrpen1_el1();
-		write_icc_igrpen1_el1(GIC_ICC_IGRPEN1_EN);
+		gic->saved.icc_igrpen1 = read_icc_igrpen1();
+		write_icc_igrpen1(GIC_ICC_IGRPEN1_EN);
 	}
 	isb();	/* the CPU interface is open before the interrupt is enabled */
 
@@ -192,13 +192,13 @@ static void perfrec_gicv3_cpu_restore(struct perfrec_gic *gic)
 {
 	if (perfrec_cpu_icc_sre() & GIC_ICC_SRE_SRE) {
 		if (gic->group0)
-			write_icc_igrpen0_el1(gic->saved.icc_igrpen0);
+			write_icc_igrpen0(gic->saved.icc_igrpen0);
 		else
-			write_icc_igrpen1_el1(gic->saved.icc_igrpen1);
-		write_icc_ctlr_el1(gic->saved.icc_ctlr);
+			write_icc_igrpen1(gic->saved.icc_igrpen1);
+		write_icc_ctlr(gic->saved.icc_ctlr);
 		if (perfrec_cpu_el() == 3)
-			write_icc_ctlr_el3(gic->saved.icc_ctlr_el3);
-		write_icc_pmr_el1(gic->saved.icc_pmr);
+			write_icc_mctlr(gic->saved.icc_mctlr);
+		write_icc_pmr(gic->saved.icc_pmr);
 		isb();	/* the interface is closed before SRE may be turned off */
 	}
 	perfrec_cpu_set_icc_sre(gic->saved.icc_sre);
@@ -452,14 +452,14 @@ void perfrec_gic_snapshot(const struct perfrec_gic *gic, struct perfrec_snapshot
 	perfrec_snap_add(snap, "ICC_SRE", -1, perfrec_cpu_icc_sre());
 	if (!(perfrec_cpu_icc_sre() & GIC_ICC_SRE_SRE))
 		return;	/* ICC_* other than SRE are not accessible */
-	perfrec_snap_add(snap, PERFREC_REGNAME_EL1("ICC_PMR"), -1, read_icc_pmr_el1());
-	perfrec_snap_add(snap, PERFREC_REGNAME_EL1("ICC_CTLR"), -1, read_icc_ctlr_el1());
+	perfrec_snap_add(snap, PERFREC_REGNAME_EL1("ICC_PMR"), -1, read_icc_pmr());
+	perfrec_snap_add(snap, PERFREC_REGNAME_EL1("ICC_CTLR"), -1, read_icc_ctlr());
 	if (perfrec_cpu_el() == 3)
-		perfrec_snap_add(snap, PERFREC_REGNAME_EL3("ICC_CTLR"), -1, read_icc_ctlr_el3());
-	perfrec_snap_add(snap, PERFREC_REGNAME_EL1("ICC_IGRPEN1"), -1, read_icc_igrpen1_el1());
+		perfrec_snap_add(snap, PERFREC_REGNAME_EL3("ICC_CTLR"), -1, read_icc_mctlr());
+	perfrec_snap_add(snap, PERFREC_REGNAME_EL1("ICC_IGRPEN1"), -1, read_icc_igrpen1());
 	if (gic->group0)
 		perfrec_snap_add(snap, PERFREC_REGNAME_EL1("ICC_IGRPEN0"), -1,
-				 read_icc_igrpen0_el1());
+				 read_icc_igrpen0());
 }
 
 void perfrec_gic_snapshot_tables(const struct perfrec_gic *gic, struct perfrec_snapshot *snap)

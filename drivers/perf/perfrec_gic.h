@@ -23,7 +23,7 @@
 #define GIC_ICC_SRE_SRE			BIT(0)
 #define GIC_ICC_CTLR_EOIMODE		BIT(1)
 /* ICC_CTLR_EL3: the EOI mode of what EL3 handles */
-#define GIC_ICC_CTLR_EL3_EOIMODE_EL3	BIT(2)
+#define GIC_ICC_MCTLR_EOIMODE_EL3	BIT(2)
 #define GIC_ICC_IGRPEN1_EN		BIT(0)
 #define GIC_ICC_IGRPEN0_EN		BIT(0)
 #define GIC_ICC_IAR_INTID		GENMASK(23, 0)
@@ -101,7 +101,7 @@ struct perfrec_gic {
 		u32 waker;
 		u64 icc_sre;
 		u64 icc_ctlr;
-		u64 icc_ctlr_el3;
+		u64 icc_mctlr;
 		u64 icc_pmr;
 		u64 icc_igrpen1;
 		u64 icc_igrpen0;
@@ -218,7 +218,7 @@ struct perfrec_gic_cpuif {
 static inline ulong perfrec_gic_ack(const struct perfrec_gic_cpuif *cpuif, bool general)
 {
 	if (perfrec_gic_v3(cpuif->version))
-		return cpuif->group0 ? read_icc_iar0_el1() : read_icc_iar1_el1();
+		return cpuif->group0 ? read_icc_iar0() : read_icc_iar1();
 	if (general && perfrec_gic_bcm2836(cpuif->version))
 		return readl(cpuif->cpu);
 
@@ -254,9 +254,9 @@ static inline void perfrec_gic_eoi(const struct perfrec_gic_cpuif *cpuif, ulong 
 	dsb();	/* the sample and the PMU's flag clear complete before the EOI */
 	if (perfrec_gic_v3(cpuif->version)) {
 		if (cpuif->group0)
-			write_icc_eoir0_el1(iar);
+			write_icc_eoir0(iar);
 		else
-			write_icc_eoir1_el1(iar);
+			write_icc_eoir1(iar);
 		return;
 	}
 	__raw_writel(iar, cpuif->cpu + GICC_EOIR);

@@ -58,9 +58,9 @@ static __always_inline notrace u64 perfrec_irq_adjust(const struct perfrec_count
  */
 static noinline notrace u64 perfrec_irq_reload_event(const struct perfrec_counter *c, u64 next)
 {
-	u64 since = read_pmevcntrn_el0(c->idx);
+	u64 since = read_pmevcntrn(c->idx);
 
-	write_pmevcntrn_el0(c->idx, (since - next) & c->max_period);
+	write_pmevcntrn(c->idx, (since - next) & c->max_period);
 
 	return since & c->max_period;
 }
@@ -98,17 +98,17 @@ static __always_inline notrace void perfrec_irq_reload(struct perfrec_counter *c
 
 	if (cycles) {
 		/* 64 bits wide (PMCR_EL0.LC), or 32 read and written as such: no mask */
-		since = read_pmccntr_el0();
-		write_pmccntr_el0(since - next);
+		since = read_pmccntr();
+		write_pmccntr(since - next);
 	} else {
 		since = perfrec_irq_reload_event(c, next);
 	}
 	if (unlikely(since >= next)) {
 		gap = perfrec_irq_late(c, since, next);
 		if (cycles)
-			write_pmccntr_el0(-gap);
+			write_pmccntr(-gap);
 		else
-			write_pmevcntrn_el0(c->idx, -gap & c->max_period);
+			write_pmevcntrn(c->idx, -gap & c->max_period);
 	}
 }
 
@@ -196,7 +196,7 @@ static noinline notrace void perfrec_irq_sample_chain(struct perfrec_irq *st,
 		rec = buf;
 	chain = rec + PERFREC_SAMPLE_CHAIN_OFF;
 	chain[0] = PERF_DATA_CONTEXT_USER;
-	nr = 1 + perfrec_unwind(&area, pc, regs[PERFREC_IRQ_FRAME_X29], regs[PERFREC_IRQ_FRAME_X30],
+	nr = 1 + perfrec_unwind(&area, pc, regs[PERFREC_IRQ_FRAME_FP], regs[PERFREC_IRQ_FRAME_LR],
 				chain + 1, st->max_depth + 1);
 	if (boot)
 		chain[1] = perfrec_irq_boot_addr(st, pc);
@@ -250,7 +250,7 @@ static notrace void perfrec_irq_timer(struct perfrec_irq *st, u64 pc, const ulon
 	u64 missed, next;
 	uint i;
 
-	next = perfrec_period_timer_next(st->timer_cval, st->timer_ticks, read_cntpct_el0(),
+	next = perfrec_period_timer_next(st->timer_cval, st->timer_ticks, read_cntpct(),
 					 st->timer_gap, &missed);
 	if (missed && !perfrec_irq_stat(st)) {
 		c->late += missed;
@@ -260,9 +260,9 @@ static notrace void perfrec_irq_timer(struct perfrec_irq *st, u64 pc, const ulon
 	perfrec_timer_set(st->timer_el, next);
 	isb();	/* the timer's output drops before the GIC sees the EOI */
 	if (perfrec_irq_stat(st)) {
-		u64 ovs = read_pmovsclr_el0() & st->ovf_mask;
+		u64 ovs = read_pmovsclr() & st->ovf_mask;
 
-		write_pmovsclr_el0(ovs);
+		write_pmovsclr(ovs);
 		for (i = 0; i < st->nr_counters; i++) {
 			struct perfrec_counter *ctr = &st->counter[i];
 
@@ -349,8 +349,8 @@ static __always_inline void perfrec_irq_fast(struct perfrec_irq *st, u64 pc, ulo
 		perfrec_irq_not_ours(iar, intid, st);
 		return;
 	}
-	ovs = read_pmovsclr_el0() & st->ovf_mask;
-	write_pmovsclr_el0(ovs);
+	ovs = read_pmovsclr() & st->ovf_mask;
+	write_pmovsclr(ovs);
 	if (likely(ovs)) {
 		now = perfrec_irq_now_ns(st);
 		/* Without jitter, the period changes only in frequency mode */
@@ -362,10 +362,10 @@ static __always_inline void perfrec_irq_fast(struct perfrec_irq *st, u64 pc, ulo
 			c->period = next;
 		}
 		/* perfrec_irq_reload() for the cycle counter: 64 bits wide, no mask */
-		since = read_pmccntr_el0();
-		write_pmccntr_el0(since - next);
+		since = read_pmccntr();
+		write_pmccntr(since - next);
 		if (unlikely(since >= next))
-			write_pmccntr_el0(-perfrec_irq_late(c, since, next));
+			write_pmccntr(-perfrec_irq_late(c, since, next));
 		c->count += period;
 		if (path == PERFREC_IRQ_CHAIN) {
 			perfrec_irq_sample_chain(st, c, pc, regs, now, period, boot);
@@ -409,8 +409,8 @@ static __always_inline void perfrec_irq_general(struct perfrec_irq *st, u64 pc, 
 		return;
 	}
 
-	ovs = read_pmovsclr_el0() & st->ovf_mask;
-	write_pmovsclr_el0(ovs);
+	ovs = read_pmovsclr() & st->ovf_mask;
+	write_pmovsclr(ovs);
 	if (!ovs)
 		st->spurious++;
 	now = perfrec_irq_now_ns(st);

@@ -247,7 +247,7 @@ static inline notrace u64 perfrec_mul_shr32(u64 a, u64 b)
  */
 static inline notrace u64 perfrec_irq_now_ns(const struct perfrec_irq *st)
 {
-	return perfrec_mul_shr32(read_cntpct_el0(), st->ns_mult);
+	return perfrec_mul_shr32(read_cntpct(), st->ns_mult);
 }
 
 /**
@@ -259,12 +259,12 @@ static inline notrace u64 perfrec_irq_now_ns(const struct perfrec_irq *st)
  */
 static inline notrace u64 perfrec_now_ns(void)
 {
-	u64 freq = read_cntfrq_el0();
+	u64 freq = read_cntfrq();
 
 	if (!freq)
 		return 0;
 
-	return perfrec_mul_shr32(read_cntpct_el0(), (1000000000ULL << 32) / freq);
+	return perfrec_mul_shr32(read_cntpct(), (1000000000ULL << 32) / freq);
 }
 
 #endif /* __PERFREC_IRQ_H */

@@ -32,10 +32,10 @@ int pmuv3_detect(struct pmuv3_hw *hw)
 	hw->version = perfrec_arch_pmuver();
 	if (hw->version == PMUV3_PMUVER_NI || hw->version == PMUV3_PMUVER_IMPDEF)
 		return -ENODEV;
-	hw->nr_counters = FIELD_GET(PMUV3_PMCR_N, read_pmcr_el0());
+	hw->nr_counters = FIELD_GET(PMUV3_PMCR_N, read_pmcr());
 	hw->long_events = PERFREC_ARCH_LONG_COUNTERS && hw->version >= PMUV3_PMUVER_V3P5;
-	hw->pmceid0 = read_pmceid0_el0();
-	hw->pmceid1 = read_pmceid1_el0();
+	hw->pmceid0 = read_pmceid0();
+	hw->pmceid1 = read_pmceid1();
 
 	return 0;
 }
@@ -43,15 +43,15 @@ int pmuv3_detect(struct pmuv3_hw *hw)
 /* Only the writable PMCR_EL0 bits, and never the counter-reset actions */
 static void pmuv3_pmcr_write(u64 val)
 {
-	write_pmcr_el0(val & PMUV3_PMCR_WRITABLE & ~(PMUV3_PMCR_P | PMUV3_PMCR_C));
+	write_pmcr(val & PMUV3_PMCR_WRITABLE & ~(PMUV3_PMCR_P | PMUV3_PMCR_C));
 }
 
 /* Clear overflow flags and return the ones that were set */
 static u64 pmuv3_getreset_flags(void)
 {
-	u64 val = read_pmovsclr_el0();
+	u64 val = read_pmovsclr();
 
-	write_pmovsclr_el0(val);
+	write_pmovsclr(val);
 
 	return val;
 }
@@ -79,7 +79,7 @@ static u64 pmuv3_filter_for_el(void)
  */
 static void pmuv3_select(uint idx)
 {
-	write_pmselr_el0(idx);
+	write_pmselr(idx);
 	isb();	/* selected before PMXEVTYPER/PMXEVCNTR are accessed */
 }
 
@@ -87,34 +87,34 @@ static u64 pmuv3_evtyper_read(uint idx)
 {
 	pmuv3_select(idx);
 
-	return read_pmxevtyper_el0();
+	return read_pmxevtyper();
 }
 
 static u64 pmuv3_evcntr_read(uint idx)
 {
 	pmuv3_select(idx);
 
-	return read_pmxevcntr_el0();
+	return read_pmxevcntr();
 }
 
 static void pmuv3_evcounter_write(uint idx, u64 type, u64 val)
 {
 	pmuv3_select(idx);
-	write_pmxevtyper_el0(type);
-	write_pmxevcntr_el0(val);
+	write_pmxevtyper(type);
+	write_pmxevcntr(val);
 }
 
 void pmuv3_save(const struct pmuv3_hw *hw, struct pmuv3_saved *saved)
 {
 	uint i;
 
-	saved->pmcr = read_pmcr_el0();
-	saved->pmcntenset = read_pmcntenset_el0();
-	saved->pmintenset = read_pmintenset_el1();
-	saved->pmovsset = read_pmovsset_el0();
-	saved->pmselr = read_pmselr_el0();
-	saved->pmccfiltr = read_pmccfiltr_el0();
-	saved->pmccntr = read_pmccntr_el0();
+	saved->pmcr = read_pmcr();
+	saved->pmcntenset = read_pmcntenset();
+	saved->pmintenset = read_pmintenset();
+	saved->pmovsset = read_pmovsset();
+	saved->pmselr = read_pmselr();
+	saved->pmccfiltr = read_pmccfiltr();
+	saved->pmccntr = read_pmccntr();
 	saved->nr_counters = hw->nr_counters;
 	for (i = 0; i < hw->nr_counters; i++) {
 		saved->evtyper[i] = pmuv3_evtyper_read(i);
@@ -124,7 +124,7 @@ void pmuv3_save(const struct pmuv3_hw *hw, struct pmuv3_saved *saved)
 
 static void pmuv3_stop_counter(uint idx)
 {
-	write_pmcntenclr_el0(BIT(idx));
+	write_pmcntenclr(BIT(idx));
 	isb();	/* must be stopped before its type or value is rewritten */
 }
 
@@ -132,8 +132,8 @@ void pmuv3_program(uint idx, uint event, u64 start)
 {
 	pmuv3_stop_counter(idx);
 	if (!IS_ENABLED(CONFIG_PERFREC_EVENTS) || idx == PMUV3_CYCLE_IDX) {
-		write_pmccfiltr_el0(pmuv3_filter_for_el());
-		write_pmccntr_el0(start);
+		write_pmccfiltr(pmuv3_filter_for_el());
+		write_pmccntr(start);
 	} else {
 		pmuv3_evcounter_write(idx, pmuv3_filter_for_el() |
 				      FIELD_PREP(PMUV3_EVTYPE_EVENT, event), start);
@@ -142,7 +142,7 @@ void pmuv3_program(uint idx, uint event, u64 start)
 
 void pmuv3_start(const struct pmuv3_hw *hw, u32 mask, u32 irq_mask)
 {
-	u64 pmcr = (read_pmcr_el0() & ~(PMUV3_PMCR_D | PMUV3_PMCR_DP | PMUV3_PMCR_LC |
+	u64 pmcr = (read_pmcr() & ~(PMUV3_PMCR_D | PMUV3_PMCR_DP | PMUV3_PMCR_LC |
 					PMUV3_PMCR_LP)) | PMUV3_PMCR_E;
 
 	if (PERFREC_ARCH_LONG_COUNTERS)
@@ -150,81 +150,81 @@ void pmuv3_start(const struct pmuv3_hw *hw, u32 mask, u32 irq_mask)
 	if (hw->long_events)
 		pmcr |= PMUV3_PMCR_LP;
 	/* Only our counters may raise the interrupt during the session */
-	write_pmintenclr_el1(~0U);
+	write_pmintenclr(~0U);
 	pmuv3_getreset_flags();
 	pmuv3_pmcr_write(pmcr);
-	write_pmintenset_el1(irq_mask);
+	write_pmintenset(irq_mask);
 	isb();	/* configured before the counters start */
-	write_pmcntenset_el0(mask);
+	write_pmcntenset(mask);
 	isb();	/* counting from here */
 }
 
 void pmuv3_raise_irq(void)
 {
 	/* Enabled first: an emulator may only look at the request on a flag write */
-	pmuv3_pmcr_write(read_pmcr_el0() | PMUV3_PMCR_E);
-	write_pmintenset_el1(BIT(PMUV3_CYCLE_IDX));
+	pmuv3_pmcr_write(read_pmcr() | PMUV3_PMCR_E);
+	write_pmintenset(BIT(PMUV3_CYCLE_IDX));
 	isb();	/* enabled before the flag is set */
-	write_pmovsset_el0(BIT(PMUV3_CYCLE_IDX));
+	write_pmovsset(BIT(PMUV3_CYCLE_IDX));
 	isb();	/* the overflow interrupt request is asserted */
 }
 
 void pmuv3_stop(u32 mask)
 {
-	write_pmcntenclr_el0(mask);
+	write_pmcntenclr(mask);
 	isb();	/* all stopped together before any is read */
 }
 
 u64 pmuv3_read_counter(uint idx)
 {
 	if (!IS_ENABLED(CONFIG_PERFREC_EVENTS) || idx == PMUV3_CYCLE_IDX)
-		return read_pmccntr_el0();
+		return read_pmccntr();
 
 	return pmuv3_evcntr_read(idx);
 }
 
 bool pmuv3_overflowed(uint idx)
 {
-	return read_pmovsset_el0() & BIT(idx);
+	return read_pmovsset() & BIT(idx);
 }
 
 void pmuv3_restore(const struct pmuv3_saved *saved)
 {
 	uint i;
 
-	write_pmcntenclr_el0(~0U);
+	write_pmcntenclr(~0U);
 	isb();	/* every counter stopped before it is rewritten */
-	write_pmintenclr_el1(~0U);
+	write_pmintenclr(~0U);
 	pmuv3_getreset_flags();
 	for (i = 0; i < saved->nr_counters; i++)
 		pmuv3_evcounter_write(i, saved->evtyper[i], saved->evcntr[i]);
-	write_pmccntr_el0(saved->pmccntr);
-	write_pmccfiltr_el0(saved->pmccfiltr);
-	write_pmselr_el0(saved->pmselr);
+	write_pmccntr(saved->pmccntr);
+	write_pmccfiltr(saved->pmccfiltr);
+	write_pmselr(saved->pmselr);
 	pmuv3_pmcr_write(saved->pmcr);
-	write_pmovsset_el0(saved->pmovsset);
-	write_pmintenset_el1(saved->pmintenset);
+	write_pmovsset(saved->pmovsset);
+	write_pmintenset(saved->pmintenset);
 	isb();	/* restored before a counter that was running restarts */
-	write_pmcntenset_el0(saved->pmcntenset);
+	write_pmcntenset(saved->pmcntenset);
 	isb();	/* the PMU is as it was */
 }
 
 void pmuv3_snapshot(const struct pmuv3_hw *hw, struct perfrec_snapshot *snap)
 {
-	u64 enabled = read_pmcntenset_el0();
-	u64 pmselr = read_pmselr_el0();
+	u64 enabled = read_pmcntenset();
+	u64 pmselr = read_pmselr();
 	uint i;
 
-	perfrec_snap_add(snap, PERFREC_REGNAME_EL0("PMCR"), -1, read_pmcr_el0());
+	perfrec_snap_add(snap, PERFREC_REGNAME_EL0("PMCR"), -1, read_pmcr());
 	perfrec_snap_add(snap, PERFREC_REGNAME_EL0("PMCNTENSET"), -1, enabled);
-	perfrec_snap_add(snap, PERFREC_REGNAME_EL1("PMINTENSET"), -1, read_pmintenset_el1());
-	perfrec_snap_add(snap, PERFREC_REGNAME_EL0("PMOVSSET"), -1, read_pmovsset_el0());
+	perfrec_snap_add(snap, PERFREC_REGNAME_EL1("PMINTENSET"), -1, read_pmintenset());
+	perfrec_snap_add(snap, PERFREC_REGNAME_EL0("PMOVSSET"), -1, read_pmovsset());
 	perfrec_snap_add(snap, PERFREC_REGNAME_EL0("PMSELR"), -1, pmselr);
-	perfrec_snap_add(snap, PERFREC_REGNAME_EL0("PMCCFILTR"), -1, read_pmccfiltr_el0());
-	perfrec_snap_add(snap, PERFREC_REGNAME_EL0("PMUSERENR"), -1, read_pmuserenr_el0());
+	perfrec_snap_add(snap, PERFREC_REGNAME_EL0("PMCCFILTR"), -1, read_pmccfiltr());
+	perfrec_snap_add(snap, PERFREC_REGNAME_EL0("PMUSERENR"), -1, read_pmuserenr());
 	/* A running counter's value moves by itself: compare only stopped ones */
 	if (!(enabled & BIT(PMUV3_CYCLE_IDX)))
-		perfrec_snap_add(snap, PERFREC_REGNAME_EL0("PMCCNTR"), -1, read_pmccntr_el0());
+		perfrec_snap_add(snap, PERFREC_REGNAME_EL0("PMCCNTR"), -1, read_pmccntr());
 	for (i = 0; i < hw->nr_counters; i++) {
 		perfrec_snap_add(snap, PERFREC_REGNAME_EL0("PMEVTYPER%d"), i,
 				 pmuv3_evtyper_read(i));
@@ -232,5 +232,5 @@ void pmuv3_snapshot(const struct pmuv3_hw *hw, struct perfrec_snapshot *snap)
 			perfrec_snap_add(snap, PERFREC_REGNAME_EL0("PMEVCNTR%d"), i,
 					 pmuv3_evcntr_read(i));
 	}
-	write_pmselr_el0(pmselr);	/* read through it: as it was */
+	write_pmselr(pmselr);	/* read through it: as it was */
 }

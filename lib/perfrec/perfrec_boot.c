@@ -154,13 +154,13 @@ static struct perfrec_boot *perfrec_boot_buf(void)
 
 static int perfrec_boot_check_timer(void)
 {
-	u64 first = read_cntpct_el0();
+	u64 first = read_cntpct();
 	uint i;
 
-	if (!read_cntfrq_el0())
+	if (!read_cntfrq())
 		return PERFREC_BOOT_NO_FREQ;
 	for (i = 0; i < PERFREC_BOOT_TICK_TRIES; i++) {
-		if (read_cntpct_el0() != first)
+		if (read_cntpct() != first)
 			return 0;
 	}
 
@@ -377,7 +377,7 @@ void perfrec_boot_relocated(u64 daif)
 	 * IRQs were on only if perfrec had turned them on (U-Boot keeps them
 	 * masked on arm64): the boot recording is live. Its state says so too.
 	 */
-	if (daif & CPU_DAIF_I || !perfrec_boot_in_ram(CONFIG_PERFREC_BOOT_ADDR, sizeof(*b)) ||
+	if (daif & CPU_MASK_IRQ || !perfrec_boot_in_ram(CONFIG_PERFREC_BOOT_ADDR, sizeof(*b)) ||
 	    b->magic != PERFREC_BOOT_MAGIC || b->sess.state != PERFREC_ARMED)
 		return;
 	/*

@@ -118,7 +118,7 @@ void perfrec_info_fill(struct perfrec_facts *f, struct perfrec_cfg *cfg,
 		f->events[i].callchain = cfg->callchain;
 	}
 
-	snprintf(f->cpuid, sizeof(f->cpuid), "0x%016llx", read_midr_el1());
+	snprintf(f->cpuid, sizeof(f->cpuid), "0x%016llx", read_cpu_midr());
 	snprintf(f->osrelease, sizeof(f->osrelease), "U-Boot %s", PLAIN_VERSION);
 
 	memset(info, 0, sizeof(*info));

@@ -139,7 +139,7 @@ static int perfrec_prepare(struct perfrec_session *s, const struct perfrec_cfg *
 	if (!perfrec_cpu_el_built())
 		return log_msg_ret("el", -EPERM);
 	/* Timestamps and cpu-clock count the generic timer: none, or no frequency, no time */
-	if (!perfrec_arch_has_timer() || !read_cntfrq_el0())
+	if (!perfrec_arch_has_timer() || !read_cntfrq())
 		return log_msg_ret("cntfrq", -ETIME);
 	/*
 	 * One walk of the device tree, after the refusals that need none, and
@@ -204,7 +204,7 @@ static void perfrec_give_irq(struct perfrec_session *s)
 {
 	if (s->cfg.source != PERFREC_SRC_NONE)
 		perfrec_gic_restore(&s->gic);
-	perfrec_cpu_restore_daif(&s->cpu);
+	perfrec_cpu_restore_masks(&s->cpu);
 }
 
 /*
@@ -401,11 +401,11 @@ void perfrec_session_phase(struct perfrec_session *s, const char *name, u64 time
 	u64 rec[PERF_DATA_THREAD_BYTES / sizeof(u64)];
 	u32 tid = PERFREC_PID + 1 + s->nr_phases;
 	size_t bytes;
-	u64 daif;
+	u64 masks;
 
 	if (!s->phases || s->state != PERFREC_ARMED || s->nr_phases >= PERFREC_MAX_PHASES)
 		return;
-	daif = read_daif();
+	masks = read_irq_masks();
 	perfrec_cpu_block();	/* one producer at a time */
 	bytes = perf_data_thread(rec, PERFREC_PID, tid, name, time, s->facts.events[0].id);
 	/* Without its COMM the thread would have no name: the phase goes on */
@@ -413,7 +413,7 @@ void perfrec_session_phase(struct perfrec_session *s, const char *name, u64 time
 		st->tid = tid;
 		s->nr_phases++;
 	}
-	write_daif(daif);
+	write_irq_masks(masks);
 }
 
 void perfrec_session_stats(struct perf_data_stats *stats)
@@ -473,7 +473,7 @@ int perfrec_session_disarm(struct perfrec_session *s)
 	perfrec_cpu_give_back(&s->cpu);
 	if (s->cfg.source != PERFREC_SRC_NONE)
 		perfrec_gic_restore(&s->gic);
-	perfrec_cpu_restore_daif(&s->cpu);
+	perfrec_cpu_restore_masks(&s->cpu);
 
 	perfrec_session_snapshot_regs(s, &after);
 	perfrec_gic_put(&s->gic);

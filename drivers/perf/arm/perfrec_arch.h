@@ -4,9 +4,14 @@
  * perfrec on 32-bit Arm: the one header through which the rest reaches the CPU
  *
  * The architecture's seam (see drivers/perf/arm64/perfrec_arch.h): the
- * shared code reaches the registers by their AArch64 names, which here are
- * their AArch32 counterparts through cp15 (Arm ARM G8), and the exception
- * level by perfrec_arch_el(): PL1 (SVC) is 1, Hyp mode 2, Monitor mode 3.
+ * shared code reaches the registers by names neither architecture owns
+ * (read_pmcr(), read_irq_masks(), ...), which here are the AArch32
+ * registers through cp15 (Arm ARM G8), and the exception level by
+ * perfrec_arch_el(): PL1 (SVC) is 1, Hyp mode 2, Monitor mode 3. This
+ * directory's own code names the AArch32 registers (HVBAR, HCR, CPSR).
+ * perfrec is not built for Monitor mode here (CONFIG_PERFREC_EL3 is
+ * AArch64's): of its registers there is only ICC_MCTLR, which the shared
+ * GICv3 code names at an EL it never reaches on 32-bit Arm.
  * The same code serves the ARMv7 PMU (Cortex-A7, A15: ID_DFR0.PerfMon 2)
  * and PMUv3 in AArch32 (an ARMv8 core in AArch32): both have the registers
  * below, in the same places, with the same fields. Neither counter is wider
@@ -41,24 +46,21 @@
 /* ID_PFR1.GenTimer: the generic timer (Cortex-A7, A15 and later; not A8, A9) */
 #define CPU_ID_PFR1_GENTIMER		GENMASK(19, 16)
 
-/* CPSR: the interrupt masks (where DAIF has them in AArch64) and the mode */
-#define CPU_DAIF_A			BIT(8)
-#define CPU_DAIF_I			BIT(7)
-#define CPU_DAIF_F			BIT(6)
+/* CPSR: the interrupt masks and the mode */
+#define CPU_CPSR_A			BIT(8)
+#define CPU_CPSR_I			BIT(7)
+#define CPU_CPSR_F			BIT(6)
+#define CPU_CPSR_AIF			(CPU_CPSR_A | CPU_CPSR_I | CPU_CPSR_F)
 #define CPU_CPSR_MODE			GENMASK(4, 0)
 #define CPU_CPSR_MODE_MON		0x16
 #define CPU_CPSR_MODE_HYP		0x1a
 
-/* HCR: physical IRQs and FIQs taken to Hyp mode */
-#define CPU_HCR_EL2_FMO			BIT(3)
-#define CPU_HCR_EL2_IMO			BIT(4)
+/* The interrupt masks, read_irq_masks(): CPSR's I and F */
+#define CPU_MASK_IRQ			CPU_CPSR_I
+#define CPU_MASK_FIQ			CPU_CPSR_F
 
-/* SCR: physical IRQs and FIQs taken to Monitor mode */
-#define CPU_SCR_EL3_IRQ			BIT(1)
-#define CPU_SCR_EL3_FIQ			BIT(2)
-
-/* SDCR: event counters count in Secure state */
-#define CPU_MDCR_EL3_SPME		BIT(17)
+/* HCR: physical IRQs taken to Hyp mode */
+#define CPU_HCR_IMO			BIT(4)
 
 /* MPIDR affinity fields; AArch32 has no Aff3 (an empty field: it reads as 0) */
 #define CPU_MPIDR_AFF0			GENMASK(7, 0)
@@ -106,10 +108,11 @@ static inline void write_##name(u64 val)				\
 
 PERFREC_CP15_RO(id_pfr1, 0, c0, c1, 1)
 PERFREC_CP15_RO(id_dfr0, 0, c0, c1, 2)
-PERFREC_CP15_RO(midr_el1, 0, c0, c0, 0)
-PERFREC_CP15_RO(mpidr_el1, 0, c0, c0, 5)
-PERFREC_CP15_RO(cntfrq_el0, 0, c14, c0, 0)
-PERFREC_CP15_64_RO(cntpct_el0, 0, c14)
+/* MIDR, MPIDR (U-Boot's read_midr() and read_mpidr() are not everywhere) */
+PERFREC_CP15_RO(cpu_midr, 0, c0, c0, 0)
+PERFREC_CP15_RO(cpu_mpidr, 0, c0, c0, 5)
+PERFREC_CP15_RO(cntfrq, 0, c14, c0, 0)
+PERFREC_CP15_64_RO(cntpct, 0, c14)
 
 /*
  * PMCEID0_EL0 and PMCEID1_EL0 through perfrec_cpu.c: AArch32's PMCEID0 and
@@ -122,76 +125,85 @@ PERFREC_CP15_64_RO(cntpct_el0, 0, c14)
  */
 u64 perfrec_cpu_read_pmceid(uint n);
 
-static inline u64 read_pmceid0_el0(void)
+static inline u64 read_pmceid0(void)
 {
 	return perfrec_cpu_read_pmceid(0);
 }
 
-static inline u64 read_pmceid1_el0(void)
+static inline u64 read_pmceid1(void)
 {
 	return perfrec_cpu_read_pmceid(1);
 }
 
-PERFREC_CP15_RW(pmcr_el0, 0, c9, c12, 0)
-PERFREC_CP15_RW(pmcntenset_el0, 0, c9, c12, 1)
-PERFREC_CP15_RW(pmcntenclr_el0, 0, c9, c12, 2)
-PERFREC_CP15_RW(pmovsclr_el0, 0, c9, c12, 3)
-PERFREC_CP15_RW(pmselr_el0, 0, c9, c12, 5)
-PERFREC_CP15_RW(pmccntr_el0, 0, c9, c13, 0)
-PERFREC_CP15_RW(pmxevtyper_el0, 0, c9, c13, 1)
-PERFREC_CP15_RW(pmxevcntr_el0, 0, c9, c13, 2)
-PERFREC_CP15_RW(pmuserenr_el0, 0, c9, c14, 0)
-PERFREC_CP15_RW(pmintenset_el1, 0, c9, c14, 1)
-PERFREC_CP15_RW(pmintenclr_el1, 0, c9, c14, 2)
-PERFREC_CP15_RW(pmovsset_el0, 0, c9, c14, 3)
+PERFREC_CP15_RW(pmcr, 0, c9, c12, 0)
+PERFREC_CP15_RW(pmcntenset, 0, c9, c12, 1)
+PERFREC_CP15_RW(pmcntenclr, 0, c9, c12, 2)
+PERFREC_CP15_RW(pmovsclr, 0, c9, c12, 3)
+PERFREC_CP15_RW(pmselr, 0, c9, c12, 5)
+PERFREC_CP15_RW(pmccntr, 0, c9, c13, 0)
+PERFREC_CP15_RW(pmxevtyper, 0, c9, c13, 1)
+PERFREC_CP15_RW(pmxevcntr, 0, c9, c13, 2)
+PERFREC_CP15_RW(pmuserenr, 0, c9, c14, 0)
+PERFREC_CP15_RW(pmintenset, 0, c9, c14, 1)
+PERFREC_CP15_RW(pmintenclr, 0, c9, c14, 2)
+PERFREC_CP15_RW(pmovsset, 0, c9, c14, 3)
 
-/* VBAR, HVBAR, MVBAR; HCR; SCR; SDCR (MDCR_EL3's); HDCR (MDCR_EL2's) */
-PERFREC_CP15_RW(vbar_el1, 0, c12, c0, 0)
-PERFREC_CP15_RW(vbar_el2, 4, c12, c0, 0)
-PERFREC_CP15_RW(vbar_el3, 0, c12, c0, 1)
-PERFREC_CP15_RW(hcr_el2, 4, c1, c1, 0)
-PERFREC_CP15_RW(scr_el3, 0, c1, c1, 0)
-PERFREC_CP15_RW(mdcr_el3, 0, c1, c3, 1)
-PERFREC_CP15_RW(mdcr_el2, 4, c1, c1, 1)
+/* VBAR, HVBAR; HCR; HDCR */
+PERFREC_CP15_RW(vbar, 0, c12, c0, 0)
+PERFREC_CP15_RW(hvbar, 4, c12, c0, 0)
+PERFREC_CP15_RW(hcr, 4, c1, c1, 0)
+PERFREC_CP15_RW(hdcr, 4, c1, c1, 1)
 
 /* The timers: PL1 physical (CNTP, the Secure one in Monitor mode), Hyp (CNTHP) */
-PERFREC_CP15_RW(cntp_ctl_el0, 0, c14, c2, 1)
-PERFREC_CP15_64_RW(cntp_cval_el0, 2, c14)
-PERFREC_CP15_RW(cnthp_ctl_el2, 4, c14, c2, 1)
-PERFREC_CP15_64_RW(cnthp_cval_el2, 6, c14)
+PERFREC_CP15_RW(cntp_ctl, 0, c14, c2, 1)
+PERFREC_CP15_64_RW(cntp_cval, 2, c14)
+PERFREC_CP15_RW(cnthp_ctl, 4, c14, c2, 1)
+PERFREC_CP15_64_RW(cnthp_cval, 6, c14)
 
-/* GICv3's CPU interface: ICC_SRE, ICC_HSRE, ICC_MSRE and the rest */
-PERFREC_CP15_RW(icc_sre_el1, 0, c12, c12, 5)
-PERFREC_CP15_RW(icc_sre_el2, 4, c12, c9, 5)
-PERFREC_CP15_RW(icc_sre_el3, 6, c12, c12, 5)
-PERFREC_CP15_RW(icc_igrpen0_el1, 0, c12, c12, 6)
-PERFREC_CP15_RW(icc_igrpen1_el1, 0, c12, c12, 7)
-PERFREC_CP15_RO(icc_iar0_el1, 0, c12, c8, 0)
-PERFREC_CP15_RW(icc_eoir0_el1, 0, c12, c8, 1)
-PERFREC_CP15_RO(icc_iar1_el1, 0, c12, c12, 0)
-PERFREC_CP15_RW(icc_eoir1_el1, 0, c12, c12, 1)
-PERFREC_CP15_RW(icc_pmr_el1, 0, c4, c6, 0)
-PERFREC_CP15_RW(icc_ctlr_el1, 0, c12, c12, 4)
-PERFREC_CP15_RW(icc_ctlr_el3, 6, c12, c12, 4)
+/* GICv3's CPU interface: ICC_SRE, ICC_HSRE and the rest */
+PERFREC_CP15_RW(icc_sre, 0, c12, c12, 5)
+PERFREC_CP15_RW(icc_hsre, 4, c12, c9, 5)
+PERFREC_CP15_RW(icc_igrpen0, 0, c12, c12, 6)
+PERFREC_CP15_RW(icc_igrpen1, 0, c12, c12, 7)
+PERFREC_CP15_RO(icc_iar0, 0, c12, c8, 0)
+PERFREC_CP15_RW(icc_eoir0, 0, c12, c8, 1)
+PERFREC_CP15_RO(icc_iar1, 0, c12, c12, 0)
+PERFREC_CP15_RW(icc_eoir1, 0, c12, c12, 1)
+PERFREC_CP15_RW(icc_pmr, 0, c4, c6, 0)
+PERFREC_CP15_RW(icc_ctlr, 0, c12, c12, 4)
+PERFREC_CP15_RW(icc_mctlr, 6, c12, c12, 4)
 
-/* The I, F and A masks (CPSR's bits in DAIF's places); the mode is kept */
-static inline u64 read_daif(void)
+/* The interrupt masks: CPSR's A, I and F; writing them keeps the mode */
+static inline u64 read_irq_masks(void)
 {
 	u32 cpsr;
 
 	asm volatile("mrs %0, cpsr" : "=r" (cpsr) : : "memory");
 
-	return cpsr & (CPU_DAIF_A | CPU_DAIF_I | CPU_DAIF_F);
+	return cpsr & CPU_CPSR_AIF;
 }
 
-static inline void write_daif(u64 val)
+static inline void write_irq_masks(u64 val)
 {
 	u32 cpsr;
 
 	asm volatile("mrs %0, cpsr" : "=r" (cpsr) : : "memory");
-	cpsr = (cpsr & ~(CPU_DAIF_A | CPU_DAIF_I | CPU_DAIF_F)) |
-	       (val & (CPU_DAIF_A | CPU_DAIF_I | CPU_DAIF_F));
+	cpsr = (cpsr & ~CPU_CPSR_AIF) | (val & CPU_CPSR_AIF);
 	asm volatile("msr cpsr_cx, %0" : : "r" (cpsr) : "memory");
+}
+
+/* ICC_SRE of the mode of EL @el: ICC_HSRE in Hyp mode, else ICC_SRE */
+static inline u64 perfrec_arch_icc_sre(uint el)
+{
+	return el == 2 ? read_icc_hsre() : read_icc_sre();
+}
+
+static inline void perfrec_arch_set_icc_sre(uint el, u64 val)
+{
+	if (el == 2)
+		write_icc_hsre(val);
+	else
+		write_icc_sre(val);
 }
 
 /*
@@ -201,45 +213,45 @@ static inline void write_daif(u64 val)
  */
 static inline u64 perfrec_arch_pmsel_read(uint idx, bool type)
 {
-	u64 sel = read_pmselr_el0(), val;
+	u64 sel = read_pmselr(), val;
 
-	write_pmselr_el0(idx);
+	write_pmselr(idx);
 	isb();
-	val = type ? read_pmxevtyper_el0() : read_pmxevcntr_el0();
-	write_pmselr_el0(sel);
+	val = type ? read_pmxevtyper() : read_pmxevcntr();
+	write_pmselr(sel);
 
 	return val;
 }
 
 static inline void perfrec_arch_pmsel_write(uint idx, bool type, u64 val)
 {
-	u64 sel = read_pmselr_el0();
+	u64 sel = read_pmselr();
 
-	write_pmselr_el0(idx);
+	write_pmselr(idx);
 	isb();
 	if (type)
-		write_pmxevtyper_el0(val);
+		write_pmxevtyper(val);
 	else
-		write_pmxevcntr_el0(val);
-	write_pmselr_el0(sel);
+		write_pmxevcntr(val);
+	write_pmselr(sel);
 }
 
-static inline u64 read_pmccfiltr_el0(void)
+static inline u64 read_pmccfiltr(void)
 {
 	return perfrec_arch_pmsel_read(PMUV3_CYCLE_IDX, true);
 }
 
-static inline void write_pmccfiltr_el0(u64 val)
+static inline void write_pmccfiltr(u64 val)
 {
 	perfrec_arch_pmsel_write(PMUV3_CYCLE_IDX, true, val);
 }
 
-static inline u64 read_pmevcntrn_el0(uint idx)
+static inline u64 read_pmevcntrn(uint idx)
 {
 	return perfrec_arch_pmsel_read(idx, false);
 }
 
-static inline void write_pmevcntrn_el0(uint idx, u64 val)
+static inline void write_pmevcntrn(uint idx, u64 val)
 {
 	perfrec_arch_pmsel_write(idx, false, val);
 }
@@ -263,7 +275,7 @@ static inline uint perfrec_arch_el(void)
 /* This CPU's affinity: MPIDR's Aff2-Aff0, the form a /cpus node's "reg" holds */
 static inline u64 perfrec_cpu_affinity(void)
 {
-	return read_mpidr_el1() & (CPU_MPIDR_AFF2 | CPU_MPIDR_AFF1 | CPU_MPIDR_AFF0);
+	return read_cpu_mpidr() & (CPU_MPIDR_AFF2 | CPU_MPIDR_AFF1 | CPU_MPIDR_AFF0);
 }
 
 /*
@@ -302,29 +314,29 @@ static inline bool perfrec_arch_has_timer(void)
  */
 static inline u64 perfrec_arch_timer_ctl(uint el)
 {
-	return el == 2 ? read_cnthp_ctl_el2() : read_cntp_ctl_el0();
+	return el == 2 ? read_cnthp_ctl() : read_cntp_ctl();
 }
 
 static inline void perfrec_arch_timer_set_ctl(uint el, u64 val)
 {
 	if (el == 2)
-		write_cnthp_ctl_el2(val);
+		write_cnthp_ctl(val);
 	else
-		write_cntp_ctl_el0(val);
+		write_cntp_ctl(val);
 }
 
 static inline u64 perfrec_arch_timer_cval(uint el)
 {
-	return el == 2 ? read_cnthp_cval_el2() : read_cntp_cval_el0();
+	return el == 2 ? read_cnthp_cval() : read_cntp_cval();
 }
 
 /* IRQ context: the next deadline */
 static inline notrace void perfrec_arch_timer_set_cval(uint el, u64 cval)
 {
 	if (el == 2)
-		write_cnthp_cval_el2(cval);
+		write_cnthp_cval(cval);
 	else
-		write_cntp_cval_el0(cval);
+		write_cntp_cval(cval);
 }
 
 static inline const char *perfrec_arch_timer_name(uint el, bool cval)

@@ -31,21 +31,21 @@ ulong perfrec_vectors_uboot[8];
 
 static u64 perfrec_read_vbar(void)
 {
-	return perfrec_cpu_el() == 2 ? read_vbar_el2() : read_vbar_el1();
+	return perfrec_cpu_el() == 2 ? read_hvbar() : read_vbar();
 }
 
 static void perfrec_write_vbar(u64 val)
 {
 	if (perfrec_cpu_el() == 2)
-		write_vbar_el2(val);
+		write_hvbar(val);
 	else
-		write_vbar_el1(val);
+		write_vbar(val);
 	isb();	/* the new table is in use before an exception can be taken */
 }
 
 static char *perfrec_vectors_for_el(void)
 {
-	return perfrec_cpu_el() == 2 ? perfrec_vectors_el2 : perfrec_vectors_el1;
+	return perfrec_cpu_el() == 2 ? perfrec_vectors_hyp : perfrec_vectors_svc;
 }
 
 bool perfrec_cpu_vectors_ours(bool boot)
@@ -70,13 +70,13 @@ u64 perfrec_cpu_switch_vectors(bool boot)
 void perfrec_cpu_snapshot(struct perfrec_snapshot *snap)
 {
 	if (perfrec_cpu_el() == 2) {
-		perfrec_snap_add(snap, "HVBAR", -1, read_vbar_el2());
-		perfrec_snap_add(snap, "CPSR.AIF", -1, read_daif());
-		perfrec_snap_add(snap, "HCR", -1, read_hcr_el2());
-		perfrec_snap_add(snap, "HDCR", -1, read_mdcr_el2());
+		perfrec_snap_add(snap, "HVBAR", -1, read_hvbar());
+		perfrec_snap_add(snap, "CPSR.AIF", -1, read_irq_masks());
+		perfrec_snap_add(snap, "HCR", -1, read_hcr());
+		perfrec_snap_add(snap, "HDCR", -1, read_hdcr());
 	} else {
-		perfrec_snap_add(snap, "VBAR", -1, read_vbar_el1());
-		perfrec_snap_add(snap, "CPSR.AIF", -1, read_daif());
+		perfrec_snap_add(snap, "VBAR", -1, read_vbar());
+		perfrec_snap_add(snap, "CPSR.AIF", -1, read_irq_masks());
 	}
 }
 
@@ -85,8 +85,8 @@ void perfrec_cpu_take(struct perfrec_cpu *cpu, bool boot)
 	cpu->vbar = perfrec_cpu_switch_vectors(boot);
 	if (perfrec_cpu_el() == 2) {
 		/* Physical IRQs are taken in Hyp mode only with HCR.IMO */
-		cpu->hcr = read_hcr_el2();
-		write_hcr_el2(cpu->hcr | CPU_HCR_EL2_IMO);
+		cpu->hcr = read_hcr();
+		write_hcr(cpu->hcr | CPU_HCR_IMO);
 		isb();	/* routing in effect before the interrupt can arrive */
 	}
 }
@@ -107,7 +107,7 @@ void perfrec_cpu_block(void)
 void perfrec_cpu_give_back(const struct perfrec_cpu *cpu)
 {
 	if (perfrec_cpu_el() == 2) {
-		write_hcr_el2(cpu->hcr);
+		write_hcr(cpu->hcr);
 		isb();	/* routing restored before the vectors change */
 	}
 	perfrec_write_vbar(cpu->vbar);

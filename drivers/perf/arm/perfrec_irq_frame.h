@@ -23,9 +23,9 @@
 #ifndef __PERFREC_IRQ_FRAME_H
 #define __PERFREC_IRQ_FRAME_H
 
-/* Where r11 (the frame pointer in ARM state) and lr are: regs[PERFREC_IRQ_FRAME_X29] */
-#define PERFREC_IRQ_FRAME_X29		5
-#define PERFREC_IRQ_FRAME_X30		7
+/* Where r11 (the frame pointer in ARM state) and lr are */
+#define PERFREC_IRQ_FRAME_FP		5
+#define PERFREC_IRQ_FRAME_LR		7
 /* Where SVC mode's srsdb put the return address */
 #define PERFREC_IRQ_FRAME_PC		8
 #define PERFREC_IRQ_FRAME_BYTES		40

@@ -106,10 +106,10 @@
 	add	sp, sp, r4
 .endm
 
-	.section .text.perfrec_vectors_el1, "ax"
+	.section .text.perfrec_vectors_svc, "ax"
 	.align	5
-	.globl	perfrec_vectors_el1
-perfrec_vectors_el1:
+	.globl	perfrec_vectors_svc
+perfrec_vectors_svc:
 	b	1f		/* reset */
 	b	2f		/* undefined instruction */
 	b	3f		/* supervisor call */
@@ -138,10 +138,10 @@ perfrec_vectors_el1:
 	rfeia	sp!
 	.ltorg
 
-	.section .text.perfrec_vectors_el2, "ax"
+	.section .text.perfrec_vectors_hyp, "ax"
 	.align	5
-	.globl	perfrec_vectors_el2
-perfrec_vectors_el2:
+	.globl	perfrec_vectors_hyp
+perfrec_vectors_hyp:
 	b	1f		/* reset */
 	b	2f		/* undefined instruction */
 	b	3f		/* hypervisor call */

@@ -13,7 +13,7 @@
 #include <linux/types.h>
 
 /* The vector tables of perfrec_vectors.S: SVC mode's (VBAR) and Hyp mode's (HVBAR) */
-extern char perfrec_vectors_el1[], perfrec_vectors_el2[];
+extern char perfrec_vectors_svc[], perfrec_vectors_hyp[];
 
 /*
  * Read the 32-bit register at @addr into *@valp; 0, or 1 if the read took

@@ -7,11 +7,13 @@
  * is here or in the files beside it (drivers/perf/arm64/: the vectors and
  * the IRQ entry, the CPU state a session borrows, the page-table walk, the
  * unwinder's A64 decoding). The shared code includes only this header, and
- * reaches the registers by their AArch64 names (read_pmcr_el0(), ...) and
- * the EL by perfrec_arch_el(), over which perfrec_cpu.h builds what does
- * not depend on the architecture: drivers/perf/arm/ has the same header for
- * 32-bit Arm, implementing them through cp15, and the Makefiles pick the one
- * to build.
+ * reaches the registers by names neither architecture owns (read_pmcr(),
+ * read_irq_masks(), ...; as Linux's two arm_pmuv3.h), which this header maps
+ * to the AArch64 system registers, and the EL by perfrec_arch_el(), over
+ * which perfrec_cpu.h builds what does not depend on the architecture:
+ * drivers/perf/arm/ has the same header for 32-bit Arm, mapping the names
+ * to the AArch32 registers through cp15, and the Makefiles pick the one to
+ * build. Registers only this directory uses keep their AArch64 names.
  */
 
 #ifndef __PERFREC_ARCH_H
@@ -50,9 +52,9 @@
 /* ID_AA64DFR0_EL1.PMUVer */
 #define CPU_ID_AA64DFR0_PMUVER		GENMASK(11, 8)
 
-/* DAIF */
-#define CPU_DAIF_I			BIT(7)
-#define CPU_DAIF_F			BIT(6)
+/* The interrupt masks, read_irq_masks(): DAIF's I and F */
+#define CPU_MASK_IRQ			BIT(7)
+#define CPU_MASK_FIQ			BIT(6)
 
 /* HCR_EL2 */
 #define CPU_HCR_EL2_FMO			BIT(3)
@@ -95,26 +97,27 @@ static inline void write_##name(u64 val)				\
 }
 
 PERFREC_SYSREG_RO(id_aa64dfr0_el1, id_aa64dfr0_el1)
-PERFREC_SYSREG_RO(midr_el1, midr_el1)
-PERFREC_SYSREG_RO(mpidr_el1, mpidr_el1)
-PERFREC_SYSREG_RO(cntfrq_el0, cntfrq_el0)
-PERFREC_SYSREG_RO(cntpct_el0, cntpct_el0)
-PERFREC_SYSREG_RO(pmceid0_el0, pmceid0_el0)
-PERFREC_SYSREG_RO(pmceid1_el0, pmceid1_el0)
+/* MIDR_EL1, MPIDR_EL1: U-Boot's read_midr() and read_mpidr() are not everywhere */
+PERFREC_SYSREG_RO(cpu_midr, midr_el1)
+PERFREC_SYSREG_RO(cpu_mpidr, mpidr_el1)
+PERFREC_SYSREG_RO(cntfrq, cntfrq_el0)
+PERFREC_SYSREG_RO(cntpct, cntpct_el0)
+PERFREC_SYSREG_RO(pmceid0, pmceid0_el0)
+PERFREC_SYSREG_RO(pmceid1, pmceid1_el0)
 
-PERFREC_SYSREG_RW(pmcr_el0, pmcr_el0)
-PERFREC_SYSREG_RW(pmcntenset_el0, pmcntenset_el0)
-PERFREC_SYSREG_RW(pmcntenclr_el0, pmcntenclr_el0)
-PERFREC_SYSREG_RW(pmintenset_el1, pmintenset_el1)
-PERFREC_SYSREG_RW(pmintenclr_el1, pmintenclr_el1)
-PERFREC_SYSREG_RW(pmovsclr_el0, pmovsclr_el0)
-PERFREC_SYSREG_RW(pmovsset_el0, pmovsset_el0)
-PERFREC_SYSREG_RW(pmselr_el0, pmselr_el0)
-PERFREC_SYSREG_RW(pmxevtyper_el0, pmxevtyper_el0)
-PERFREC_SYSREG_RW(pmxevcntr_el0, pmxevcntr_el0)
-PERFREC_SYSREG_RW(pmccntr_el0, pmccntr_el0)
-PERFREC_SYSREG_RW(pmccfiltr_el0, pmccfiltr_el0)
-PERFREC_SYSREG_RW(pmuserenr_el0, pmuserenr_el0)
+PERFREC_SYSREG_RW(pmcr, pmcr_el0)
+PERFREC_SYSREG_RW(pmcntenset, pmcntenset_el0)
+PERFREC_SYSREG_RW(pmcntenclr, pmcntenclr_el0)
+PERFREC_SYSREG_RW(pmintenset, pmintenset_el1)
+PERFREC_SYSREG_RW(pmintenclr, pmintenclr_el1)
+PERFREC_SYSREG_RW(pmovsclr, pmovsclr_el0)
+PERFREC_SYSREG_RW(pmovsset, pmovsset_el0)
+PERFREC_SYSREG_RW(pmselr, pmselr_el0)
+PERFREC_SYSREG_RW(pmxevtyper, pmxevtyper_el0)
+PERFREC_SYSREG_RW(pmxevcntr, pmxevcntr_el0)
+PERFREC_SYSREG_RW(pmccntr, pmccntr_el0)
+PERFREC_SYSREG_RW(pmccfiltr, pmccfiltr_el0)
+PERFREC_SYSREG_RW(pmuserenr, pmuserenr_el0)
 
 PERFREC_SYSREG_RW(vbar_el1, vbar_el1)
 PERFREC_SYSREG_RW(vbar_el2, vbar_el2)
@@ -124,6 +127,7 @@ PERFREC_SYSREG_RW(scr_el3, scr_el3)
 PERFREC_SYSREG_RW(mdcr_el3, mdcr_el3)
 PERFREC_SYSREG_RW(mdcr_el2, mdcr_el2)
 PERFREC_SYSREG_RW(daif, daif)
+PERFREC_SYSREG_RW(irq_masks, daif)
 
 /* Stage 1 translation of each EL, read to walk U-Boot's page tables */
 PERFREC_SYSREG_RO(sctlr_el1, sctlr_el1)
@@ -147,18 +151,19 @@ PERFREC_SYSREG_RW(cnthp_cval_el2, cnthp_cval_el2)
 PERFREC_SYSREG_RW(cntps_ctl_el1, cntps_ctl_el1)
 PERFREC_SYSREG_RW(cntps_cval_el1, cntps_cval_el1)
 
+/* GICv3's CPU interface; ICC_SRE_ELx through perfrec_arch_icc_sre() */
 PERFREC_SYSREG_RW(icc_sre_el1, ICC_SRE_EL1)
 PERFREC_SYSREG_RW(icc_sre_el2, ICC_SRE_EL2)
 PERFREC_SYSREG_RW(icc_sre_el3, ICC_SRE_EL3)
-PERFREC_SYSREG_RW(icc_igrpen0_el1, ICC_IGRPEN0_EL1)
-PERFREC_SYSREG_RO(icc_iar0_el1, ICC_IAR0_EL1)
-PERFREC_SYSREG_RW(icc_eoir0_el1, ICC_EOIR0_EL1)
-PERFREC_SYSREG_RW(icc_pmr_el1, ICC_PMR_EL1)
-PERFREC_SYSREG_RW(icc_ctlr_el1, ICC_CTLR_EL1)
-PERFREC_SYSREG_RW(icc_ctlr_el3, ICC_CTLR_EL3)
-PERFREC_SYSREG_RW(icc_igrpen1_el1, ICC_IGRPEN1_EL1)
-PERFREC_SYSREG_RO(icc_iar1_el1, ICC_IAR1_EL1)
-PERFREC_SYSREG_RW(icc_eoir1_el1, ICC_EOIR1_EL1)
+PERFREC_SYSREG_RW(icc_igrpen0, ICC_IGRPEN0_EL1)
+PERFREC_SYSREG_RO(icc_iar0, ICC_IAR0_EL1)
+PERFREC_SYSREG_RW(icc_eoir0, ICC_EOIR0_EL1)
+PERFREC_SYSREG_RW(icc_pmr, ICC_PMR_EL1)
+PERFREC_SYSREG_RW(icc_ctlr, ICC_CTLR_EL1)
+PERFREC_SYSREG_RW(icc_mctlr, ICC_CTLR_EL3)
+PERFREC_SYSREG_RW(icc_igrpen1, ICC_IGRPEN1_EL1)
+PERFREC_SYSREG_RO(icc_iar1, ICC_IAR1_EL1)
+PERFREC_SYSREG_RW(icc_eoir1, ICC_EOIR1_EL1)
 
 /*
  * PMEVCNTR<n>_EL0 are separate registers per counter: a switch (the
@@ -174,7 +179,7 @@ PERFREC_SYSREG_RW(icc_eoir1_el1, ICC_EOIR1_EL1)
 	c(19); c(20); c(21); c(22); c(23); c(24); c(25); c(26); c(27);	\
 	c(28); c(29); c(30)
 
-static inline u64 read_pmevcntrn_el0(uint idx)
+static inline u64 read_pmevcntrn(uint idx)
 {
 	switch (idx) {
 	PERFREC_EVCASES(PERFREC_EVCNTR_CASE);
@@ -183,10 +188,38 @@ static inline u64 read_pmevcntrn_el0(uint idx)
 	return 0;
 }
 
-static inline void write_pmevcntrn_el0(uint idx, u64 val)
+static inline void write_pmevcntrn(uint idx, u64 val)
 {
 	switch (idx) {
 	PERFREC_EVCASES(PERFREC_EVCNTR_WCASE);
+	}
+}
+
+/* ICC_SRE_EL<@el>: enables the GICv3 system-register interface at EL @el */
+static inline u64 perfrec_arch_icc_sre(uint el)
+{
+	switch (el) {
+	case 3:
+		return read_icc_sre_el3();
+	case 2:
+		return read_icc_sre_el2();
+	default:
+		return read_icc_sre_el1();
+	}
+}
+
+static inline void perfrec_arch_set_icc_sre(uint el, u64 val)
+{
+	switch (el) {
+	case 3:
+		write_icc_sre_el3(val);
+		break;
+	case 2:
+		write_icc_sre_el2(val);
+		break;
+	default:
+		write_icc_sre_el1(val);
+		break;
 	}
 }
 
@@ -204,7 +237,7 @@ static inline uint perfrec_arch_el(void)
  */
 static inline u64 perfrec_cpu_affinity(void)
 {
-	return read_mpidr_el1() & (CPU_MPIDR_AFF3 | CPU_MPIDR_AFF2 | CPU_MPIDR_AFF1 |
+	return read_cpu_mpidr() & (CPU_MPIDR_AFF3 | CPU_MPIDR_AFF2 | CPU_MPIDR_AFF1 |
 				   CPU_MPIDR_AFF0);
 }
 

@@ -14,20 +14,20 @@
  *   regs + 144  | x29       | x30       |   the interrupted frame pointer and LR
  *   regs + 160  +-----------+-----------+   the interrupted stack pointer
  *
- * C reads the frame as u64 regs[]: the X29/X30 indices count 64-bit words.
+ * C reads the frame as u64 regs[]: the indices count 64-bit words.
  */
 
 #ifndef __PERFREC_IRQ_FRAME_H
 #define __PERFREC_IRQ_FRAME_H
 
-/* Where x29 and x30 are, in words (one stp pair): regs[PERFREC_IRQ_FRAME_X29] */
-#define PERFREC_IRQ_FRAME_X29		18
-#define PERFREC_IRQ_FRAME_X30		19
+/* Where x29 (the frame pointer) and x30 (the LR) are, in words (one stp pair) */
+#define PERFREC_IRQ_FRAME_FP		18
+#define PERFREC_IRQ_FRAME_LR		19
 /* The frame's size in bytes: 16-byte aligned, as sp must stay */
 #define PERFREC_IRQ_FRAME_BYTES		160
 
 #ifndef __ASSEMBLY__
-_Static_assert(PERFREC_IRQ_FRAME_BYTES == (PERFREC_IRQ_FRAME_X30 + 1) * 8,
+_Static_assert(PERFREC_IRQ_FRAME_BYTES == (PERFREC_IRQ_FRAME_LR + 1) * 8,
 	       "the frame ends after x30");
 _Static_assert(PERFREC_IRQ_FRAME_BYTES % 16 == 0, "sp stays 16-byte aligned");
 #endif

@@ -40,7 +40,7 @@
 	stp	x12, x13, [sp, #96]
 	stp	x14, x15, [sp, #112]
 	stp	x16, x17, [sp, #128]
-	stp	x29, x30, [sp, #PERFREC_IRQ_FRAME_X29 * 8]
+	stp	x29, x30, [sp, #PERFREC_IRQ_FRAME_FP * 8]
 	mrs	x0, elr_el\el
 	mov	x1, sp
 	bl	\handler
@@ -52,7 +52,7 @@
 	ldp	x12, x13, [sp, #96]
 	ldp	x14, x15, [sp, #112]
 	ldp	x16, x17, [sp, #128]
-	ldp	x29, x30, [sp, #PERFREC_IRQ_FRAME_X29 * 8]
+	ldp	x29, x30, [sp, #PERFREC_IRQ_FRAME_FP * 8]
 	ldp	x0, x1, [sp], #PERFREC_IRQ_FRAME_BYTES
 	eret
 .endm
