@@ -16,6 +16,14 @@ circle (a strongly connected component of more than one file):
   a name in a comment or a type is no call;
 - Python: file A depends on B when A imports B (a project module, by name).
 
+A header must not call into a file that includes it: a name an inline
+function or a macro of header H calls, defined by C file C, where C
+includes H (directly or through other project headers: a quoted name is
+looked for beside the file first, then as any project header of that name,
+as the build's -I paths find the architecture's perfrec_arch.h) is
+reported as 'header: H C'. Such a header compiles only because C's
+prototype is seen first, and it ties the layers below C to C.
+
 Each C file also has a layer (LAYERS): the command over the recorder in
 lib/perfrec/, over the hardware in drivers/perf/, over the perf.data writer.
 A dependency of a file on a higher layer is reported too ('up: A B').
@@ -61,6 +69,8 @@ C_FUNC_DEF = re.compile(r'^(?!typedef\b)[A-Za-z_][\w \t\*]*?\b([A-Za-z_]\w*)\s*\
 C_VAR_DEF = re.compile(r'^(?!extern\b)(?!typedef\b)(?:const\s+)?\w+[\s\*]+([A-Za-z_]\w*)\s*'
                        r'(?:\[[^\]]*\])?\s*[=;]')
 C_INCLUDE = re.compile(r'^\s*#\s*include\s*[<"]([^>"]+)[>"]', re.M)
+# A call: a name and its opening parenthesis
+C_CALL = re.compile(r'\b([A-Za-z_]\w*)\s*\(')
 C_ANY_DEF = re.compile(r'^[A-Za-z_][\w \t\*]*?\b([A-Za-z_]\w*)\s*\([^;]*$')
 
 
@@ -136,6 +146,57 @@ def c_graph(top, files):
         deps |= {private[inc] for inc in C_INCLUDE.findall(texts[rel]) if inc in private}
         graph[rel] = deps - {rel}
     return graph
+
+
+def header_calls(stripped):
+    """The names @stripped (a header's text) calls from a function body or a macro"""
+    calls, depth = set(), 0
+    for line in stripped.splitlines():
+        if depth or line.lstrip().startswith('#'):
+            calls |= set(C_CALL.findall(line))
+        depth += line.count('{') - line.count('}')
+    return calls
+
+
+def included(rel, name, names):
+    """The project headers an include of @name in @rel finds (see the docstring)"""
+    beside = os.path.normpath(os.path.join(os.path.dirname(rel), name))
+    if beside in names.get(os.path.basename(name), ()):
+        return [beside]
+    return [dep for dep in names.get(os.path.basename(name), ())
+            if dep.endswith('/' + name)]
+
+
+def header_circles(top, files):
+    """[(header, C file)]: the header calls a name the C file defines, which includes it"""
+    texts = {}
+    for rel in files:
+        with open(os.path.join(top, rel), encoding='utf-8', errors='replace') as inf:
+            texts[rel] = inf.read()
+    stripped = {rel: strip_c(text) for rel, text in texts.items()}
+    owner, _ = c_owners(stripped)
+    names = {}
+    for rel in files:
+        if rel.endswith('.h'):
+            names.setdefault(os.path.basename(rel), []).append(rel)
+    incs = {rel: {dep for name in C_INCLUDE.findall(text) for dep in included(rel, name, names)}
+            for rel, text in texts.items()}
+    found = []
+    for hdr in sorted(incs):
+        if not hdr.endswith('.h'):
+            continue
+        for name in sorted(header_calls(stripped[hdr])):
+            src = owner.get(name)
+            seen, todo = set(), [src] if src else []
+            while todo:
+                cur = todo.pop()
+                for dep in incs.get(cur, ()):
+                    if dep not in seen:
+                        seen.add(dep)
+                        todo.append(dep)
+            if hdr in seen:
+                found.append((hdr, src))
+    return sorted(set(found))
 
 
 def layer(rel):
@@ -248,6 +309,8 @@ def findings(top):
         found.add('circle: ' + ' '.join(comp))
     for rel, dep in upward(graph):
         found.add(f'up: {rel} {dep}')
+    for hdr, src in header_circles(top, [f for f in c_files if not f.endswith('.S')]):
+        found.add(f'header: {hdr} {src}')
     for comp in circles(py_graph(top, py_files)):
         found.add('circle: ' + ' '.join(comp))
     for rel in c_files + py_files:

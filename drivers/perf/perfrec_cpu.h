@@ -152,6 +152,18 @@ void perfrec_cpu_block(void);
 void perfrec_cpu_give_back(const struct perfrec_cpu *cpu);
 
 /**
+ * perfrec_cpu_read_pmceid() - The common events the PMU implements
+ * @n: 0 for PMCEID0_EL0's events (0x00-0x3f, and 0x4000-0x401f in its
+ *	high half from PMUv3p1 on), 1 for PMCEID1_EL0's
+ *
+ * On 32-bit Arm, from PMCEID0 to PMCEID3, each read with this EL's vectors
+ * catching an undefined instruction (QEMU's Armv7 cores leave them
+ * undefined: there, and at an EL this build leaves out, it reads as 0).
+ * Return: the register in PMCEID<n>_EL0's layout
+ */
+u64 perfrec_cpu_read_pmceid(uint n);
+
+/**
  * perfrec_cpu_read_probe() - Read a 32-bit register that may not answer
  * @addr: the register
  * @valp: returns its value

@@ -34,8 +34,8 @@ int pmuv3_detect(struct pmuv3_hw *hw)
 		return -ENODEV;
 	hw->nr_counters = FIELD_GET(PMUV3_PMCR_N, read_pmcr());
 	hw->long_events = PERFREC_ARCH_LONG_COUNTERS && hw->version >= PMUV3_PMUVER_V3P5;
-	hw->pmceid0 = read_pmceid0();
-	hw->pmceid1 = read_pmceid1();
+	hw->pmceid0 = perfrec_cpu_read_pmceid(0);
+	hw->pmceid1 = perfrec_cpu_read_pmceid(1);
 
 	return 0;
 }

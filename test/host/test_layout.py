@@ -5,7 +5,7 @@
 The project itself must hold exactly what KNOWN lists (a finding fixed is
 taken off it, a new one fails). Synthetic trees show that each rule finds
 what it should and nothing else: a call circle between C files, one through
-a private header, an import circle in Python, a file and a function over
+a private header, a header calling into a C file that includes it, an import circle in Python, a file and a function over
 their limits; a static function, a name in a comment, a struct tag and a
 public header are no edge.
 """
@@ -67,6 +67,22 @@ def test_c_private_header_circle(tmp_path):
     write(tmp_path, 'drivers/perf/b.c',
           '#include "a.h"\n\nint b_fn(void)\n{\n\treturn a_inline();\n}\n')
     assert LA.findings(str(tmp_path)) == {'circle: drivers/perf/a.c drivers/perf/b.c'}
+
+
+def test_header_calls_into_its_includer(tmp_path):
+    """An architecture's header whose inline function calls a function of a
+    C file that includes it (through another header, found as the build's
+    -I path finds it) is a circle; the same header only declaring it is not"""
+    write(tmp_path, 'drivers/perf/arm/x_arch.h',
+          'u64 x_read(uint n);\n\nstatic inline u64 read_x0(void)\n{\n'
+          '\treturn x_read(0);\n}\n')
+    write(tmp_path, 'drivers/perf/x_cpu.h', '#include "x_arch.h"\n')
+    write(tmp_path, 'drivers/perf/arm/x_cpu.c',
+          '#include "x_cpu.h"\n\nu64 x_read(uint n)\n{\n\treturn n;\n}\n')
+    assert LA.findings(str(tmp_path)) == {
+        'header: drivers/perf/arm/x_arch.h drivers/perf/arm/x_cpu.c'}
+    write(tmp_path, 'drivers/perf/arm/x_arch.h', 'u64 x_read(uint n);\n')
+    assert not LA.findings(str(tmp_path))
 
 
 def test_python_import_circle(tmp_path):

@@ -114,27 +114,6 @@ PERFREC_CP15_RO(cpu_mpidr, 0, c0, c0, 5)
 PERFREC_CP15_RO(cntfrq, 0, c14, c0, 0)
 PERFREC_CP15_64_RO(cntpct, 0, c14)
 
-/*
- * PMCEID0_EL0 and PMCEID1_EL0 through perfrec_cpu.c: AArch32's PMCEID0 and
- * PMCEID1 (c9, c12, 6 and 7) and, from PMUv3p1 on, their high halves
- * PMCEID2 and PMCEID3 (c9, c14, 4 and 5: events 0x4000-0x403f). Each is
- * read with this EL's vectors catching an undefined instruction: QEMU's
- * Armv7 cores leave PMCEID undefined, and there it reads as 0. So it does,
- * unread, at an EL this build leaves out (pmuv3_detect() refuses there
- * first).
- */
-u64 perfrec_cpu_read_pmceid(uint n);
-
-static inline u64 read_pmceid0(void)
-{
-	return perfrec_cpu_read_pmceid(0);
-}
-
-static inline u64 read_pmceid1(void)
-{
-	return perfrec_cpu_read_pmceid(1);
-}
-
 PERFREC_CP15_RW(pmcr, 0, c9, c12, 0)
 PERFREC_CP15_RW(pmcntenset, 0, c9, c12, 1)
 PERFREC_CP15_RW(pmcntenclr, 0, c9, c12, 2)

@@ -122,6 +122,12 @@ void perfrec_mmu_sync(const struct perfrec_mmu_borrow *borrow)
 {
 }
 
+/*
+ * AArch32's PMCEID0 and PMCEID1 (c9, c12, 6 and 7) and, from PMUv3p1 on,
+ * their high halves PMCEID2 and PMCEID3 (c9, c14, 4 and 5: events
+ * 0x4000-0x403f), each read with this EL's vectors catching an undefined
+ * instruction
+ */
 u64 perfrec_cpu_read_pmceid(uint n)
 {
 	u32 low, high = 0;

@@ -200,6 +200,11 @@ void perfrec_mmu_sync(const struct perfrec_mmu_borrow *borrow)
 	__asm_invalidate_tlb_all();	/* dsb and isb included */
 }
 
+u64 perfrec_cpu_read_pmceid(uint n)
+{
+	return n ? read_pmceid1() : read_pmceid0();
+}
+
 int perfrec_cpu_read_probe(const void __iomem *addr, u32 *valp)
 {
 	u64 vbar;
