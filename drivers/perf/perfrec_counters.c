@@ -26,8 +26,6 @@
 
 DECLARE_GLOBAL_DATA_PTR;
 
-#define PERFREC_NSEC_PER_SEC	1000000000ULL
-
 /* Counting with the timer: how often it folds the PMU's overflows in (10 ms) */
 #define PERFREC_STAT_POLL_NS	10000000ULL
 /*

@@ -17,6 +17,9 @@
 /* The counter index of cpu-clock: outside the PMU's 0-31 */
 #define PERFREC_TIMER_IDX		32
 
+/* U-Boot 2023.01 has no NSEC_PER_SEC */
+#define PERFREC_NSEC_PER_SEC		1000000000ULL
+
 /**
  * struct perfrec_counter - One sampling counter of a session
  *
@@ -264,7 +267,7 @@ static inline notrace u64 perfrec_now_ns(void)
 	if (!freq)
 		return 0;
 
-	return perfrec_mul_shr32(read_cntpct(), (1000000000ULL << 32) / freq);
+	return perfrec_mul_shr32(read_cntpct(), (PERFREC_NSEC_PER_SEC << 32) / freq);
 }
 
 #endif /* __PERFREC_IRQ_H */

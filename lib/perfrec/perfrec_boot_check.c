@@ -38,10 +38,10 @@ bool perfrec_boot_bad_buffer(ulong start, ulong size, ulong least, const struct 
 
 	if (perfrec_boot_dt_bad(start, size, least, dt, why))
 		return true;
-	if (perfrec_boot_overlaps(start, size, (ulong)gd->fdt_blob, fdt_totalsize(gd->fdt_blob)))
+	if (perfrec_overlaps(start, size, (ulong)gd->fdt_blob, fdt_totalsize(gd->fdt_blob)))
 		bad = "overlaps the device tree";
-	else if (perfrec_boot_overlaps(start, size, (ulong)__image_copy_start,
-				       (ulong)__bss_end - (ulong)__image_copy_start))
+	else if (perfrec_overlaps(start, size, (ulong)__image_copy_start,
+				  (ulong)__bss_end - (ulong)__image_copy_start))
 		bad = "overlaps U-Boot's image";
 	if (bad) {
 		strlcpy(why, bad, PERFREC_BOOT_WHY_LEN);
@@ -50,7 +50,7 @@ bool perfrec_boot_bad_buffer(ulong start, ulong size, ulong least, const struct 
 	/* The initial stack grows down from gd; the early malloc area is above gd */
 	top = max((ulong)gd + sizeof(*gd), (ulong)gd->malloc_base + gd->malloc_limit);
 	sp = sp > PERFREC_BOOT_STACK_ROOM ? sp - PERFREC_BOOT_STACK_ROOM : 0;
-	if (perfrec_boot_overlaps(start, size, sp, top - sp)) {
+	if (perfrec_overlaps(start, size, sp, top - sp)) {
 		strlcpy(why, "overlaps the initial stack, gd or the early malloc area",
 			PERFREC_BOOT_WHY_LEN);
 		return true;
@@ -65,10 +65,10 @@ const char *perfrec_boot_bad_at_reloc(ulong start, ulong size)
 	u64 end = (u64)gd->ram_base + gd->ram_size;
 
 	/* What setup_dest_addr() and the reserve_*() steps took, and the new stack */
-	if (perfrec_boot_overlaps(start, size, reserved, gd->ram_top - reserved))
+	if (perfrec_overlaps(start, size, reserved, gd->ram_top - reserved))
 		return "overlaps what U-Boot reserved at the top of DRAM";
 	/* What board_get_usable_ram_top() left out, as for secure firmware */
-	if (end > gd->ram_top && perfrec_boot_overlaps(start, size, gd->ram_top, end - gd->ram_top))
+	if (end > gd->ram_top && perfrec_overlaps(start, size, gd->ram_top, end - gd->ram_top))
 		return "lies above the top of usable DRAM the board reports (gd->ram_top)";
 	/*
 	 * A board may cut secure firmware out of its DRAM banks, where no

@@ -19,6 +19,7 @@
 #include <linux/sizes.h>
 #include <linux/string.h>
 #include "perfrec_boot_dt.h"
+#include "perfrec_buffer.h"
 
 DECLARE_GLOBAL_DATA_PTR;
 
@@ -61,7 +62,7 @@ static bool perfrec_boot_reserved(ulong start, ulong size, const struct perfrec_
 	}
 	for (i = 0; i < dt->nr_reserved; i++) {
 		if (dt->reserved_size[i] &&
-		    perfrec_boot_overlaps(start, size, dt->reserved[i], dt->reserved_size[i])) {
+		    perfrec_overlaps(start, size, dt->reserved[i], dt->reserved_size[i])) {
 			snprintf(why, PERFREC_BOOT_WHY_LEN,
 				 "overlaps /reserved-memory/%s (%#llx-%#llx)",
 				 ofnode_get_name(dt->reserved_node[i]), dt->reserved[i],
@@ -72,7 +73,7 @@ static bool perfrec_boot_reserved(ulong start, ulong size, const struct perfrec_
 	n = fdt_num_mem_rsv(blob);
 	for (i = 0; n > 0 && i < n; i++) {
 		if (!fdt_get_mem_rsv(blob, i, &addr, &len) && len &&
-		    perfrec_boot_overlaps(start, size, addr, len)) {
+		    perfrec_overlaps(start, size, addr, len)) {
 			snprintf(why, PERFREC_BOOT_WHY_LEN,
 				 "overlaps /memreserve/ %#llx-%#llx of the device tree",
 				 addr, addr + len - 1);

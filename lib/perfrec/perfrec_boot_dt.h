@@ -13,12 +13,6 @@
 /* The longest reason perfrec_boot_bad_buffer() gives, NUL included */
 #define PERFREC_BOOT_WHY_LEN	128
 
-/* Do [@start, +@size) and [@other, +@other_size) share a byte? (Sizes above 0) */
-static inline bool perfrec_boot_overlaps(u64 start, u64 size, u64 other, u64 other_size)
-{
-	return start <= other + (other_size - 1) && other <= start + (size - 1);
-}
-
 /**
  * perfrec_boot_in_memory() - Whether a bank of /memory holds all of a buffer
  * @start: the buffer's address

@@ -67,7 +67,7 @@ static int perfrec_overlaps_load_area(ulong addr, ulong size, ulong *startp)
 
 		if (!start)
 			continue;
-		if (addr < start + perfrec_load_areas[i].bytes && start < addr + size) {
+		if (perfrec_overlaps(addr, size, start, perfrec_load_areas[i].bytes)) {
 			*startp = start;
 			return i;
 		}
@@ -93,7 +93,7 @@ int perfrec_buffer_place(ulong size, ulong avoid, ulong avoid_size, bool rsv_nod
 		if (!addr)
 			break;
 		/* Never there, not even as the last resort: look below it */
-		if (avoid_size && addr < avoid + avoid_size && avoid < addr + size) {
+		if (avoid_size && perfrec_overlaps(addr, size, avoid, avoid_size)) {
 			max = avoid;
 			continue;
 		}
