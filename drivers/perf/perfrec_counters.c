@@ -58,7 +58,7 @@ static int perfrec_assign_counters(struct perfrec_counters *ctr, struct perfrec_
 		} else {
 			/* Without CONFIG_PERFREC_EVENTS the event counters are not ours */
 			if (!IS_ENABLED(CONFIG_PERFREC_EVENTS) ||
-			    next_event_counter >= ctr->hw.nr_counters)
+			    next_event_counter >= ctr->src.pmu.nr_counters)
 				return -E2BIG;
 			c->idx = next_event_counter++;
 		}
@@ -68,7 +68,7 @@ static int perfrec_assign_counters(struct perfrec_counters *ctr, struct perfrec_
 		 * PMUv3p5; on 32-bit Arm all are 32 bits
 		 */
 		c->max_period = (c->idx == PMUV3_CYCLE_IDX && PERFREC_ARCH_LONG_COUNTERS) ||
-				ctr->hw.long_events ? U64_MAX : U32_MAX;
+				ctr->src.pmu.long_events ? U64_MAX : U32_MAX;
 		/* With room for a late interrupt's gap (perfrec_period_max()) */
 		c->longest = perfrec_period_max(c->max_period);
 		if (ec->period > c->longest)
@@ -137,7 +137,7 @@ int perfrec_counters_init(struct perfrec_counters *ctr, struct perfrec_irq *st,
 	st->gic.cpu = gic->cpu;
 	st->gic.group0 = gic->group0;
 	st->timer = cfg->source == PERFREC_SRC_TIMER;
-	st->timer_el = ctr->timer.el;
+	st->timer_el = ctr->src.timer.el;
 	st->pid = PERFREC_PID;
 	st->tid = PERFREC_PID;
 	st->ns_mult = (PERFREC_NSEC_PER_SEC << 32) / read_cntfrq();
@@ -257,8 +257,8 @@ void perfrec_counters_start(struct perfrec_counters *ctr, struct perfrec_irq *st
 {
 	uint i;
 
-	if (ctr->have_pmu) {
-		pmuv3_save(&ctr->hw, &ctr->pmu);
+	if (ctr->src.have_pmu) {
+		pmuv3_save(&ctr->src.pmu, &ctr->pmu);
 		for (i = 0; i < st->nr_counters; i++) {
 			if (st->counter[i].idx != PERFREC_TIMER_IDX)
 				pmuv3_program(st->counter[i].idx, cfg->events[i].pmu_event,
@@ -269,13 +269,13 @@ void perfrec_counters_start(struct perfrec_counters *ctr, struct perfrec_irq *st
 	ctr->id = (u32)(ctr->start_ns ^ ctr->start_ns >> 32);
 	for (i = 0; i < st->nr_counters; i++)
 		st->counter[i].last_ns = ctr->start_ns;
-	if (ctr->have_pmu && st->ovf_mask)
-		pmuv3_start(&ctr->hw, st->ovf_mask,
+	if (ctr->src.have_pmu && st->ovf_mask)
+		pmuv3_start(&ctr->src.pmu, st->ovf_mask,
 			    cfg->source == PERFREC_SRC_PMU ? st->ovf_mask : 0);
 	if (st->timer) {
 		ctr->start_ticks = read_cntpct();
 		st->timer_cval = ctr->start_ticks + st->timer_ticks;
-		perfrec_timer_start(&ctr->timer, st->timer_cval);
+		perfrec_timer_start(&ctr->src.timer, st->timer_cval);
 	}
 }
 
@@ -297,9 +297,9 @@ static void perfrec_counters_drain(struct perfrec_counters *ctr, struct perfrec_
 	uint i;
 
 	perfrec_cpu_block();
-	if (ctr->have_pmu)
+	if (ctr->src.have_pmu)
 		pmuv3_stop(st->ovf_mask);
-	for (i = 0; ctr->have_pmu && i < st->nr_counters; i++) {
+	for (i = 0; ctr->src.have_pmu && i < st->nr_counters; i++) {
 		const struct perfrec_counter *c = &st->counter[i];
 
 		/* A whole period past the overflow: it came late, not in the stop */
@@ -319,10 +319,10 @@ void perfrec_counters_stop(struct perfrec_counters *ctr, struct perfrec_irq *st)
 	perfrec_counters_drain(ctr, st);
 	ctr->end_ticks = read_cntpct();
 	if (st->timer)
-		perfrec_timer_restore(&ctr->timer);
+		perfrec_timer_restore(&ctr->src.timer);
 	ctr->end_ns = perfrec_irq_now_ns(st);
 	for (i = 0; i < st->nr_counters; i++)
 		ctr->count[i] = perfrec_total(ctr, st, i);
-	if (ctr->have_pmu)
+	if (ctr->src.have_pmu)
 		pmuv3_restore(&ctr->pmu);
 }

@@ -13,15 +13,14 @@
 #include <linux/types.h>
 #include "perfrec_gic.h"
 #include "perfrec_irq.h"
+#include "perfrec_source_ops.h"
 #include "perfrec_timer.h"
 #include "pmuv3.h"
 
 /**
  * struct perfrec_counters - A session's counters and timer, and what they counted
- * @have_pmu: the CPU has a PMUv3 (@hw is valid)
- * @hw: the PMU
+ * @src: the PMU and the timer, as the sources found them
  * @pmu: PMU registers before arming
- * @timer: the generic timer, when it drives the session
  * @start: each counter's initial value
  * @count: each event's total count, at stop
  * @start_ticks: the counter (CNTPCT_EL0) when the timer was started
@@ -32,10 +31,8 @@
  * @failed_event: the event perfrec_counters_init() failed on, or -1
  */
 struct perfrec_counters {
-	bool have_pmu;
-	struct pmuv3_hw hw;
+	struct perfrec_source_hw src;
 	struct pmuv3_saved pmu;
-	struct perfrec_timer timer;
 	u64 start[PERF_DATA_MAX_EVENTS];
 	u64 count[PERF_DATA_MAX_EVENTS];
 	u64 start_ticks;
@@ -48,7 +45,7 @@ struct perfrec_counters {
 
 /**
  * perfrec_counters_init() - Give each event a counter and set the IRQ handler's state
- * @ctr: the counters, with @have_pmu, @hw and @timer found
+ * @ctr: the counters, with @src found
  * @st: the IRQ handler's state, set up here
  * @cfg: the session's configuration
  * @events: the perf.data's events (their sample ids)

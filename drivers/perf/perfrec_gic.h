@@ -127,6 +127,15 @@ struct perfrec_gic {
 int perfrec_gic_from_dt(const struct perfrec_dt_ctlr *ctlr, struct perfrec_gic *gic);
 
 /**
+ * perfrec_gic_fault() - Say in @irq why the GIC could not be used
+ * @gic: the GIC, whose @fault names the register block
+ * @err: perfrec_gic_from_dt()'s error (@gic->dt_err), or perfrec_gic_setup()'s
+ *	-ETIMEDOUT
+ * @irq: returns the fault, the block, its range and what failed there
+ */
+void perfrec_gic_fault(const struct perfrec_gic *gic, int err, struct perfrec_irq_report *irq);
+
+/**
  * perfrec_gic_put() - Give back the mappings perfrec_gic_from_dt() made
  * @gic: GIC from perfrec_gic_from_dt(); its registers must not be used after
  *

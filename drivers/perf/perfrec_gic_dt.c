@@ -75,6 +75,33 @@ static int perfrec_gic_reach(struct perfrec_gic *gic, const char *block, fdt_add
 	return 0;
 }
 
+void perfrec_gic_fault(const struct perfrec_gic *gic, int err, struct perfrec_irq_report *irq)
+{
+	switch (err) {
+	case -ETIMEDOUT:
+		irq->fault = PERFREC_IRQ_STUCK;
+		break;
+	case -EADDRNOTAVAIL:
+		irq->fault = PERFREC_IRQ_UNMAPPED;
+		break;
+	case -EFAULT:
+		irq->fault = PERFREC_IRQ_NO_ANSWER;
+		break;
+	case -ENOENT:
+	case -EPROTONOSUPPORT:
+		irq->fault = PERFREC_IRQ_NO_GIC;
+		break;
+	default:
+		irq->fault = PERFREC_IRQ_BAD_GIC;
+		break;
+	}
+	irq->block = gic->fault.block;
+	irq->start = gic->fault.start;
+	irq->end = gic->fault.end;
+	irq->err = gic->fault.err;
+	irq->bit = gic->fault.bit;
+}
+
 void perfrec_gic_put(struct perfrec_gic *gic)
 {
 	if (!gic->borrow.nr || gic->borrow.restored)

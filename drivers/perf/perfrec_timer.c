@@ -7,9 +7,12 @@
  * interrupts: so cpu-clock samples where the PMU's interrupt is missing or
  * mis-wired. Each EL has its own physical timer (perfrec_arch_timer_*()).
  * U-Boot only reads the counter, so the timer is free; its registers are
- * saved and restored all the same.
+ * saved and restored all the same. The timer is one of perfrec's sampler
+ * sources (perfrec_timer_source, struct perfrec_source_ops): found in the
+ * timer node, raised on purpose by a deadline long past.
  */
 
+#include <errno.h>
 #include <log.h>
 #include <perfrec_snapshot.h>
 #include <asm/system.h>
@@ -17,6 +20,10 @@
 #include <linux/kernel.h>
 #include <linux/string.h>
 #include "perfrec_cpu.h"
+#include "perfrec_dt.h"
+#include "perfrec_dt_irq.h"
+#include "perfrec_gic.h"
+#include "perfrec_source_ops.h"
 #include "perfrec_timer.h"
 
 static void perfrec_timer_write_ctl(uint el, u64 val)
@@ -50,3 +57,47 @@ void perfrec_timer_snapshot(struct perfrec_snapshot *snap)
 	perfrec_snap_add(snap, perfrec_arch_timer_name(el, true), -1,
 			 perfrec_arch_timer_cval(el));
 }
+
+/* The generic timer's interrupt for U-Boot's EL, and its GIC; say why not in @irq */
+static int perfrec_timer_find(const struct perfrec_dt *dt, struct perfrec_source_hw *hw,
+			      struct perfrec_gic *gic, struct perfrec_irq_report *irq)
+{
+	struct perfrec_timer own, *timer = hw ? &hw->timer : &own;
+	struct perfrec_dt_irq dtirq;
+	int ret;
+
+	timer->node = dt->timer.node;
+	timer->el = perfrec_cpu_el();
+	gic->intid = 0;
+	ret = perfrec_dt_source_irq(dt, PERFREC_SRC_TIMER, 0, timer->el, &dtirq, irq);
+	if (ret)
+		return ret;
+	ret = perfrec_gic_from_dt(&dt->timer.parent, gic);
+	gic->intid = dtirq.intid;
+	if (ret) {
+		perfrec_gic_fault(gic, gic->dt_err, irq);
+		return -ENXIO;
+	}
+
+	return 0;
+}
+
+/* The probe's interrupt: a deadline long past */
+static void perfrec_timer_raise(struct perfrec_source_hw *hw, union perfrec_source_saved *saved)
+{
+	perfrec_timer_start(&hw->timer, 0);
+}
+
+static void perfrec_timer_lower(struct perfrec_source_hw *hw,
+				const union perfrec_source_saved *saved)
+{
+	perfrec_timer_restore(&hw->timer);
+}
+
+const struct perfrec_source_ops perfrec_timer_source = {
+	.id		= PERFREC_SRC_TIMER,
+	.find		= perfrec_timer_find,
+	.raise		= perfrec_timer_raise,
+	.lower		= perfrec_timer_lower,
+	.snapshot	= perfrec_timer_snapshot,
+};

@@ -3,6 +3,10 @@
  * Copyright (c) 2026 The perfrec authors
  * Arm PMUv3 for perfrec: the PMU's interrupt and the counter policy
  *
+ * The PMU's overflow is one of perfrec's sampler sources (pmuv3_source,
+ * struct perfrec_source_ops): found in the PMU node, raised on purpose by
+ * an overflow flag.
+ *
  * The counter policy below (which bits, in which order, with which barrier)
  * is what the session calls; the registers themselves are reached through
  * perfrec_arch.h, and their fields are in pmuv3_regs.h.
@@ -21,7 +25,9 @@
 #include <linux/bitfield.h>
 #include "perfrec_cpu.h"
 #include "perfrec_dt.h"
+#include "perfrec_dt_irq.h"
 #include "perfrec_gic.h"
+#include "perfrec_source_ops.h"
 #include "pmuv3.h"
 
 int pmuv3_detect(struct pmuv3_hw *hw)
@@ -234,3 +240,60 @@ void pmuv3_snapshot(const struct pmuv3_hw *hw, struct perfrec_snapshot *snap)
 	}
 	write_pmselr(pmselr);	/* read through it: as it was */
 }
+
+/* The PMU's interrupt and its GIC, from the PMU node; say why not in @irq */
+static int pmuv3_find(const struct perfrec_dt *dt, struct perfrec_source_hw *hw,
+		      struct perfrec_gic *gic, struct perfrec_irq_report *irq)
+{
+	struct perfrec_dt_irq dtirq;
+	int ret;
+
+	if (hw && !hw->have_pmu)
+		return -ENODEV;
+	ret = perfrec_dt_source_irq(dt, PERFREC_SRC_PMU, perfrec_cpu_affinity(), 0, &dtirq, irq);
+	if (ret)
+		return ret;
+	ret = perfrec_gic_from_dt(&dt->pmu.parent, gic);
+	if (ret) {
+		perfrec_gic_fault(gic, gic->dt_err, irq);
+		return -ENXIO;
+	}
+	if (perfrec_gic_check_intid(gic, dtirq.intid)) {
+		perfrec_gic_put(gic);
+		irq->fault = PERFREC_IRQ_BAD_SPEC;
+		return -EPROTONOSUPPORT;
+	}
+	gic->intid = dtirq.intid;
+	/* Device-tree trigger types: 1 and 2 are edges, 4 and 8 levels */
+	gic->edge = dtirq.flags & (BIT(0) | BIT(1));
+
+	return 0;
+}
+
+/* The probe's interrupt: the cycle counter's overflow flag, counting nothing */
+static void pmuv3_raise(struct perfrec_source_hw *hw, union perfrec_source_saved *saved)
+{
+	pmuv3_save(&hw->pmu, &saved->pmu);
+	pmuv3_raise_irq();
+}
+
+static void pmuv3_lower(struct perfrec_source_hw *hw, const union perfrec_source_saved *saved)
+{
+	pmuv3_restore(&saved->pmu);
+}
+
+static void pmuv3_source_snapshot(struct perfrec_snapshot *snap)
+{
+	struct pmuv3_hw hw;
+
+	if (!pmuv3_detect(&hw))
+		pmuv3_snapshot(&hw, snap);
+}
+
+const struct perfrec_source_ops pmuv3_source = {
+	.id		= PERFREC_SRC_PMU,
+	.find		= pmuv3_find,
+	.raise		= pmuv3_raise,
+	.lower		= pmuv3_lower,
+	.snapshot	= pmuv3_source_snapshot,
+};

@@ -149,16 +149,16 @@ static int perfrec_prepare(struct perfrec_session *s, const struct perfrec_cfg *
 	 */
 	if (!s->boot && !s->fell_back)
 		perfrec_dt_scan(&s->dt);
-	s->ctr.have_pmu = !pmuv3_detect(&s->ctr.hw);
+	s->ctr.src.have_pmu = !pmuv3_detect(&s->ctr.src.pmu);
 	for (i = 0; i < cfg->nr_events; i++) {
-		if (cfg->events[i].timer || s->ctr.have_pmu)
+		if (cfg->events[i].timer || s->ctr.src.have_pmu)
 			continue;
 		/* A recording can sample the timer instead; a count cannot */
 		if (cfg->mode == PERFREC_RECORD)
 			s->irq.fault = PERFREC_IRQ_NO_PMU;
 		return log_msg_ret("pmu", -ENODEV);
 	}
-	ret = perfrec_source_find(cfg->source, &s->dt, &s->ctr, &s->gic, &s->irq);
+	ret = perfrec_source_find(cfg->source, &s->dt, &s->ctr.src, &s->gic, &s->irq);
 	if (ret)
 		return log_msg_ret("irq", ret);
 	ret = perfrec_info_check_image();
@@ -219,13 +219,13 @@ static int perfrec_take_irq(struct perfrec_session *s)
 	if (irq) {
 		ret = perfrec_gic_setup(&s->gic);
 		if (ret == -ETIMEDOUT)
-			perfrec_source_gic_fault(&s->gic, ret, &s->irq);
+			perfrec_gic_fault(&s->gic, ret, &s->irq);
 		if (ret)
 			return log_msg_ret("gic", ret);
 	}
 	perfrec_cpu_mask(&s->cpu);
 	if (irq && !s->cfg.no_probe) {
-		ret = perfrec_source_probe(s->cfg.source, &s->ctr, &s->gic, &s->irq);
+		ret = perfrec_source_probe(s->cfg.source, &s->ctr.src, &s->gic, &s->irq);
 		if (ret) {
 			perfrec_give_irq(s);
 			return log_msg_ret("probe", ret);
