@@ -39,7 +39,6 @@
 #include <event.h>
 #include <perfrec.h>
 #include <perfrec_compat.h>
-#include <perfrec_mmu.h>
 #include <perfrec_test.h>
 #include <stdio.h>
 #include <time.h>
@@ -48,6 +47,7 @@
 #include <linux/compiler.h>
 #include <linux/kernel.h>
 #include <linux/string.h>
+#include "../drivers/perf/perfrec_mmu.h"
 
 #define PERFREC_TEST_MAX_DEPTH	8
 

@@ -58,7 +58,9 @@ STALE = ['doc/perfrec-flamegraph.png', 'doc/perfrec-hotspot.png',
                  'perfrec_session.c', 'perfrec_session.h', 'perfrec_stream.c',
                  # moved to drivers/perf/arm64/
                  'perfrec_cpu.c', 'perfrec_irq_frame.h', 'perfrec_mmu.c', 'perfrec_unwind.c',
-                 'perfrec_vectors.S', 'perfrec_vectors.h')]
+                 'perfrec_vectors.S', 'perfrec_vectors.h')] + [
+             # moved to drivers/perf/: the driver's own, not public
+             'include/perfrec_bcm2836.h', 'include/perfrec_gic_ctlr.h', 'include/perfrec_mmu.h']
 
 SMH_OPEN_OLD = '\tfd = smh_open(filename, MODE_READ | MODE_BINARY | MODE_PLUS);\n'
 SMH_OPEN_NEW = ('\t/* Writing from offset 0 replaces the file, as on other filesystems */\n'

@@ -16,10 +16,10 @@
 
 #include <errno.h>
 #include <perfrec.h>
-#include <perfrec_bcm2836.h>
 #include <asm/io.h>
 #include <linux/bitfield.h>
 #include <linux/bitops.h>
+#include "perfrec_bcm2836.h"
 
 #define PERFREC_BCM2836_GPU_ROUTE	0x0c	/* the GPU's IRQ's core, and its FIQ's */
 #define PERFREC_BCM2836_PMU_SET		0x10	/* PMU routing: write-set */

@@ -16,11 +16,11 @@
 
 #include <errno.h>
 #include <perfrec.h>
-#include <perfrec_bcm2836.h>
 #include <dm/ofnode.h>
 #include <linux/bitops.h>
 #include <linux/kernel.h>
 #include <linux/string.h>
+#include "perfrec_bcm2836.h"
 #include "perfrec_dt.h"
 #include "perfrec_dt_irq.h"
 

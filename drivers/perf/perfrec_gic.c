@@ -25,13 +25,13 @@
 #include <dm/ofnode.h>
 #include <linux/bitfield.h>
 #include <linux/sizes.h>
-#include <perfrec_bcm2836.h>
-#include <perfrec_gic_ctlr.h>
-#include <perfrec_mmu.h>
+#include "perfrec_bcm2836.h"
 #include "perfrec_cpu.h"
 #include "perfrec_gic.h"
+#include "perfrec_gic_ctlr.h"
+#include "perfrec_mmu.h"
 
-/* GICD_CTLR (the enable bits: <perfrec_gic_ctlr.h>) */
+/* GICD_CTLR (the enable bits: perfrec_gic_ctlr.h) */
 #define PERFREC_GICD_CTLR_RWP		BIT(31)	/* v3: register write pending */
 
 /* GICC_CTLR (v2) */

@@ -9,15 +9,15 @@
 #define __PERFREC_GIC_H
 
 #include <perfrec.h>
-#include <perfrec_bcm2836.h>
-#include <perfrec_mmu.h>
 #include <asm/gic.h>
 #include <asm/io.h>
 #include <dm/ofnode.h>
 #include <linux/bitops.h>
 #include <linux/types.h>
 #include "perfrec_arch.h"
+#include "perfrec_bcm2836.h"
 #include "perfrec_dt_irq.h"
+#include "perfrec_mmu.h"
 
 /* ICC_SRE_ELx, ICC_CTLR_EL1, ICC_IGRPEN1_EL1 */
 #define GIC_ICC_SRE_SRE			BIT(0)

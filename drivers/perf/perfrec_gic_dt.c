@@ -19,18 +19,18 @@
 #include <errno.h>
 #include <log.h>
 #include <mapmem.h>
-#include <perfrec_bcm2836.h>
-#include <perfrec_mmu.h>
 #include <asm/gic.h>
 #include <asm/io.h>
 #include <asm/system.h>
 #include <dm/ofnode.h>
 #include <linux/bitfield.h>
 #include <linux/sizes.h>
+#include "perfrec_bcm2836.h"
 #include "perfrec_cpu.h"
 #include "perfrec_dt.h"
 #include "perfrec_dt_irq.h"
 #include "perfrec_gic.h"
+#include "perfrec_mmu.h"
 
 /* GICD (the security state, the lines), GICR (v3: its frames) */
 #define PERFREC_GICD_CTLR_DS		BIT(6)	/* v3: single security state */

@@ -15,10 +15,7 @@
 #include <console.h>
 #include <env.h>
 #include <perfrec.h>
-#include <perfrec_bcm2836.h>
 #include <perfrec_compat.h>
-#include <perfrec_gic_ctlr.h>
-#include <perfrec_mmu.h>
 #include <perfrec_period.h>
 #include <perfrec_report.h>
 #include <perfrec_stream.h>
@@ -31,6 +28,9 @@
 #include <test/lib.h>
 #include <test/test.h>
 #include <test/ut.h>
+#include "../../drivers/perf/perfrec_bcm2836.h"
+#include "../../drivers/perf/perfrec_gic_ctlr.h"
+#include "../../drivers/perf/perfrec_mmu.h"
 
 DECLARE_GLOBAL_DATA_PTR;
 

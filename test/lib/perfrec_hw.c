@@ -6,14 +6,14 @@
  * BCM2836 local controller's routing, on its registers laid out in memory
  */
 
-#include <perfrec_bcm2836.h>
-#include <perfrec_mmu.h>
 #include <linux/kernel.h>
 #include <linux/sizes.h>
 #include <linux/string.h>
 #include <test/lib.h>
 #include <test/test.h>
 #include <test/ut.h>
+#include "../../drivers/perf/perfrec_bcm2836.h"
+#include "../../drivers/perf/perfrec_mmu.h"
 
 /*
  * Page tables with holes, as a board's mem_map leaves them: a 4 KiB granule,

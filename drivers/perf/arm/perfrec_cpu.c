@@ -15,11 +15,11 @@
 
 #include <errno.h>
 #include <perfrec.h>
-#include <perfrec_mmu.h>
 #include <perfrec_snapshot.h>
 #include <asm/system.h>
 #include <linux/kernel.h>
 #include "perfrec_cpu.h"
+#include "perfrec_mmu.h"
 #include "perfrec_vectors.h"
 #include "pmuv3_events.h"
 

@@ -14,13 +14,13 @@
 #include <cpu_func.h>
 #include <errno.h>
 #include <perfrec.h>
-#include <perfrec_mmu.h>
 #include <perfrec_snapshot.h>
 #include <asm/cache.h>
 #include <asm/system.h>
 #include <linux/bitfield.h>
 #include <linux/kernel.h>
 #include "perfrec_cpu.h"
+#include "perfrec_mmu.h"
 #include "perfrec_vectors.h"
 
 static u64 perfrec_read_vbar(void)

@@ -21,10 +21,10 @@
 
 #include <errno.h>
 #include <perfrec.h>
-#include <perfrec_mmu.h>
 #include <linux/bitfield.h>
 #include <linux/bitops.h>
 #include <linux/kernel.h>
+#include "perfrec_mmu.h"
 
 /* Stage 1 descriptors, 4 KiB granule (Arm ARM D8.3) */
 #define PERFREC_TT_VALID		BIT(0)
