@@ -6,10 +6,10 @@
  * U-Boot on arm64 does not initialise the GIC for most boards (qemu_arm64
  * selects neither GICV2 nor GICV3), so perfrec brings up just what it needs
  * for one interrupt and restores every register afterwards. Register names
- * and offsets are those of <asm/gic.h>. Where the BCM2836 local controller
- * takes the GIC's place, each function here hands over to perfrec_bcm2836.c.
- * Finding the GIC in the device tree and reaching its registers is
- * perfrec_gic_dt.c's.
+ * and offsets are those of <asm/gic.h>. GICv2 and GICv3 are two entries
+ * of perfrec_ctlr.c's table (struct perfrec_ctlr_ops), which share the
+ * distributor's code here. Finding the GIC in the device tree and reaching
+ * its registers is perfrec_gic_dt.c's.
  */
 
 #define LOG_CATEGORY	LOGC_ARCH
@@ -25,8 +25,8 @@
 #include <dm/ofnode.h>
 #include <linux/bitfield.h>
 #include <linux/sizes.h>
-#include "perfrec_bcm2836.h"
 #include "perfrec_cpu.h"
+#include "perfrec_ctlr_ops.h"
 #include "perfrec_gic.h"
 #include "perfrec_gic_ctlr.h"
 #include "perfrec_mmu.h"
@@ -282,7 +282,9 @@ static void perfrec_gic_take_line(struct perfrec_gic *gic, void __iomem *frame, 
 	}
 }
 
-int perfrec_gic_setup(struct perfrec_gic *gic)
+static void perfrec_gic_restore(struct perfrec_gic *gic);
+
+static int perfrec_gic_setup(struct perfrec_gic *gic)
 {
 	void __iomem *frame = perfrec_gic_irq_frame(gic);
 	uint reg = gic->intid / 32;
@@ -290,11 +292,6 @@ int perfrec_gic_setup(struct perfrec_gic *gic)
 	uint i;
 	int ret;
 
-	if (perfrec_gic_bcm2836(gic->version)) {
-		gic->l1.hwirq = gic->intid;
-		perfrec_bcm2836_setup(&gic->l1);
-		return 0;
-	}
 	gic->fault.bit = NULL;
 	if (perfrec_gic_v3(gic->version)) {
 		ret = perfrec_gicv3_wake(gic);
@@ -352,17 +349,13 @@ err:
 	return log_msg_ret("sync", ret);
 }
 
-void perfrec_gic_restore(struct perfrec_gic *gic)
+static void perfrec_gic_restore(struct perfrec_gic *gic)
 {
 	void __iomem *frame = perfrec_gic_irq_frame(gic);
 	uint reg = gic->intid / 32;
 	u32 bit = BIT(gic->intid % 32);
 	uint i;
 
-	if (perfrec_gic_bcm2836(gic->version)) {
-		perfrec_bcm2836_restore(&gic->l1);
-		return;
-	}
 	writel(bit, perfrec_gic_enable_reg(gic, GICD_ICENABLERn, reg));
 	perfrec_gic_sync(gic);
 	if (perfrec_gic_v2(gic->version)) {
@@ -389,39 +382,23 @@ void perfrec_gic_restore(struct perfrec_gic *gic)
 	}
 }
 
-bool perfrec_gic_pending(const struct perfrec_gic *gic)
+static bool perfrec_gic_pending(const struct perfrec_gic *gic)
 {
-	if (perfrec_gic_bcm2836(gic->version))
-		return perfrec_bcm2836_pending(&gic->l1);
-
 	return readl(perfrec_gic_enable_reg(gic, GICD_ISPENDRn, gic->intid / 32)) &
 	       BIT(gic->intid % 32);
 }
 
-void perfrec_gic_clear_pending(struct perfrec_gic *gic)
+static void perfrec_gic_clear_pending(struct perfrec_gic *gic)
 {
-	/* The BCM2836 has no pending state of its own: its sources are levels */
-	if (perfrec_gic_bcm2836(gic->version))
-		return;
 	writel(BIT(gic->intid % 32), perfrec_gic_enable_reg(gic, GICD_ICPENDRn, gic->intid / 32));
 	perfrec_gic_sync(gic);	/* a disable follows, which waits again */
 }
 
-void perfrec_gic_snapshot(const struct perfrec_gic *gic, struct perfrec_snapshot *snap)
+static void perfrec_gic_snapshot(const struct perfrec_gic *gic, struct perfrec_snapshot *snap)
 {
 	void __iomem *frame = perfrec_gic_irq_frame(gic);
-	u32 timer_ctl, mbox_ctl, pmu, gpu_route;
 	uint i;
 
-	if (perfrec_gic_bcm2836(gic->version)) {
-		perfrec_bcm2836_regs(&gic->l1, &timer_ctl, &mbox_ctl, &pmu, &gpu_route);
-		/* Linux's irq-bcm2836.h names, without LOCAL_, with the core */
-		perfrec_snap_add(snap, "TIMER_INT_CONTROL%d", gic->l1.core, timer_ctl);
-		perfrec_snap_add(snap, "MAILBOX_INT_CONTROL%d", gic->l1.core, mbox_ctl);
-		perfrec_snap_add(snap, "PM_ROUTING%d", gic->l1.core, pmu);
-		perfrec_snap_add(snap, "GPU_INT_ROUTING", -1, gpu_route);
-		return;
-	}
 	perfrec_snap_add(snap, "GICD_CTLR", -1, readl(gic->dist + GICD_CTLR));
 	for (i = 0; i < gic->nr_enable_regs; i++)
 		perfrec_snap_add(snap, "GICD_ISENABLER%d", i,
@@ -471,3 +448,21 @@ void perfrec_gic_snapshot_tables(const struct perfrec_gic *gic, struct perfrec_s
 		perfrec_snap_add(snap, "page table entry %d", i,
 				 b->restored ? *b->change[i].desc : b->change[i].old);
 }
+
+const struct perfrec_ctlr_ops perfrec_gicv2_ctlr = {
+	.version	= 2,
+	.setup		= perfrec_gic_setup,
+	.restore	= perfrec_gic_restore,
+	.pending	= perfrec_gic_pending,
+	.clear_pending	= perfrec_gic_clear_pending,
+	.snapshot	= perfrec_gic_snapshot,
+};
+
+const struct perfrec_ctlr_ops perfrec_gicv3_ctlr = {
+	.version	= 3,
+	.setup		= perfrec_gic_setup,
+	.restore	= perfrec_gic_restore,
+	.pending	= perfrec_gic_pending,
+	.clear_pending	= perfrec_gic_clear_pending,
+	.snapshot	= perfrec_gic_snapshot,
+};

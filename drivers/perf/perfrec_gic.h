@@ -59,13 +59,13 @@ struct perfrec_snapshot;
  *	@fault.block names it ("distributor", ...) or is NULL, @fault.start
  *	and @fault.end are its first and last address, @fault.err why it
  *	could not be mapped (see perfrec_mmu_map()); or, after
- *	perfrec_gic_setup() timed out, the register that kept @fault.bit set
+ *	perfrec_ctlr_setup() timed out, the register that kept @fault.bit set
  *	("GICD_CTLR.RWP") and its block
  * @borrow: page-table descriptors written so that the GIC's blocks are
  *	mapped; given back by perfrec_gic_put()
  * @l1: the BCM2836 local controller's source and saved registers
  * @saved: register values before the session, restored by
- *	perfrec_gic_restore()
+ *	perfrec_ctlr_restore()
  */
 struct perfrec_gic {
 	uint version;
@@ -129,7 +129,7 @@ int perfrec_gic_from_dt(const struct perfrec_dt_ctlr *ctlr, struct perfrec_gic *
 /**
  * perfrec_gic_fault() - Say in @irq why the GIC could not be used
  * @gic: the GIC, whose @fault names the register block
- * @err: perfrec_gic_from_dt()'s error (@gic->dt_err), or perfrec_gic_setup()'s
+ * @err: perfrec_gic_from_dt()'s error (@gic->dt_err), or perfrec_ctlr_setup()'s
  *	-ETIMEDOUT
  * @irq: returns the fault, the block, its range and what failed there
  */
@@ -151,48 +151,6 @@ void perfrec_gic_put(struct perfrec_gic *gic);
  * Return: 0 if it has, -EPROTONOSUPPORT if not
  */
 int perfrec_gic_check_intid(const struct perfrec_gic *gic, uint intid);
-
-/**
- * perfrec_gic_setup() - Take @gic->intid for the session
- * @gic: GIC from perfrec_gic_from_dt(), with @intid set
- *
- * Saves what it changes, then: wakes the redistributor (v3), disables every
- * other enabled interrupt (so nothing another firmware left enabled can
- * storm the session), gives the interrupt the highest priority and (where
- * allowed) non-secure group 1, routes an SPI to this CPU with its trigger
- * type, opens the CPU interface and enables it.
- * Return: 0 on success, -ENODEV if the GICv3 system-register interface is
- * off, -ETIMEDOUT if the redistributor does not wake or a write never
- * takes effect (v3 RWP; @gic->fault names the register); all is given back
- * on error
- */
-int perfrec_gic_setup(struct perfrec_gic *gic);
-
-/**
- * perfrec_gic_restore() - Undo perfrec_gic_setup()
- * @gic: GIC given to perfrec_gic_setup()
- */
-void perfrec_gic_restore(struct perfrec_gic *gic);
-
-/**
- * perfrec_gic_pending() - Is @gic->intid pending at the GIC?
- * @gic: GIC from perfrec_gic_from_dt(), with @intid set
- * Return: its pending bit (whether or not it is enabled)
- */
-bool perfrec_gic_pending(const struct perfrec_gic *gic);
-
-/**
- * perfrec_gic_clear_pending() - Clear @gic->intid's pending state
- * @gic: GIC from perfrec_gic_from_dt(), with @intid set
- */
-void perfrec_gic_clear_pending(struct perfrec_gic *gic);
-
-/**
- * perfrec_gic_snapshot() - Record every GIC register perfrec may change
- * @gic: GIC from perfrec_gic_from_dt(), with @intid set
- * @snap: snapshot to add to
- */
-void perfrec_gic_snapshot(const struct perfrec_gic *gic, struct perfrec_snapshot *snap);
 
 /**
  * perfrec_gic_snapshot_tables() - Record the page-table descriptors mapped for the GIC

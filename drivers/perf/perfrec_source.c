@@ -21,6 +21,7 @@
 #include <dm/ofnode.h>
 #include <linux/kernel.h>
 #include "perfrec_cpu.h"
+#include "perfrec_ctlr.h"
 #include "perfrec_dt.h"
 #include "perfrec_gic.h"
 #include "perfrec_source.h"
@@ -64,7 +65,7 @@ void perfrec_source_snapshot(struct perfrec_snapshot *snap, const struct perfrec
 	for (i = 0; i < ARRAY_SIZE(perfrec_sources); i++)
 		perfrec_sources[i]->snapshot(snap);
 	if (gic)
-		perfrec_gic_snapshot(gic, snap);
+		perfrec_ctlr_snapshot(gic, snap);
 }
 
 void perfrec_snapshot(struct perfrec_snapshot *snap)
@@ -100,15 +101,15 @@ int perfrec_source_probe(enum perfrec_source source, struct perfrec_source_hw *h
 	ops->raise(hw, &saved);
 	polls = 0;
 	do {
-		seen = perfrec_gic_pending(gic);
+		seen = perfrec_ctlr_pending(gic);
 	} while (!seen && ++polls < PERFREC_PROBE_POLLS);
 	ops->lower(hw, &saved);
 	/* A level interrupt drops with its source; an edge one stays pending */
 	polls = 0;
-	while (perfrec_gic_pending(gic) && ++polls < PERFREC_PROBE_POLLS)
+	while (perfrec_ctlr_pending(gic) && ++polls < PERFREC_PROBE_POLLS)
 		;
-	if (perfrec_gic_pending(gic))
-		perfrec_gic_clear_pending(gic);
+	if (perfrec_ctlr_pending(gic))
+		perfrec_ctlr_clear_pending(gic);
 	if (!seen) {
 		irq->fault = PERFREC_IRQ_SILENT;
 		return -ETIMEDOUT;

@@ -36,7 +36,7 @@ int perfrec_source_find(enum perfrec_source source, const struct perfrec_dt *dt,
  * perfrec_source_probe() - Check that a session's interrupt reaches its controller
  * @source: the interrupt, one that perfrec_source_find() found
  * @hw: the PMU and the timer
- * @gic: the controller, set up with perfrec_gic_setup()
+ * @gic: the controller, set up with perfrec_ctlr_setup()
  * @irq: set to PERFREC_IRQ_SILENT if it never shows
  *
  * Raises the interrupt on purpose (the source's @raise: a PMU overflow

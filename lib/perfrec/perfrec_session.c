@@ -38,6 +38,7 @@
 #include "perfrec_arch.h"
 #include "perfrec_counters.h"
 #include "perfrec_cpu.h"
+#include "perfrec_ctlr.h"
 #include "perfrec_dt.h"
 #include "perfrec_gic.h"
 #include "perfrec_info.h"
@@ -203,7 +204,7 @@ static int perfrec_begin_data(struct perfrec_session *s)
 static void perfrec_give_irq(struct perfrec_session *s)
 {
 	if (s->cfg.source != PERFREC_SRC_NONE)
-		perfrec_gic_restore(&s->gic);
+		perfrec_ctlr_restore(&s->gic);
 	perfrec_cpu_restore_masks(&s->cpu);
 }
 
@@ -217,7 +218,7 @@ static int perfrec_take_irq(struct perfrec_session *s)
 	int ret;
 
 	if (irq) {
-		ret = perfrec_gic_setup(&s->gic);
+		ret = perfrec_ctlr_setup(&s->gic);
 		if (ret == -ETIMEDOUT)
 			perfrec_gic_fault(&s->gic, ret, &s->irq);
 		if (ret)
@@ -472,7 +473,7 @@ int perfrec_session_disarm(struct perfrec_session *s)
 	perfrec_counters_stop(&s->ctr, s->st);
 	perfrec_cpu_give_back(&s->cpu);
 	if (s->cfg.source != PERFREC_SRC_NONE)
-		perfrec_gic_restore(&s->gic);
+		perfrec_ctlr_restore(&s->gic);
 	perfrec_cpu_restore_masks(&s->cpu);
 
 	perfrec_session_snapshot_regs(s, &after);

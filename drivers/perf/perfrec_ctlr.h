@@ -1,0 +1,65 @@
+/* SPDX-License-Identifier: GPL-2.0+ */
+/*
+ * Copyright (c) 2026 The perfrec authors
+ * perfrec's interrupt controllers: the calls a session makes on them
+ *
+ * Each controller (GICv2, GICv3, the BCM2836 local controller) implements
+ * perfrec_ctlr_ops.h; perfrec_ctlr.c holds the one table of them and picks
+ * the entry by the version perfrec_gic_from_dt() found.
+ */
+
+#ifndef __PERFREC_CTLR_H
+#define __PERFREC_CTLR_H
+
+#include <linux/types.h>
+
+struct perfrec_gic;
+struct perfrec_snapshot;
+
+/**
+ * perfrec_ctlr_setup() - Take @gic->intid for the session
+ * @gic: the controller from perfrec_gic_from_dt(), with @intid set
+ *
+ * Saves what it changes, then, on a GIC: wakes the redistributor (v3),
+ * disables every other enabled interrupt (so nothing another firmware left
+ * enabled can storm the session), gives the interrupt the highest priority
+ * and (where allowed) non-secure group 1, routes an SPI to this CPU with
+ * its trigger type, opens the CPU interface and enables it. On the BCM2836
+ * local controller: routes the source, and nothing else, to the core's IRQ.
+ * Return: 0 on success, -ENODEV if the GICv3 system-register interface is
+ * off, -ETIMEDOUT if the redistributor does not wake or a write never
+ * takes effect (v3 RWP; @gic->fault names the register); all is given back
+ * on error
+ */
+int perfrec_ctlr_setup(struct perfrec_gic *gic);
+
+/**
+ * perfrec_ctlr_restore() - Undo perfrec_ctlr_setup()
+ * @gic: the controller given to perfrec_ctlr_setup()
+ */
+void perfrec_ctlr_restore(struct perfrec_gic *gic);
+
+/**
+ * perfrec_ctlr_pending() - Is @gic->intid pending at the controller?
+ * @gic: the controller from perfrec_gic_from_dt(), with @intid set
+ * Return: its pending bit (whether or not it is enabled)
+ */
+bool perfrec_ctlr_pending(const struct perfrec_gic *gic);
+
+/**
+ * perfrec_ctlr_clear_pending() - Clear @gic->intid's pending state
+ * @gic: the controller from perfrec_gic_from_dt(), with @intid set
+ *
+ * Where the controller keeps none of its own (the BCM2836's sources are
+ * levels), nothing.
+ */
+void perfrec_ctlr_clear_pending(struct perfrec_gic *gic);
+
+/**
+ * perfrec_ctlr_snapshot() - Record every controller register perfrec may change
+ * @gic: the controller from perfrec_gic_from_dt(), with @intid set
+ * @snap: snapshot to add to
+ */
+void perfrec_ctlr_snapshot(const struct perfrec_gic *gic, struct perfrec_snapshot *snap);
+
+#endif /* __PERFREC_CTLR_H */
