@@ -223,6 +223,12 @@ def perfrec_bytes(out, cross):
     return total, table
 
 
+def link_map(out):
+    """Is u-boot.map the linker's map?"""
+    with open(os.path.join(out, 'u-boot.map'), encoding='utf-8', errors='replace') as inf:
+        return 'Linker script and memory map' in inf.read()
+
+
 def perfrec_symbols(out, cross):
     """perfrec_bytes() where LTO links: the link map then names the link-time
     partitions, not perfrec's objects. The sizes of the ELF's symbols in the
@@ -350,7 +356,12 @@ def cost_line(args, arch, cross, cfg):
     image = image_file(args.out, cfg)
     size = os.path.getsize(os.path.join(args.out, image))
     lto = cfg.get('CONFIG_LTO') == 'y'
-    ours, table = (perfrec_symbols if lto else perfrec_bytes)(args.out, cross)
+    by_symbol = '; LTO: by symbol, its strings not counted' if lto else ''
+    # binman writes <image>.map beside each image: one named "u-boot" (the
+    # STM32MP1's FIT) replaces the linker's u-boot.map
+    if not lto and not link_map(args.out):
+        by_symbol = '; by symbol: binman replaced the link map, its strings not counted'
+    ours, table = (perfrec_symbols if by_symbol else perfrec_bytes)(args.out, cross)
     limit = size_limit(cfg, args.out, image)
     if limit:
         used = os.path.getsize(os.path.join(args.out, limit[0]))
@@ -360,7 +371,7 @@ def cost_line(args, arch, cross, cfg):
         margin = 'no size limit in its config'
     return ('perfrec: %s (%s): %s %d bytes, perfrec %d bytes of it (%.1f%%%s)%s, %s' %
             (args.defconfig, arch, os.path.join(args.out, image), size, ours,
-             100.0 * ours / size, '; LTO: by symbol, its strings not counted' if lto else '',
+             100.0 * ours / size, by_symbol,
              ' and its symbol table %d' % table if table else '', margin))
 
 

@@ -221,3 +221,31 @@ def test_perfrec_bytes_by_symbol_under_lto(tmp_path):
              if len(ln.split()) == 4}
     assert sizes['tab'] == 300
     assert PB.perfrec_symbols(str(tmp_path), CROSS_COMPILE) == (sizes['tab'] + sizes['f'], 0)
+
+
+def test_perfrec_bytes_when_binman_replaced_the_map(tmp_path):
+    """binman writes <image>.map beside an image named "u-boot" (the STM32MP1's
+    FIT) over the linker's u-boot.map: perfrec's bytes are then counted by
+    symbol, and the line says so and still parses"""
+    (tmp_path / 'drivers' / 'perf').mkdir(parents=True)
+    (tmp_path / 'drivers' / 'perf' / 'pmu.c').write_text(
+        'char tab[300] = "x";\nint f(int a) { return a * 3 + tab[a]; }\n')
+    (tmp_path / 'main.c').write_text('int f(int);\nvolatile int idx;\n'
+                                     'int _start(void) { return f(idx); }\n')
+    gcc = tool(CROSS_COMPILE + 'gcc')
+    for src in ('drivers/perf/pmu.c', 'main.c'):
+        run([gcc, '-O2', '-c', '-o', src[:-2] + '.o', src], cwd=str(tmp_path))
+    run([gcc, '-nostdlib', '-static', '-Wl,-Map=u-boot.map', '-o', 'u-boot',
+         'drivers/perf/pmu.o', 'main.o'], cwd=str(tmp_path))
+    (tmp_path / 'u-boot.bin').write_bytes(bytes(4096))
+    args = PB.argparse.Namespace(out=str(tmp_path), defconfig='x_defconfig')
+    by_map = PB.cost_line(args, 'arm64', CROSS_COMPILE, {})
+    assert 'by symbol' not in by_map
+    (tmp_path / 'u-boot.map').write_text('ImagePos    Offset      Size  Name\n'
+                                         '00000000  00000000  00001000  u-boot\n')
+    line = PB.cost_line(args, 'arm64', CROSS_COMPILE, {})
+    ours = PB.perfrec_symbols(str(tmp_path), CROSS_COMPILE)[0]
+    assert ours >= 300
+    assert 'by symbol: binman replaced the link map' in line
+    assert BB.parse_line(line)['perfrec_bytes'] == ours
+    assert BB.parse_line(by_map)['perfrec_bytes'] > 0
