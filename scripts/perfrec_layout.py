@@ -126,13 +126,18 @@ def c_owners(stripped):
     return owner, statics
 
 
-def c_graph(top, files):
-    """{file: set of files it depends on} for the C files"""
+def c_texts(top, files):
+    """({file: its text}, {file: its text through strip_c()}) for @files of @top"""
     texts = {}
     for rel in files:
         with open(os.path.join(top, rel), encoding='utf-8', errors='replace') as inf:
             texts[rel] = inf.read()
-    stripped = {rel: strip_c(text) for rel, text in texts.items()}
+    return texts, {rel: strip_c(text) for rel, text in texts.items()}
+
+
+def c_graph(top, files):
+    """{file: set of files it depends on} for the C files"""
+    texts, stripped = c_texts(top, files)
     owner, statics = c_owners(stripped)
     sources = {rel[:-2] for rel in files if rel.endswith('.c')}
     # A private header's C file: the one beside it with its name
@@ -169,11 +174,7 @@ def included(rel, name, names):
 
 def header_circles(top, files):
     """[(header, C file)]: the header calls a name the C file defines, which includes it"""
-    texts = {}
-    for rel in files:
-        with open(os.path.join(top, rel), encoding='utf-8', errors='replace') as inf:
-            texts[rel] = inf.read()
-    stripped = {rel: strip_c(text) for rel, text in texts.items()}
+    texts, stripped = c_texts(top, files)
     owner, _ = c_owners(stripped)
     names = {}
     for rel in files:
