@@ -3,7 +3,7 @@
  * Copyright (c) 2026 The perfrec authors
  * The BCM2836 local controller as one of perfrec's interrupt controllers
  *
- * Its entry in perfrec_ctlr.c's table (struct perfrec_ctlr_ops), over the
+ * Its struct perfrec_ctlr_ops, which perfrec_ctlr.c picks, over the
  * register-level perfrec_bcm2836.c: the session's interrupt is a source of
  * the core's own (@gic->l1), which stays pending until its device drops it.
  */
@@ -50,7 +50,6 @@ static void perfrec_bcm2836_ctlr_snapshot(const struct perfrec_gic *gic,
 }
 
 const struct perfrec_ctlr_ops perfrec_bcm2836_ctlr = {
-	.version	= PERFREC_GIC_BCM2836,
 	.setup		= perfrec_bcm2836_ctlr_setup,
 	.restore	= perfrec_bcm2836_ctlr_restore,
 	.pending	= perfrec_bcm2836_ctlr_pending,

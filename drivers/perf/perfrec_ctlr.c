@@ -1,25 +1,18 @@
 // SPDX-License-Identifier: GPL-2.0+
 /*
  * Copyright (c) 2026 The perfrec authors
- * perfrec's interrupt controllers: the table of them, and the calls on them
+ * perfrec's interrupt controllers: which one drives @gic, and the calls on it
  *
- * A controller left out of the build (CONFIG_PERFREC_GICV2, GICV3,
- * BCM2836) has a NULL entry, so that none of its code is linked.
+ * The choice is the IRQ path's (perfrec_gic_v2() and the rest): a
+ * controller left out of the build (CONFIG_PERFREC_GICV2, GICV3, BCM2836)
+ * is never chosen, so none of its code is linked, and a build with one
+ * controller calls it directly.
  */
 
 #include <errno.h>
-#include <linux/kconfig.h>
-#include <linux/kernel.h>
 #include "perfrec_ctlr.h"
 #include "perfrec_ctlr_ops.h"
 #include "perfrec_gic.h"
-
-/* Every interrupt controller perfrec drives */
-static const struct perfrec_ctlr_ops *const perfrec_ctlrs[] = {
-	IS_ENABLED(CONFIG_PERFREC_GICV2) ? &perfrec_gicv2_ctlr : NULL,
-	IS_ENABLED(CONFIG_PERFREC_GICV3) ? &perfrec_gicv3_ctlr : NULL,
-	IS_ENABLED(CONFIG_PERFREC_BCM2836) ? &perfrec_bcm2836_ctlr : NULL,
-};
 
 /*
  * The controller of @gic; perfrec_gic_from_dt() finds only those the build
@@ -27,12 +20,10 @@ static const struct perfrec_ctlr_ops *const perfrec_ctlrs[] = {
  */
 static const struct perfrec_ctlr_ops *perfrec_ctlr_get(const struct perfrec_gic *gic)
 {
-	uint i;
-
-	for (i = 0; i < ARRAY_SIZE(perfrec_ctlrs); i++) {
-		if (perfrec_ctlrs[i] && perfrec_ctlrs[i]->version == gic->version)
-			return perfrec_ctlrs[i];
-	}
+	if (perfrec_gic_bcm2836(gic->version))
+		return &perfrec_bcm2836_ctlr;
+	if (perfrec_gic_v2(gic->version) || perfrec_gic_v3(gic->version))
+		return &perfrec_gic_ctlr;
 
 	return NULL;
 }

@@ -4,8 +4,8 @@
  * perfrec's interrupt controllers: the calls a session makes on them
  *
  * Each controller (GICv2, GICv3, the BCM2836 local controller) implements
- * perfrec_ctlr_ops.h; perfrec_ctlr.c holds the one table of them and picks
- * the entry by the version perfrec_gic_from_dt() found.
+ * perfrec_ctlr_ops.h; perfrec_ctlr.c picks the one by the version
+ * perfrec_gic_from_dt() found.
  */
 
 #ifndef __PERFREC_CTLR_H

@@ -7,9 +7,10 @@
  * (perfrec_gic.c: GICv2 and GICv3, which share most of their distributor)
  * or the BCM2836 local controller (perfrec_bcm2836_ctlr.c, over the
  * register-level perfrec_bcm2836.c). Each implements struct
- * perfrec_ctlr_ops; perfrec_ctlr.c holds the one table of them. The IRQ
- * path does not go through it: its acknowledge and EOI are inline
- * (perfrec_gic.h), a constant where the build has one controller.
+ * perfrec_ctlr_ops; perfrec_ctlr.c picks the one that drives a session's
+ * interrupt. The IRQ path does not go through it: its acknowledge and EOI
+ * are inline (perfrec_gic.h), a constant where the build has one
+ * controller.
  */
 
 #ifndef __PERFREC_CTLR_OPS_H
@@ -22,8 +23,6 @@ struct perfrec_snapshot;
 
 /**
  * struct perfrec_ctlr_ops - What an interrupt controller does for a session
- * @version: the controller's struct perfrec_gic version (2, 3 or
- *	PERFREC_GIC_BCM2836)
  * @setup: take the interrupt for the session, saving what it changes (see
  *	perfrec_ctlr_setup())
  * @restore: undo @setup
@@ -32,7 +31,6 @@ struct perfrec_snapshot;
  * @snapshot: add the registers @setup changes
  */
 struct perfrec_ctlr_ops {
-	uint version;
 	int (*setup)(struct perfrec_gic *gic);
 	void (*restore)(struct perfrec_gic *gic);
 	bool (*pending)(const struct perfrec_gic *gic);
@@ -40,9 +38,8 @@ struct perfrec_ctlr_ops {
 	void (*snapshot)(const struct perfrec_gic *gic, struct perfrec_snapshot *snap);
 };
 
-/* The controllers, each in its own file: the entries of perfrec_ctlr.c's table */
-extern const struct perfrec_ctlr_ops perfrec_gicv2_ctlr;
-extern const struct perfrec_ctlr_ops perfrec_gicv3_ctlr;
+/* The controllers, each in its own file: what perfrec_ctlr.c picks from */
+extern const struct perfrec_ctlr_ops perfrec_gic_ctlr;
 extern const struct perfrec_ctlr_ops perfrec_bcm2836_ctlr;
 
 #endif /* __PERFREC_CTLR_OPS_H */

@@ -6,9 +6,10 @@
  * U-Boot on arm64 does not initialise the GIC for most boards (qemu_arm64
  * selects neither GICV2 nor GICV3), so perfrec brings up just what it needs
  * for one interrupt and restores every register afterwards. Register names
- * and offsets are those of <asm/gic.h>. GICv2 and GICv3 are two entries
- * of perfrec_ctlr.c's table (struct perfrec_ctlr_ops), which share the
- * distributor's code here. Finding the GIC in the device tree and reaching
+ * and offsets are those of <asm/gic.h>. GICv2 and GICv3 are one
+ * controller to perfrec_ctlr.c (struct perfrec_ctlr_ops): they share the
+ * distributor's code, and the functions here tell them apart where they
+ * differ. Finding the GIC in the device tree and reaching
  * its registers is perfrec_gic_dt.c's.
  */
 
@@ -449,17 +450,7 @@ void perfrec_gic_snapshot_tables(const struct perfrec_gic *gic, struct perfrec_s
 				 b->restored ? *b->change[i].desc : b->change[i].old);
 }
 
-const struct perfrec_ctlr_ops perfrec_gicv2_ctlr = {
-	.version	= 2,
-	.setup		= perfrec_gic_setup,
-	.restore	= perfrec_gic_restore,
-	.pending	= perfrec_gic_pending,
-	.clear_pending	= perfrec_gic_clear_pending,
-	.snapshot	= perfrec_gic_snapshot,
-};
-
-const struct perfrec_ctlr_ops perfrec_gicv3_ctlr = {
-	.version	= 3,
+const struct perfrec_ctlr_ops perfrec_gic_ctlr = {
 	.setup		= perfrec_gic_setup,
 	.restore	= perfrec_gic_restore,
 	.pending	= perfrec_gic_pending,
