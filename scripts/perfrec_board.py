@@ -196,11 +196,16 @@ def image_sections(out, cross):
 
 def perfrec_bytes(out, cross):
     """Bytes in the image of perfrec's objects and of the symbol table (perfrec
-    report's, common/system_map.o), from the link map (u-boot.map)"""
+    report's, common/system_map.o), from the link map (u-boot.map); None if
+    u-boot.map is not the linker's (binman writes <image>.map beside each
+    image: one named "u-boot", the STM32MP1's FIT, replaces it)"""
+    with open(os.path.join(out, 'u-boot.map'), encoding='utf-8', errors='replace') as inf:
+        parts = inf.read().split('Linker script and memory map', 1)
+    if len(parts) < 2:
+        return None
     keep = image_sections(out, cross)
     total, table, section, pending = 0, 0, None, None
-    with open(os.path.join(out, 'u-boot.map'), encoding='utf-8', errors='replace') as inf:
-        lines = inf.read().split('Linker script and memory map', 1)[-1].splitlines()
+    lines = parts[1].splitlines()
     for line in lines:
         if re.match(r'^\S', line):
             section = line.split()[0]
@@ -221,12 +226,6 @@ def perfrec_bytes(out, cross):
         elif fields[3] == 'common/system_map.o':
             table += int(fields[2], 16)
     return total, table
-
-
-def link_map(out):
-    """Is u-boot.map the linker's map?"""
-    with open(os.path.join(out, 'u-boot.map'), encoding='utf-8', errors='replace') as inf:
-        return 'Linker script and memory map' in inf.read()
 
 
 def perfrec_symbols(out, cross):
@@ -356,12 +355,13 @@ def cost_line(args, arch, cross, cfg):
     image = image_file(args.out, cfg)
     size = os.path.getsize(os.path.join(args.out, image))
     lto = cfg.get('CONFIG_LTO') == 'y'
-    by_symbol = '; LTO: by symbol, its strings not counted' if lto else ''
-    # binman writes <image>.map beside each image: one named "u-boot" (the
-    # STM32MP1's FIT) replaces the linker's u-boot.map
-    if not lto and not link_map(args.out):
-        by_symbol = '; by symbol: binman replaced the link map, its strings not counted'
-    ours, table = (perfrec_symbols if by_symbol else perfrec_bytes)(args.out, cross)
+    counted = None if lto else perfrec_bytes(args.out, cross)
+    by_symbol = ''
+    if counted is None:
+        by_symbol = ('; LTO: by symbol, its strings not counted' if lto else
+                     '; by symbol: binman replaced the link map, its strings not counted')
+        counted = perfrec_symbols(args.out, cross)
+    ours, table = counted
     limit = size_limit(cfg, args.out, image)
     if limit:
         used = os.path.getsize(os.path.join(args.out, limit[0]))
