@@ -258,7 +258,7 @@ static inline notrace u64 perfrec_irq_now_ns(const struct perfrec_irq *st)
  *
  * The same time base, ns_mult computed from CNTFRQ_EL0 as for a session
  * Return: nanoseconds since the generic timer started, or 0 if firmware
- * left CNTFRQ_EL0 at 0 (no arming starts then: perfrec_prepare())
+ * left CNTFRQ_EL0 at 0 (no arming starts then: perfrec_hw_find())
  */
 static inline notrace u64 perfrec_now_ns(void)
 {

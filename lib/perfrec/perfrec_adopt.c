@@ -105,24 +105,7 @@ static u64 perfrec_adopt_records(struct perfrec_ring *ring, const struct perfrec
 
 void perfrec_session_relocated(struct perfrec_session *boot, u64 vbar)
 {
-	ulong old = gd->relocaddr - gd->reloc_off;	/* where the image ran before relocation */
-	uint i;
-
-	/*
-	 * What any end gives back from now on is U-Boot's relocated vector
-	 * table, and what the check expects. The snapshot's names are the old
-	 * image's strings: the relocated ones are what a snapshot taken now
-	 * holds.
-	 */
-	boot->cpu.vbar = vbar;
-	for (i = 0; i < boot->before.count; i++) {
-		struct perfrec_reg *reg = &boot->before.regs[i];
-
-		if ((ulong)reg->name - old < gd->mon_len)
-			reg->name += gd->relocaddr - old;
-		if (!strncmp(reg->name, "VBAR_EL", 7))
-			reg->val = vbar;
-	}
+	perfrec_hw_relocated(&boot->hw, vbar);
 }
 
 int perfrec_session_adopt(struct perfrec_session *boot, void *buf, ulong addr, ulong size,
@@ -146,10 +129,10 @@ int perfrec_session_adopt(struct perfrec_session *boot, void *buf, ulong addr, u
 	s->cfg.buf_addr = addr;
 	s->cfg.buf_size = size;
 	/* The device tree was relocated with U-Boot since the arming's walk */
-	perfrec_dt_follow(&s->dt);
-	perfrec_info_fill(&s->facts, &s->cfg, &s->dt);
+	perfrec_dt_follow(&s->hw.dt);
+	perfrec_info_fill(&s->facts, &s->cfg, &s->hw.dt);
 	/* The leader's COMM and the MMAP: when the counters started */
-	s->facts.info.start_time = boot->ctr.start_ns;
+	s->facts.info.start_time = boot->hw.ctr.start_ns;
 	ret = perf_data_begin(&s->writer, buf, size, &s->facts.info, &s->layout);
 	if (ret) {
 		perfrec_cpu_block();
@@ -179,7 +162,7 @@ int perfrec_session_adopt(struct perfrec_session *boot, void *buf, ulong addr, u
 	st->img_bytes = 0;
 	s->state = PERFREC_ARMED;
 	perfrec_cpu_switch_vectors(false);
-	perfrec_cpu_unmask(s->gic.group0);
+	perfrec_hw_unmask(&s->hw);
 	/*
 	 * Now that there is driver model: its removal before an OS boots
 	 * disarms. Without it nothing would: the recording ends here, as an

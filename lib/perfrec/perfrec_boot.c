@@ -204,7 +204,7 @@ int perfrec_boot_start(void)
 	cfg.callchain = opts.callchain;
 	cfg.buf_size = opts.size - offsetof(struct perfrec_boot, ring);
 	memset(b, 0, sizeof(*b));
-	b->sess.dt = dt;
+	b->sess.hw.dt = dt;
 	b->size = opts.size;
 	b->timer = perfrec_boot_check_timer();
 	if (b->timer) {
@@ -237,7 +237,7 @@ int perfrec_boot_start(void)
 		/* A test's negative control: no record-time classification */
 		perfrec_cpu_block();
 		b->irq.img_bytes = 0;
-		perfrec_cpu_unmask(b->sess.gic.group0);
+		perfrec_hw_unmask(&b->sess.hw);
 	}
 
 	return 0;
@@ -361,7 +361,7 @@ int perfrec_boot_relocating(void)
 	b->irq.alt_stack_top = gd->start_addr_sp;
 	b->irq.alt_start = gd->flags & GD_FLG_SKIP_RELOC ? b->irq.text_start : gd->relocaddr;
 	b->irq.alt_end = b->irq.alt_start + b->irq.text_end - b->irq.text_start;
-	perfrec_cpu_unmask(b->sess.gic.group0);
+	perfrec_hw_unmask(&b->sess.hw);
 	/* A span with no bootstage mark of its own */
 	perfrec_session_phase(&b->sess, "relocation", now);
 
@@ -388,7 +388,7 @@ void perfrec_boot_relocated(u64 daif)
 	swap(b->irq.text_end, b->irq.alt_end);
 	/* VBAR holds U-Boot's relocated vectors: it is what any end gives back */
 	vbar = perfrec_cpu_switch_vectors(true);
-	perfrec_cpu_unmask(b->sess.gic.group0);
+	perfrec_hw_unmask(&b->sess.hw);
 	/* The handler reads none of what this changes: sampled as the rest */
 	perfrec_session_relocated(&b->sess, vbar);
 }
@@ -433,8 +433,8 @@ int perfrec_boot_adopt(struct perfrec_boot_result *res)
 	res->from = CONFIG_PERFREC_BOOT_ADDR;
 	perfrec_release_buffer();
 	/* Not onto itself: lmb sees the boot buffer as free DRAM */
-	ret = perfrec_buffer_place(size, CONFIG_PERFREC_BOOT_ADDR, size, b->sess.dt.reserved_memory,
-				   &addr, &res->area);
+	ret = perfrec_buffer_place(size, CONFIG_PERFREC_BOOT_ADDR, size,
+				   b->sess.hw.dt.reserved_memory, &addr, &res->area);
 	if (ret) {
 		res->why = "no room for it after relocation";
 		perfrec_boot_drop(b, NULL);

@@ -10,8 +10,8 @@
  * context; the IRQ handler (perfrec_irq.c) only appends samples.
  *
  * perfrec_arm() is a list of steps, each a call into the file that owns the
- * job (perfrec_info.c, drivers/perf/: perfrec_source.c, perfrec_counters.c,
- * perfrec_cpu.c, perfrec_gic.c, perfrec_timer.c, pmuv3.c); perfrec_disarm()
+ * job: perfrec_info.c for the perf.data's facts, and for the hardware
+ * drivers/perf/perfrec_hw.c's three (find, claim, start); perfrec_disarm()
  * takes them back in the reverse order. A boot recording becomes the
  * session in perfrec_adopt.c.
  */
@@ -35,42 +35,16 @@
 #include <dm/root.h>
 #include <linux/kernel.h>
 #include <linux/string.h>
-#include "perfrec_arch.h"
-#include "perfrec_counters.h"
 #include "perfrec_cpu.h"
-#include "perfrec_ctlr.h"
-#include "perfrec_dt.h"
-#include "perfrec_gic.h"
+#include "perfrec_hw.h"
 #include "perfrec_info.h"
 #include "perfrec_irq.h"
 #include "perfrec_ring.h"
 #include "perfrec_session.h"
-#include "perfrec_source.h"
-#include "perfrec_timer.h"
-#include "pmuv3.h"
 
 DECLARE_GLOBAL_DATA_PTR;
 
 struct perfrec_session perfrec_session;
-
-/* The session's registers: the CPU's, the PMU's, the timer's and its interrupt's at the GIC */
-static void perfrec_session_snapshot_regs(const struct perfrec_session *s,
-					  struct perfrec_snapshot *snap)
-{
-	perfrec_source_snapshot(snap, s->cfg.source != PERFREC_SRC_NONE ? &s->gic : NULL);
-}
-
-/*
- * Added to a snapshot: the page-table descriptors mapped for the GIC, what
- * they held before while the session holds them, what they hold after
- * perfrec_gic_put()
- */
-static void perfrec_session_snapshot_tables(const struct perfrec_session *s,
-					    struct perfrec_snapshot *snap)
-{
-	if (s->cfg.source != PERFREC_SRC_NONE)
-		perfrec_gic_snapshot_tables(&s->gic, snap);
-}
 
 /*
  * Probe the PMU device, so that its removal before an OS boots disarms. A
@@ -127,7 +101,6 @@ static int perfrec_check_cfg(const struct perfrec_cfg *cfg)
 /* Check @cfg and find what it needs: the PMU, the interrupt, the image's facts */
 static int perfrec_prepare(struct perfrec_session *s, const struct perfrec_cfg *cfg)
 {
-	uint i;
 	int ret;
 
 	s->failed_event = -1;
@@ -136,32 +109,13 @@ static int perfrec_prepare(struct perfrec_session *s, const struct perfrec_cfg *
 	ret = perfrec_check_cfg(cfg);
 	if (ret)
 		return log_msg_ret("cfg", ret);
-	/* Not one register of an EL this build leaves out is touched */
-	if (!perfrec_cpu_el_built())
-		return log_msg_ret("el", -EPERM);
-	/* Timestamps and cpu-clock count the generic timer: none, or no frequency, no time */
-	if (!perfrec_arch_has_timer() || !read_cntfrq())
-		return log_msg_ret("cntfrq", -ETIME);
 	/*
-	 * One walk of the device tree, after the refusals that need none, and
-	 * whichever sources the arming tries (the boot recording walked it
-	 * before it knew its buffer good). A missing PMU comes after it: a
-	 * recording then tries the timer, found by the same walk.
+	 * The boot recording walked the tree before it knew its buffer good;
+	 * a fallback tries another source found by the same walk
 	 */
-	if (!s->boot && !s->fell_back)
-		perfrec_dt_scan(&s->dt);
-	s->ctr.src.have_pmu = !pmuv3_detect(&s->ctr.src.pmu);
-	for (i = 0; i < cfg->nr_events; i++) {
-		if (cfg->events[i].timer || s->ctr.src.have_pmu)
-			continue;
-		/* A recording can sample the timer instead; a count cannot */
-		if (cfg->mode == PERFREC_RECORD)
-			s->irq.fault = PERFREC_IRQ_NO_PMU;
-		return log_msg_ret("pmu", -ENODEV);
-	}
-	ret = perfrec_source_find(cfg->source, &s->dt, &s->ctr.src, &s->gic, &s->irq);
+	ret = perfrec_hw_find(&s->hw, cfg, !s->boot && !s->fell_back, &s->irq);
 	if (ret)
-		return log_msg_ret("irq", ret);
+		return ret;
 	ret = perfrec_info_check_image();
 	if (ret)
 		return log_msg_ret("pgoff", ret);
@@ -200,42 +154,6 @@ static int perfrec_begin_data(struct perfrec_session *s)
 	return 0;
 }
 
-/* Undo perfrec_take_irq(): the GIC and DAIF as they were */
-static void perfrec_give_irq(struct perfrec_session *s)
-{
-	if (s->cfg.source != PERFREC_SRC_NONE)
-		perfrec_ctlr_restore(&s->gic);
-	perfrec_cpu_restore_masks(&s->cpu);
-}
-
-/*
- * Enable the interrupt at the GIC and mask it at the CPU (it is masked at the
- * prompt; it stays so until all is ready); then check that it arrives
- */
-static int perfrec_take_irq(struct perfrec_session *s)
-{
-	bool irq = s->cfg.source != PERFREC_SRC_NONE;
-	int ret;
-
-	if (irq) {
-		ret = perfrec_ctlr_setup(&s->gic);
-		if (ret == -ETIMEDOUT)
-			perfrec_gic_fault(&s->gic, ret, &s->irq);
-		if (ret)
-			return log_msg_ret("gic", ret);
-	}
-	perfrec_cpu_mask(&s->cpu);
-	if (irq && !s->cfg.no_probe) {
-		ret = perfrec_source_probe(s->cfg.source, &s->ctr.src, &s->gic, &s->irq);
-		if (ret) {
-			perfrec_give_irq(s);
-			return log_msg_ret("probe", ret);
-		}
-	}
-
-	return 0;
-}
-
 /* Arm with @s->cfg as it is */
 static int perfrec_session_try(struct perfrec_session *s)
 {
@@ -245,28 +163,20 @@ static int perfrec_session_try(struct perfrec_session *s)
 	if (ret)
 		goto err;
 
-	perfrec_info_fill(&s->facts, &s->cfg, &s->dt);
-	ret = perfrec_counters_init(&s->ctr, s->st, &s->cfg, s->facts.events, &s->gic,
-				    perfrec_info_text_bytes(), s->boot);
-	s->failed_event = s->ctr.failed_event;
-	if (ret) {
-		ret = log_msg_ret("counters", ret);
-		goto err;
-	}
-	perfrec_session_snapshot_regs(s, &s->before);
-	perfrec_session_snapshot_tables(s, &s->before);
-	ret = perfrec_take_irq(s);
+	perfrec_info_fill(&s->facts, &s->cfg, &s->hw.dt);
+	ret = perfrec_hw_claim(&s->hw, s->st, &s->cfg, s->facts.events, perfrec_info_text_bytes(),
+			       s->boot, &s->irq);
+	s->failed_event = s->hw.ctr.failed_event;
 	if (ret)
 		goto err;
 	/* Last of what may fail: the buffer is written only when all else is ready */
 	ret = perfrec_begin_data(s);
 	if (ret) {
-		perfrec_give_irq(s);
+		perfrec_hw_release(&s->hw, s->cfg.source);
 		ret = log_msg_ret("head", ret);
 		goto err;
 	}
-	perfrec_cpu_take(&s->cpu, s->boot);
-	perfrec_counters_start(&s->ctr, s->st, &s->cfg);
+	perfrec_hw_start(&s->hw, s->st, &s->cfg, s->boot);
 
 	s->state = PERFREC_ARMED;
 	s->restore_err = 0;
@@ -275,13 +185,13 @@ static int perfrec_session_try(struct perfrec_session *s)
 	s->stream_done = false;
 	s->first_ns = 0;
 	if (s->cfg.source != PERFREC_SRC_NONE)
-		perfrec_cpu_unmask(s->gic.group0);
+		perfrec_hw_unmask(&s->hw);
 
 	return 0;
 
 err:
-	/* What the GIC's blocks borrowed of the page tables (nothing if not found) */
-	perfrec_gic_put(&s->gic);
+	/* What the controller's blocks borrowed of the page tables (nothing if not found) */
+	perfrec_hw_put(&s->hw);
 
 	return ret;
 }
@@ -464,22 +374,12 @@ static int perfrec_finish_data(struct perfrec_session *s)
 
 int perfrec_session_disarm(struct perfrec_session *s)
 {
-	struct perfrec_snapshot after;
 	int ret;
 
 	if (s->state != PERFREC_ARMED)
 		return -EALREADY;
 
-	perfrec_counters_stop(&s->ctr, s->st);
-	perfrec_cpu_give_back(&s->cpu);
-	if (s->cfg.source != PERFREC_SRC_NONE)
-		perfrec_ctlr_restore(&s->gic);
-	perfrec_cpu_restore_masks(&s->cpu);
-
-	perfrec_session_snapshot_regs(s, &after);
-	perfrec_gic_put(&s->gic);
-	perfrec_session_snapshot_tables(s, &after);
-	s->restore_err = perfrec_snap_compare(&s->before, &after, &s->mismatch);
+	s->restore_err = perfrec_hw_stop(&s->hw, s->st, s->cfg.source, &s->mismatch);
 	s->state = PERFREC_FINALISED;
 	/* Streamed samples are gone from the ring: only the stream has them all */
 	if (s->boot)
@@ -553,18 +453,18 @@ void perfrec_get_result(struct perfrec_result *res)
 	res->foreign = st->foreign;
 	res->nr_events = s->cfg.nr_events;
 	res->mode = s->cfg.mode;
-	res->id = s->ctr.id;
+	res->id = s->hw.ctr.id;
 	for (i = 0; i < s->cfg.nr_events; i++) {
 		res->name[i] = s->cfg.events[i].name;
-		res->count[i] = s->state == PERFREC_FINALISED ? s->ctr.count[i] :
+		res->count[i] = s->state == PERFREC_FINALISED ? s->hw.ctr.count[i] :
 				st->counter[i].count;
 		res->period[i] = st->counter[i].period;
 		res->counter[i] = st->counter[i].idx;
 		res->event_late[i] = st->counter[i].late;
 		res->late += st->counter[i].late;
 	}
-	res->elapsed_ns = s->state == PERFREC_FINALISED ? s->ctr.end_ns - s->ctr.start_ns :
-			  perfrec_irq_now_ns(st) - s->ctr.start_ns;
+	res->elapsed_ns = s->state == PERFREC_FINALISED ? s->hw.ctr.end_ns - s->hw.ctr.start_ns :
+			  perfrec_irq_now_ns(st) - s->hw.ctr.start_ns;
 	res->restore_err = s->restore_err;
 	strlcpy(res->mismatch, s->mismatch.name, sizeof(res->mismatch));
 	res->before = s->mismatch.before;

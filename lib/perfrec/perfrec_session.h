@@ -11,10 +11,7 @@
 #include <perfrec.h>
 #include <perfrec_snapshot.h>
 #include <linux/types.h>
-#include "perfrec_counters.h"
-#include "perfrec_cpu.h"
-#include "perfrec_dt.h"
-#include "perfrec_gic.h"
+#include "perfrec_hw.h"
 #include "perfrec_info.h"
 
 /**
@@ -25,16 +22,12 @@
  * @boot: a boot recording before relocation: no driver model, no perf.data
  *	head yet; the ring is the whole of @cfg.buf
  * @cfg: its configuration
- * @dt: what the last arming found in the control device tree, in one walk;
- *	kept for the session (the boot recording's adoption takes its PMU node)
- * @gic: the GIC and the interrupt
- * @cpu: VBAR_ELx, DAIF and the routing registers before arming
- * @ctr: the counters and the timer, and what they counted
+ * @hw: the hardware it borrows: the tree's facts, the interrupt and its
+ *	controller, the CPU's state, the counters, the snapshot before arming
  * @irq: what the session's arming found of its interrupt
  * @fell_back: how many of @cfg.fallback it went through
  * @fallback_why: why the first source's interrupt could not be used, if
  *	it fell back
- * @before: snapshot before arming
  * @facts: what the perf.data states (events, image, machine, command line)
  * @writer: perf.data output
  * @layout: where samples go in it
@@ -61,14 +54,10 @@ struct perfrec_session {
 	struct perfrec_irq *st;
 	bool boot;
 	struct perfrec_cfg cfg;
-	struct perfrec_dt dt;
-	struct perfrec_gic gic;
-	struct perfrec_cpu cpu;
-	struct perfrec_counters ctr;
+	struct perfrec_hw hw;
 	struct perfrec_irq_report irq;
 	uint fell_back;
 	struct perfrec_irq_report fallback_why;
-	struct perfrec_snapshot before;
 	struct perfrec_facts facts;
 	struct perf_data_writer writer;
 	struct perf_data_layout layout;
@@ -98,7 +87,7 @@ extern struct perfrec_session perfrec_session;
  */
 static inline ofnode perfrec_session_pmu_node(const struct perfrec_session *s)
 {
-	return s->cfg.source == PERFREC_SRC_PMU ? s->dt.pmu.node : ofnode_null();
+	return s->cfg.source == PERFREC_SRC_PMU ? s->hw.dt.pmu.node : ofnode_null();
 }
 
 /**
