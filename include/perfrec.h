@@ -143,8 +143,8 @@ enum perfrec_irq_fault {
  * @fault: whether and why it cannot be used
  * @source: the source it was about
  * @node: the device-tree node it came from (path), or ""
- * @intid: the INTID the node names (0 if none); the source number, for the
- *	BCM2836 local controller
+ * @el: the generic timer's: the EL whose timer interrupt was looked for
+ * @intid: the INTID the node names (0 if none); the BCM2836 local controller's source number
  * @local: the interrupt parent is the BCM2836 local controller, not a GIC
  * @parent: the path of its interrupt parent, or ""
  * @compat: the parent's first compatible string, or ""
@@ -160,6 +160,7 @@ struct perfrec_irq_report {
 	enum perfrec_irq_fault fault;
 	enum perfrec_source source;
 	char node[64];
+	uint el;
 	uint intid;
 	bool local;
 	char parent[64];
@@ -389,7 +390,7 @@ int perfrec_arm(const struct perfrec_cfg *cfg);
  */
 int perfrec_disarm(void);
 
-/* The counter index of the cycle counter PMCCNTR_EL0 (PMU counters 0-30 are event counters) */
+/* The cycle counter PMCCNTR_EL0: its index (0-30 are event counters), its bit in PMOVS* */
 #define PERFREC_CYCLE_COUNTER		31
 
 /**

@@ -60,7 +60,9 @@ STALE = ['doc/perfrec-flamegraph.png', 'doc/perfrec-hotspot.png',
                  'perfrec_cpu.c', 'perfrec_irq_frame.h', 'perfrec_mmu.c', 'perfrec_unwind.c',
                  'perfrec_vectors.S', 'perfrec_vectors.h')] + [
              # moved to drivers/perf/: the driver's own, not public
-             'include/perfrec_bcm2836.h', 'include/perfrec_gic_ctlr.h', 'include/perfrec_mmu.h']
+             'include/perfrec_bcm2836.h', 'include/perfrec_gic_ctlr.h', 'include/perfrec_mmu.h',
+             # moved to include/: what the recorder needs of the hardware
+             'drivers/perf/perfrec_dt.h', 'drivers/perf/perfrec_hw.h', 'drivers/perf/perfrec_ring.h']
 
 SMH_OPEN_OLD = '\tfd = smh_open(filename, MODE_READ | MODE_BINARY | MODE_PLUS);\n'
 SMH_OPEN_NEW = ('\t/* Writing from offset 0 replaces the file, as on other filesystems */\n'

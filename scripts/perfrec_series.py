@@ -132,8 +132,8 @@ out what it does not need: events besides cycles, an EL, an interrupt
 controller.
 Unit tests of what needs no PMU run on sandbox ('ut lib perfrec_*').''',
          files=['drivers/perf/*', 'lib/perfrec/*', 'include/perfrec.h', 'include/perfrec_compat.h',
-                'include/perfrec_frame.h', 'include/perfrec_period.h',
-                'include/perfrec_report.h',
+                'include/perfrec_dt.h', 'include/perfrec_frame.h', 'include/perfrec_hw.h',
+                'include/perfrec_period.h', 'include/perfrec_report.h', 'include/perfrec_ring.h',
                 'include/perfrec_snapshot.h', 'include/perfrec_stream.h',
                 'test/lib/perfrec.c', 'test/lib/perfrec_hw.c'],
          edits=['build the unit tests of perfrec', 'build drivers/perf/',

@@ -53,8 +53,8 @@ static int perfrec_assign_counters(struct perfrec_counters *ctr, struct perfrec_
 			c->longest = perfrec_period_max(c->max_period);
 			continue;
 		}
-		if (ec->cycle_counter && !(st->ovf_mask & BIT(PMUV3_CYCLE_IDX))) {
-			c->idx = PMUV3_CYCLE_IDX;
+		if (ec->cycle_counter && !(st->ovf_mask & BIT(PERFREC_CYCLE_COUNTER))) {
+			c->idx = PERFREC_CYCLE_COUNTER;
 		} else {
 			/* Without CONFIG_PERFREC_EVENTS the event counters are not ours */
 			if (!IS_ENABLED(CONFIG_PERFREC_EVENTS) ||
@@ -67,7 +67,7 @@ static int perfrec_assign_counters(struct perfrec_counters *ctr, struct perfrec_
 		 * The cycle counter is 64 bits (PMCR_EL0.LC), the others from
 		 * PMUv3p5; on 32-bit Arm all are 32 bits
 		 */
-		c->max_period = (c->idx == PMUV3_CYCLE_IDX && PERFREC_ARCH_LONG_COUNTERS) ||
+		c->max_period = (c->idx == PERFREC_CYCLE_COUNTER && PERFREC_ARCH_LONG_COUNTERS) ||
 				ctr->src.pmu.long_events ? U64_MAX : U32_MAX;
 		/* With room for a late interrupt's gap (perfrec_period_max()) */
 		c->longest = perfrec_period_max(c->max_period);
@@ -100,7 +100,7 @@ static u8 perfrec_irq_path(const struct perfrec_irq *st, const struct perfrec_cf
 			   const struct perfrec_gic *gic)
 {
 	if (st->timer || st->stat || perfrec_gic_bcm2836(gic->version) || st->jitter_pct ||
-	    cfg->nr_events != 1 || st->counter[0].idx != PMUV3_CYCLE_IDX)
+	    cfg->nr_events != 1 || st->counter[0].idx != PERFREC_CYCLE_COUNTER)
 		return PERFREC_IRQ_GENERAL;
 	if (IS_ENABLED(CONFIG_PERFREC_CALLCHAIN) && cfg->callchain)
 		return PERFREC_IRQ_CHAIN;

@@ -10,6 +10,7 @@
 #ifndef __PERFREC_CPU_H
 #define __PERFREC_CPU_H
 
+#include <perfrec_hw.h>
 #include <linux/types.h>
 #include "perfrec_arch.h"
 
@@ -115,24 +116,7 @@ void perfrec_cpu_snapshot(struct perfrec_snapshot *snap);
  */
 void perfrec_cpu_take(struct perfrec_cpu *cpu, bool boot);
 
-/**
- * perfrec_cpu_vectors_ours() - Does VBAR_ELx hold perfrec's vectors?
- * @boot: the boot recording's tables (see perfrec_cpu_take())
- *
- * The copy in the image that runs this code.
- * Return: true if VBAR_ELx points at them
- */
-bool perfrec_cpu_vectors_ours(bool boot);
-
-/**
- * perfrec_cpu_switch_vectors() - Point VBAR_ELx at perfrec's vectors for this EL
- * @boot: the boot recording's tables (see perfrec_cpu_take())
- *
- * The tables of the image that runs this code: after relocation, the
- * relocated ones. Call with interrupts masked.
- * Return: VBAR_ELx as it was
- */
-u64 perfrec_cpu_switch_vectors(bool boot);
+/* perfrec_cpu_vectors_ours() and perfrec_cpu_switch_vectors(): <perfrec_hw.h> */
 
 /**
  * perfrec_cpu_unmask() - Let the session's interrupt in

@@ -16,13 +16,13 @@
 #define LOG_CATEGORY	LOGC_ARCH
 
 #include <fdtdec.h>
+#include <perfrec_dt.h>
 #include <asm/global_data.h>
 #include <dm/of.h>
 #include <dm/ofnode.h>
 #include <linux/kernel.h>
 #include <linux/libfdt.h>
 #include <linux/string.h>
-#include "perfrec_dt.h"
 #include "perfrec_dt_compat.h"
 
 DECLARE_GLOBAL_DATA_PTR;

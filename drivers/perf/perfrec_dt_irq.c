@@ -21,7 +21,7 @@
 #include <linux/kernel.h>
 #include <linux/string.h>
 #include "perfrec_bcm2836.h"
-#include "perfrec_dt.h"
+#include <perfrec_dt.h>
 #include "perfrec_dt_irq.h"
 
 /* PPIs: INTIDs 16-31; SPIs: 32-1019 */
@@ -306,6 +306,7 @@ static int perfrec_dt_timer_irq(const struct perfrec_dt_dev *dev, uint el,
 {
 	int ret;
 
+	irq->el = el;
 	if (!ofnode_valid(dev->node)) {
 		irq->fault = PERFREC_IRQ_NO_NODE;
 		return -ENOENT;

@@ -9,6 +9,7 @@
 #define __PERFREC_GIC_H
 
 #include <perfrec.h>
+#include <perfrec_hw.h>
 #include <asm/gic.h>
 #include <asm/io.h>
 #include <dm/ofnode.h>
@@ -159,19 +160,6 @@ int perfrec_gic_check_intid(const struct perfrec_gic *gic, uint intid);
  *	it while the mapping is held, its value now after perfrec_gic_put()
  */
 void perfrec_gic_snapshot_tables(const struct perfrec_gic *gic, struct perfrec_snapshot *snap);
-
-/**
- * struct perfrec_gic_cpuif - What the IRQ handler needs of the GIC
- * @version: 2 or 3, or PERFREC_GIC_BCM2836
- * @cpu: GICv2 CPU interface (GICC) base; unused on v3 (system registers);
- *	the BCM2836 core's IRQ source register
- * @group0: v3: acknowledge and end through the group 0 registers (EL3)
- */
-struct perfrec_gic_cpuif {
-	uint version;
-	void __iomem *cpu;
-	bool group0;
-};
 
 /*
  * IRQ context: acknowledge the highest-priority pending interrupt. @general

@@ -27,7 +27,7 @@
 #include <linux/sizes.h>
 #include "perfrec_bcm2836.h"
 #include "perfrec_cpu.h"
-#include "perfrec_dt.h"
+#include <perfrec_dt.h>
 #include "perfrec_dt_irq.h"
 #include "perfrec_gic.h"
 #include "perfrec_mmu.h"

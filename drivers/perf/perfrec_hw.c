@@ -10,6 +10,9 @@
  * session's source and its controller through their tables
  * (perfrec_source.c, perfrec_ctlr.c). Stop gives everything back in the
  * reverse order and compares it with the snapshot.
+ *
+ * The recorder holds the state as struct perfrec_hw, room it cannot look
+ * into (<perfrec_hw.h>); struct perfrec_hw_state is what the room holds.
  */
 
 #define LOG_CATEGORY	LOGC_ARCH
@@ -17,6 +20,8 @@
 #include <errno.h>
 #include <log.h>
 #include <perfrec.h>
+#include <perfrec_dt.h>
+#include <perfrec_hw.h>
 #include <perfrec_snapshot.h>
 #include <asm/global_data.h>
 #include <linux/string.h>
@@ -24,13 +29,42 @@
 #include "perfrec_counters.h"
 #include "perfrec_cpu.h"
 #include "perfrec_ctlr.h"
-#include "perfrec_dt.h"
 #include "perfrec_gic.h"
-#include "perfrec_hw.h"
+#include "perfrec_irq.h"
 #include "perfrec_source.h"
 #include "pmuv3.h"
 
 DECLARE_GLOBAL_DATA_PTR;
+
+/**
+ * struct perfrec_hw_state - The hardware of one session
+ * @dt: what the last arming found in the control device tree, in one walk;
+ *	kept for the session (the boot recording's adoption takes its PMU node)
+ * @gic: the interrupt controller and the interrupt
+ * @cpu: the vectors, the interrupt masks and the routing before arming
+ * @ctr: the counters and the timer, and what they counted
+ * @before: snapshot of every register the session borrows, before arming
+ */
+struct perfrec_hw_state {
+	struct perfrec_dt dt;
+	struct perfrec_gic gic;
+	struct perfrec_cpu cpu;
+	struct perfrec_counters ctr;
+	struct perfrec_snapshot before;
+};
+
+_Static_assert(sizeof(struct perfrec_hw_state) <= sizeof(struct perfrec_hw),
+	       "PERFREC_HW_BYTES must grow");
+
+static struct perfrec_hw_state *perfrec_hw_state(struct perfrec_hw *hw)
+{
+	return (struct perfrec_hw_state *)hw->room;
+}
+
+static const struct perfrec_hw_state *perfrec_hw_cstate(const struct perfrec_hw *hw)
+{
+	return (const struct perfrec_hw_state *)hw->room;
+}
 
 /*
  * The registers a session borrows: the CPU's, the sources', and the
@@ -38,22 +72,23 @@ DECLARE_GLOBAL_DATA_PTR;
  * the controller (what they held before while the session holds them, what
  * they hold after perfrec_gic_put())
  */
-static void perfrec_hw_snapshot_regs(const struct perfrec_hw *hw, enum perfrec_source source,
+static void perfrec_hw_snapshot_regs(const struct perfrec_hw_state *hw, enum perfrec_source source,
 				     struct perfrec_snapshot *snap)
 {
 	perfrec_source_snapshot(snap, source != PERFREC_SRC_NONE ? &hw->gic : NULL);
 }
 
-static void perfrec_hw_snapshot_tables(const struct perfrec_hw *hw, enum perfrec_source source,
-				       struct perfrec_snapshot *snap)
+static void perfrec_hw_snapshot_tables(const struct perfrec_hw_state *hw,
+				       enum perfrec_source source, struct perfrec_snapshot *snap)
 {
 	if (source != PERFREC_SRC_NONE)
 		perfrec_gic_snapshot_tables(&hw->gic, snap);
 }
 
-int perfrec_hw_find(struct perfrec_hw *hw, const struct perfrec_cfg *cfg, bool scan,
+int perfrec_hw_find(struct perfrec_hw *hwp, const struct perfrec_cfg *cfg, bool scan,
 		    struct perfrec_irq_report *irq)
 {
+	struct perfrec_hw_state *hw = perfrec_hw_state(hwp);
 	uint i;
 	int ret;
 
@@ -86,11 +121,16 @@ int perfrec_hw_find(struct perfrec_hw *hw, const struct perfrec_cfg *cfg, bool s
 	return 0;
 }
 
-void perfrec_hw_release(struct perfrec_hw *hw, enum perfrec_source source)
+static void perfrec_hw_give_irq(struct perfrec_hw_state *hw, enum perfrec_source source)
 {
 	if (source != PERFREC_SRC_NONE)
 		perfrec_ctlr_restore(&hw->gic);
 	perfrec_cpu_restore_masks(&hw->cpu);
+}
+
+void perfrec_hw_release(struct perfrec_hw *hwp, enum perfrec_source source)
+{
+	perfrec_hw_give_irq(perfrec_hw_state(hwp), source);
 }
 
 /*
@@ -98,7 +138,7 @@ void perfrec_hw_release(struct perfrec_hw *hw, enum perfrec_source source)
  * masked at the prompt; it stays so until all is ready); then check that it
  * arrives
  */
-static int perfrec_hw_take_irq(struct perfrec_hw *hw, const struct perfrec_cfg *cfg,
+static int perfrec_hw_take_irq(struct perfrec_hw_state *hw, const struct perfrec_cfg *cfg,
 			       struct perfrec_irq_report *irq)
 {
 	bool used = cfg->source != PERFREC_SRC_NONE;
@@ -115,7 +155,7 @@ static int perfrec_hw_take_irq(struct perfrec_hw *hw, const struct perfrec_cfg *
 	if (used && !cfg->no_probe) {
 		ret = perfrec_source_probe(cfg->source, &hw->ctr.src, &hw->gic, irq);
 		if (ret) {
-			perfrec_hw_release(hw, cfg->source);
+			perfrec_hw_give_irq(hw, cfg->source);
 			return log_msg_ret("probe", ret);
 		}
 	}
@@ -123,10 +163,11 @@ static int perfrec_hw_take_irq(struct perfrec_hw *hw, const struct perfrec_cfg *
 	return 0;
 }
 
-int perfrec_hw_claim(struct perfrec_hw *hw, struct perfrec_irq *st, const struct perfrec_cfg *cfg,
+int perfrec_hw_claim(struct perfrec_hw *hwp, struct perfrec_irq *st, const struct perfrec_cfg *cfg,
 		     const struct perf_data_event *events, u64 text_bytes, bool boot,
 		     struct perfrec_irq_report *irq)
 {
+	struct perfrec_hw_state *hw = perfrec_hw_state(hwp);
 	int ret;
 
 	ret = perfrec_counters_init(&hw->ctr, st, cfg, events, &hw->gic, text_bytes, boot);
@@ -138,36 +179,40 @@ int perfrec_hw_claim(struct perfrec_hw *hw, struct perfrec_irq *st, const struct
 	return perfrec_hw_take_irq(hw, cfg, irq);
 }
 
-void perfrec_hw_start(struct perfrec_hw *hw, struct perfrec_irq *st, const struct perfrec_cfg *cfg,
+void perfrec_hw_start(struct perfrec_hw *hwp, struct perfrec_irq *st, const struct perfrec_cfg *cfg,
 		      bool boot)
 {
+	struct perfrec_hw_state *hw = perfrec_hw_state(hwp);
+
 	perfrec_cpu_take(&hw->cpu, boot);
 	perfrec_counters_start(&hw->ctr, st, cfg);
 }
 
-void perfrec_hw_put(struct perfrec_hw *hw)
+void perfrec_hw_put(struct perfrec_hw *hwp)
 {
-	perfrec_gic_put(&hw->gic);
+	perfrec_gic_put(&perfrec_hw_state(hwp)->gic);
 }
 
-int perfrec_hw_stop(struct perfrec_hw *hw, struct perfrec_irq *st, enum perfrec_source source,
+int perfrec_hw_stop(struct perfrec_hw *hwp, struct perfrec_irq *st, enum perfrec_source source,
 		    struct perfrec_snap_diff *mismatch)
 {
+	struct perfrec_hw_state *hw = perfrec_hw_state(hwp);
 	struct perfrec_snapshot after;
 
 	perfrec_counters_stop(&hw->ctr, st);
 	perfrec_cpu_give_back(&hw->cpu);
-	perfrec_hw_release(hw, source);
+	perfrec_hw_give_irq(hw, source);
 
 	perfrec_hw_snapshot_regs(hw, source, &after);
-	perfrec_hw_put(hw);
+	perfrec_gic_put(&hw->gic);
 	perfrec_hw_snapshot_tables(hw, source, &after);
 
 	return perfrec_snap_compare(&hw->before, &after, mismatch);
 }
 
-void perfrec_hw_relocated(struct perfrec_hw *hw, u64 vbar)
+void perfrec_hw_relocated(struct perfrec_hw *hwp, u64 vbar)
 {
+	struct perfrec_hw_state *hw = perfrec_hw_state(hwp);
 	ulong old = gd->relocaddr - gd->reloc_off;	/* where the image ran before relocation */
 	uint i;
 
@@ -185,4 +230,98 @@ void perfrec_hw_relocated(struct perfrec_hw *hw, u64 vbar)
 		if (!strncmp(reg->name, "VBAR_EL", 7))
 			reg->val = vbar;
 	}
+}
+
+void perfrec_hw_unmask(const struct perfrec_hw *hwp)
+{
+	perfrec_cpu_unmask(perfrec_hw_cstate(hwp)->gic.group0);
+}
+
+struct perfrec_dt *perfrec_hw_dt(struct perfrec_hw *hwp)
+{
+	return &perfrec_hw_state(hwp)->dt;
+}
+
+int perfrec_hw_failed_event(const struct perfrec_hw *hwp)
+{
+	return perfrec_hw_cstate(hwp)->ctr.failed_event;
+}
+
+u32 perfrec_hw_id(const struct perfrec_hw *hwp)
+{
+	return perfrec_hw_cstate(hwp)->ctr.id;
+}
+
+u64 perfrec_hw_count(const struct perfrec_hw *hwp, uint i)
+{
+	return perfrec_hw_cstate(hwp)->ctr.count[i];
+}
+
+u64 perfrec_hw_span_ns(const struct perfrec_hw *hwp, u64 *endp)
+{
+	const struct perfrec_hw_state *hw = perfrec_hw_cstate(hwp);
+
+	if (endp)
+		*endp = hw->ctr.end_ns;
+
+	return hw->ctr.start_ns;
+}
+
+u64 perfrec_hw_now_ns(const struct perfrec_irq *st)
+{
+	return perfrec_irq_now_ns(st);
+}
+
+u64 perfrec_hw_time_ns(void)
+{
+	return perfrec_now_ns();
+}
+
+int perfrec_hw_timer_runs(uint tries)
+{
+	u64 first = read_cntpct();
+	uint i;
+
+	if (!read_cntfrq())
+		return -ETIME;
+	for (i = 0; i < tries; i++) {
+		if (read_cntpct() != first)
+			return 0;
+	}
+
+	return -EAGAIN;
+}
+
+uint perfrec_hw_el(void)
+{
+	return perfrec_arch_el();
+}
+
+bool perfrec_hw_has_timer(void)
+{
+	return perfrec_arch_has_timer();
+}
+
+u64 perfrec_hw_midr(void)
+{
+	return read_cpu_midr();
+}
+
+u64 perfrec_hw_block(void)
+{
+	u64 masks = read_irq_masks();
+
+	perfrec_cpu_block();
+
+	return masks;
+}
+
+void perfrec_hw_unblock(u64 masks)
+{
+	write_irq_masks(masks);
+}
+
+bool perfrec_hw_irq_masked(u64 masks)
+{
+	return masks & CPU_MASK_IRQ;
 }

@@ -93,7 +93,7 @@ static __always_inline notrace u64 perfrec_irq_late(struct perfrec_counter *c,
 static __always_inline notrace void perfrec_irq_reload(struct perfrec_counter *c, u64 next)
 {
 	/* Without CONFIG_PERFREC_EVENTS, the cycle counter is the only one */
-	bool cycles = !IS_ENABLED(CONFIG_PERFREC_EVENTS) || c->idx == PMUV3_CYCLE_IDX;
+	bool cycles = !IS_ENABLED(CONFIG_PERFREC_EVENTS) || c->idx == PERFREC_CYCLE_COUNTER;
 	u64 since, gap;
 
 	if (cycles) {

@@ -22,7 +22,7 @@
 #include <linux/kernel.h>
 #include "perfrec_cpu.h"
 #include "perfrec_ctlr.h"
-#include "perfrec_dt.h"
+#include <perfrec_dt.h>
 #include "perfrec_gic.h"
 #include "perfrec_source.h"
 

@@ -12,9 +12,9 @@
 #define __PERFREC_SOURCE_H
 
 #include <perfrec.h>
+#include <perfrec_dt.h>
 #include <perfrec_snapshot.h>
 #include <dm/ofnode.h>
-#include "perfrec_dt.h"
 #include "perfrec_gic.h"
 #include "perfrec_source_ops.h"
 

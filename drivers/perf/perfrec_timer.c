@@ -20,7 +20,7 @@
 #include <linux/kernel.h>
 #include <linux/string.h>
 #include "perfrec_cpu.h"
-#include "perfrec_dt.h"
+#include <perfrec_dt.h>
 #include "perfrec_dt_irq.h"
 #include "perfrec_gic.h"
 #include "perfrec_source_ops.h"

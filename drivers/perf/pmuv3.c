@@ -24,7 +24,7 @@
 #include <dm/ofnode.h>
 #include <linux/bitfield.h>
 #include "perfrec_cpu.h"
-#include "perfrec_dt.h"
+#include <perfrec_dt.h>
 #include "perfrec_dt_irq.h"
 #include "perfrec_gic.h"
 #include "perfrec_source_ops.h"
@@ -137,7 +137,7 @@ static void pmuv3_stop_counter(uint idx)
 void pmuv3_program(uint idx, uint event, u64 start)
 {
 	pmuv3_stop_counter(idx);
-	if (!IS_ENABLED(CONFIG_PERFREC_EVENTS) || idx == PMUV3_CYCLE_IDX) {
+	if (!IS_ENABLED(CONFIG_PERFREC_EVENTS) || idx == PERFREC_CYCLE_COUNTER) {
 		write_pmccfiltr(pmuv3_filter_for_el());
 		write_pmccntr(start);
 	} else {
@@ -169,9 +169,9 @@ void pmuv3_raise_irq(void)
 {
 	/* Enabled first: an emulator may only look at the request on a flag write */
 	pmuv3_pmcr_write(read_pmcr() | PMUV3_PMCR_E);
-	write_pmintenset(BIT(PMUV3_CYCLE_IDX));
+	write_pmintenset(BIT(PERFREC_CYCLE_COUNTER));
 	isb();	/* enabled before the flag is set */
-	write_pmovsset(BIT(PMUV3_CYCLE_IDX));
+	write_pmovsset(BIT(PERFREC_CYCLE_COUNTER));
 	isb();	/* the overflow interrupt request is asserted */
 }
 
@@ -183,7 +183,7 @@ void pmuv3_stop(u32 mask)
 
 u64 pmuv3_read_counter(uint idx)
 {
-	if (!IS_ENABLED(CONFIG_PERFREC_EVENTS) || idx == PMUV3_CYCLE_IDX)
+	if (!IS_ENABLED(CONFIG_PERFREC_EVENTS) || idx == PERFREC_CYCLE_COUNTER)
 		return read_pmccntr();
 
 	return pmuv3_evcntr_read(idx);
@@ -229,7 +229,7 @@ void pmuv3_snapshot(const struct pmuv3_hw *hw, struct perfrec_snapshot *snap)
 	perfrec_snap_add(snap, PERFREC_REGNAME_EL0("PMCCFILTR"), -1, read_pmccfiltr());
 	perfrec_snap_add(snap, PERFREC_REGNAME_EL0("PMUSERENR"), -1, read_pmuserenr());
 	/* A running counter's value moves by itself: compare only stopped ones */
-	if (!(enabled & BIT(PMUV3_CYCLE_IDX)))
+	if (!(enabled & BIT(PERFREC_CYCLE_COUNTER)))
 		perfrec_snap_add(snap, PERFREC_REGNAME_EL0("PMCCNTR"), -1, read_pmccntr());
 	for (i = 0; i < hw->nr_counters; i++) {
 		perfrec_snap_add(snap, PERFREC_REGNAME_EL0("PMEVTYPER%d"), i,

@@ -81,7 +81,7 @@ void pmuv3_restore(const struct pmuv3_saved *saved);
 
 /**
  * pmuv3_program() - Set up one counter, stopped, to count at U-Boot's EL
- * @idx: counter index (PMUV3_CYCLE_IDX for the cycle counter)
+ * @idx: counter index (PERFREC_CYCLE_COUNTER for the cycle counter)
  * @event: PMUv3 event number (ignored for the cycle counter)
  * @start: initial counter value
  */
@@ -116,14 +116,14 @@ void pmuv3_stop(u32 mask);
 
 /**
  * pmuv3_read_counter() - Read a counter
- * @idx: counter index (PMUV3_CYCLE_IDX for the cycle counter)
+ * @idx: counter index (PERFREC_CYCLE_COUNTER for the cycle counter)
  * Return: its value
  */
 u64 pmuv3_read_counter(uint idx);
 
 /**
  * pmuv3_overflowed() - Has a counter overflowed since its flag was cleared?
- * @idx: counter index (PMUV3_CYCLE_IDX for the cycle counter)
+ * @idx: counter index (PERFREC_CYCLE_COUNTER for the cycle counter)
  * Return: true if its PMOVSSET_EL0 bit is set
  */
 bool pmuv3_overflowed(uint idx);

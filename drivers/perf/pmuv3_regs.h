@@ -13,6 +13,7 @@
 
 /* The host build of pmuv3_events.c takes the PMU versions only */
 #ifndef USE_HOSTCC
+#include <perfrec.h>
 #include <linux/bitops.h>
 #endif
 
@@ -36,8 +37,7 @@
 #define PMUV3_PMCR_N			GENMASK(15, 11)
 #define PMUV3_PMCR_WRITABLE		GENMASK(7, 0)
 
-/* PMCNTEN*, PMINTEN*, PMOVS*: bit 31 is the cycle counter */
-#define PMUV3_CYCLE_IDX			31
+/* PMCNTEN*, PMINTEN*, PMOVS*: bit 31, PERFREC_CYCLE_COUNTER (<perfrec.h>), is the cycle counter */
 #define PMUV3_MAX_EVENT_COUNTERS	31
 
 /* PMEVTYPER<n>_EL0 and PMCCFILTR_EL0 filter bits */

@@ -18,13 +18,11 @@
 #include <log.h>
 #include <perf_data.h>
 #include <perfrec.h>
+#include <perfrec_hw.h>
 #include <asm/global_data.h>
 #include <linux/kernel.h>
 #include <linux/string.h>
-#include "perfrec_cpu.h"
 #include "perfrec_info.h"
-#include "perfrec_irq.h"
-#include "perfrec_ring.h"
 #include "perfrec_session.h"
 
 DECLARE_GLOBAL_DATA_PTR;
@@ -129,13 +127,13 @@ int perfrec_session_adopt(struct perfrec_session *boot, void *buf, ulong addr, u
 	s->cfg.buf_addr = addr;
 	s->cfg.buf_size = size;
 	/* The device tree was relocated with U-Boot since the arming's walk */
-	perfrec_dt_follow(&s->hw.dt);
-	perfrec_info_fill(&s->facts, &s->cfg, &s->hw.dt);
+	perfrec_dt_follow(perfrec_hw_dt(&s->hw));
+	perfrec_info_fill(&s->facts, &s->cfg, perfrec_hw_dt(&s->hw));
 	/* The leader's COMM and the MMAP: when the counters started */
-	s->facts.info.start_time = boot->hw.ctr.start_ns;
+	s->facts.info.start_time = perfrec_hw_span_ns(&boot->hw, NULL);
 	ret = perf_data_begin(&s->writer, buf, size, &s->facts.info, &s->layout);
 	if (ret) {
-		perfrec_cpu_block();
+		perfrec_hw_block();
 		perfrec_session_disarm(boot);
 		return log_msg_ret("head", ret);
 	}
@@ -144,7 +142,7 @@ int perfrec_session_adopt(struct perfrec_session *boot, void *buf, ulong addr, u
 	perfrec_keep_buffer(s, &s->cfg);
 
 	/* The switch: the records taken since, and the handler's state */
-	perfrec_cpu_block();
+	perfrec_hw_block();
 	perfrec_adopt_records(&ring, bst, done, bst->ring.head, &copied, &lost);
 	*takenp = bst->samples;
 	*copiedp = copied;

@@ -48,6 +48,7 @@
 #include <log.h>
 #include <mapmem.h>
 #include <perfrec.h>
+#include <perfrec_hw.h>
 #include <perfrec_period.h>
 #include <stdio.h>
 #include <asm/global_data.h>
@@ -55,11 +56,8 @@
 #include <linux/kernel.h>
 #include <linux/libfdt.h>
 #include <linux/string.h>
-#include "perfrec_arch.h"
 #include "perfrec_boot_check.h"
-#include "perfrec_cpu.h"
 #include "perfrec_info.h"
-#include "perfrec_irq.h"
 #include "perfrec_options.h"
 #include "perfrec_session.h"
 
@@ -154,17 +152,12 @@ static struct perfrec_boot *perfrec_boot_buf(void)
 
 static int perfrec_boot_check_timer(void)
 {
-	u64 first = read_cntpct();
-	uint i;
+	int ret = perfrec_hw_timer_runs(PERFREC_BOOT_TICK_TRIES);
 
-	if (!read_cntfrq())
+	if (ret == -ETIME)
 		return PERFREC_BOOT_NO_FREQ;
-	for (i = 0; i < PERFREC_BOOT_TICK_TRIES; i++) {
-		if (read_cntpct() != first)
-			return 0;
-	}
 
-	return PERFREC_BOOT_STILL;
+	return ret ? PERFREC_BOOT_STILL : 0;
 }
 
 static int perfrec_boot_arm(struct perfrec_boot *b, struct perfrec_cfg *cfg)
@@ -204,7 +197,7 @@ int perfrec_boot_start(void)
 	cfg.callchain = opts.callchain;
 	cfg.buf_size = opts.size - offsetof(struct perfrec_boot, ring);
 	memset(b, 0, sizeof(*b));
-	b->sess.hw.dt = dt;
+	*perfrec_hw_dt(&b->sess.hw) = dt;
 	b->size = opts.size;
 	b->timer = perfrec_boot_check_timer();
 	if (b->timer) {
@@ -235,7 +228,7 @@ int perfrec_boot_start(void)
 	b->magic = PERFREC_BOOT_MAGIC;
 	if (opts.raw) {
 		/* A test's negative control: no record-time classification */
-		perfrec_cpu_block();
+		perfrec_hw_block();
 		b->irq.img_bytes = 0;
 		perfrec_hw_unmask(&b->sess.hw);
 	}
@@ -345,7 +338,7 @@ int perfrec_boot_report(void)
 
 int perfrec_boot_relocating(void)
 {
-	u64 now = perfrec_now_ns();
+	u64 now = perfrec_hw_time_ns();
 	struct perfrec_boot *b = perfrec_boot_live();
 	const char *bad;
 
@@ -357,7 +350,7 @@ int perfrec_boot_relocating(void)
 		return 0;
 	}
 	/* The handler reads these: all three change between two of its samples */
-	perfrec_cpu_block();
+	perfrec_hw_block();
 	b->irq.alt_stack_top = gd->start_addr_sp;
 	b->irq.alt_start = gd->flags & GD_FLG_SKIP_RELOC ? b->irq.text_start : gd->relocaddr;
 	b->irq.alt_end = b->irq.alt_start + b->irq.text_end - b->irq.text_start;
@@ -377,7 +370,8 @@ void perfrec_boot_relocated(u64 daif)
 	 * IRQs were on only if perfrec had turned them on (U-Boot keeps them
 	 * masked on arm64): the boot recording is live. Its state says so too.
 	 */
-	if (daif & CPU_MASK_IRQ || !perfrec_boot_in_ram(CONFIG_PERFREC_BOOT_ADDR, sizeof(*b)) ||
+	if (perfrec_hw_irq_masked(daif) ||
+	    !perfrec_boot_in_ram(CONFIG_PERFREC_BOOT_ADDR, sizeof(*b)) ||
 	    b->magic != PERFREC_BOOT_MAGIC || b->sess.state != PERFREC_ARMED)
 		return;
 	/*
@@ -400,7 +394,7 @@ static const char *const perfrec_boot_phases[] = {
 
 void perfrec_boot_mark(const char *name)
 {
-	u64 now = perfrec_now_ns();	/* the mark's time, before the checks */
+	u64 now = perfrec_hw_time_ns();	/* the mark's time, before the checks */
 	struct perfrec_boot *b;
 	uint i;
 
@@ -434,7 +428,7 @@ int perfrec_boot_adopt(struct perfrec_boot_result *res)
 	perfrec_release_buffer();
 	/* Not onto itself: lmb sees the boot buffer as free DRAM */
 	ret = perfrec_buffer_place(size, CONFIG_PERFREC_BOOT_ADDR, size,
-				   b->sess.hw.dt.reserved_memory, &addr, &res->area);
+				   perfrec_hw_dt(&b->sess.hw)->reserved_memory, &addr, &res->area);
 	if (ret) {
 		res->why = "no room for it after relocation";
 		perfrec_boot_drop(b, NULL);

@@ -9,7 +9,7 @@
 
 #include <linux/types.h>
 #include "perfrec_boot_dt.h"
-#include "perfrec_dt.h"
+#include <perfrec_dt.h>
 
 /**
  * perfrec_boot_bad_buffer() - Why a boot buffer cannot be used, before relocation

@@ -7,8 +7,8 @@
 #ifndef __PERFREC_BOOT_DT_H
 #define __PERFREC_BOOT_DT_H
 
+#include <perfrec_dt.h>
 #include <linux/types.h>
-#include "perfrec_dt.h"
 
 /* The longest reason perfrec_boot_bad_buffer() gives, NUL included */
 #define PERFREC_BOOT_WHY_LEN	128

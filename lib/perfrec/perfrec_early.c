@@ -23,8 +23,8 @@
 #include <perfrec.h>
 #include <perfrec_compat.h>
 #include <stdio.h>
-#include <dm/ofnode.h>
 #include <asm/global_data.h>
+#include <dm/ofnode.h>
 #include <linux/string.h>
 #include "perfrec_options.h"
 #include "perfrec_session.h"
@@ -82,7 +82,7 @@ static int perfrec_early_start(void *ctx, struct event *event)
 		perfrec_early_boot_ret = perfrec_boot_adopt(&perfrec_early_boot);
 		if (!perfrec_early_boot_ret) {
 			/* The walk's, kept valid by the adoption (perfrec_dt_follow()) */
-			perfrec_early_node = perfrec_session.hw.dt.options;
+			perfrec_early_node = perfrec_hw_dt(&perfrec_session.hw)->options;
 			perfrec_early_node_known = true;
 			return 0;
 		}

@@ -11,6 +11,8 @@
 #include <errno.h>
 #include <perf_data.h>
 #include <perfrec.h>
+#include <perfrec_dt.h>
+#include <perfrec_hw.h>
 #include <stdio.h>
 #include <version.h>
 #include <vsprintf.h>
@@ -18,8 +20,6 @@
 #include <dm/ofnode.h>
 #include <linux/kernel.h>
 #include <linux/string.h>
-#include "perfrec_arch.h"
-#include "perfrec_dt.h"
 #include "perfrec_info.h"
 
 DECLARE_GLOBAL_DATA_PTR;
@@ -118,7 +118,7 @@ void perfrec_info_fill(struct perfrec_facts *f, struct perfrec_cfg *cfg,
 		f->events[i].callchain = cfg->callchain;
 	}
 
-	snprintf(f->cpuid, sizeof(f->cpuid), "0x%016llx", read_cpu_midr());
+	snprintf(f->cpuid, sizeof(f->cpuid), "0x%016llx", perfrec_hw_midr());
 	snprintf(f->osrelease, sizeof(f->osrelease), "U-Boot %s", PLAIN_VERSION);
 
 	memset(info, 0, sizeof(*info));

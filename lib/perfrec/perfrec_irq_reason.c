@@ -14,7 +14,6 @@
 #include <stdio.h>
 #include <vsprintf.h>
 #include <linux/kconfig.h>
-#include "perfrec_arch.h"
 
 /* What a CPU without a PMU is told, after "This " or "this " */
 #define PERFREC_NO_PMU		"CPU has no PMUv3 (" PERFREC_PMU_ID_FIELD ")"
@@ -79,7 +78,7 @@ void perfrec_irq_reason(const struct perfrec_irq_report *irq, char *buf, size_t 
 		break;
 	case PERFREC_IRQ_NO_PROP:
 		snprintf(buf, size, timer ? "%s has no \"interrupts\" entry for the EL%u timer" :
-			 "%s has no \"interrupts\" property", irq->node, perfrec_arch_el());
+			 "%s has no \"interrupts\" property", irq->node, irq->el);
 		break;
 	case PERFREC_IRQ_NO_CPU:
 		snprintf(buf, size,

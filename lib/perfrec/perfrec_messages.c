@@ -9,12 +9,12 @@
 
 #include <errno.h>
 #include <perfrec.h>
+#include <perfrec_hw.h>
 #include <perfrec_period.h>
 #include <stdio.h>
 #include <vsprintf.h>
 #include <asm/system.h>
 #include <linux/kconfig.h>
-#include "perfrec_arch.h"
 
 void perfrec_print_fallback(const struct perfrec_cfg *cfg, const struct perfrec_irq_report *why)
 {
@@ -38,12 +38,12 @@ void perfrec_print_fallback(const struct perfrec_cfg *cfg, const struct perfrec_
 void perfrec_print_el_left_out(void)
 {
 	/* 32-bit Arm: no option builds Monitor mode in (CONFIG_PERFREC_EL3 is AArch64's) */
-	if (!IS_ENABLED(CONFIG_ARM64) && perfrec_arch_el() == 3) {
+	if (!IS_ENABLED(CONFIG_ARM64) && perfrec_hw_el() == 3) {
 		printf("U-Boot runs in Monitor mode, where perfrec does not run on 32-bit Arm\n");
 		return;
 	}
 	printf("U-Boot runs at EL%u, which this build leaves out (CONFIG_PERFREC_EL%u)\n",
-	       perfrec_arch_el(), perfrec_arch_el());
+	       perfrec_hw_el(), perfrec_hw_el());
 }
 
 /* @ev's period does not fit its counter, with room for a late interrupt's gap */
@@ -83,11 +83,11 @@ void perfrec_print_arm_error(int err, const struct perfrec_cfg *cfg,
 		perfrec_print_el_left_out();
 		break;
 	case -ETIME:
-		if (!perfrec_arch_has_timer())
+		if (!perfrec_hw_has_timer())
 			printf("This CPU has no generic timer (ID_PFR1.GenTimer), which perfrec's timestamps need\n");
 		else
 			printf("The generic timer has no frequency (%s is 0): the firmware must set it\n",
-			       PERFREC_REGNAME_EL0("CNTFRQ"));
+			       IS_ENABLED(CONFIG_ARM64) ? "CNTFRQ_EL0" : "CNTFRQ");
 		break;
 	case -ENODEV:
 		perfrec_print_no_pmu();

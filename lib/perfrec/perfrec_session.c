@@ -24,6 +24,7 @@
 #include <perf_data.h>
 #include <perfrec.h>
 #include <perfrec_compat.h>
+#include <perfrec_hw.h>
 #include <perfrec_snapshot.h>
 #include <stdio.h>
 #include <time.h>
@@ -35,11 +36,7 @@
 #include <dm/root.h>
 #include <linux/kernel.h>
 #include <linux/string.h>
-#include "perfrec_cpu.h"
-#include "perfrec_hw.h"
 #include "perfrec_info.h"
-#include "perfrec_irq.h"
-#include "perfrec_ring.h"
 #include "perfrec_session.h"
 
 DECLARE_GLOBAL_DATA_PTR;
@@ -139,7 +136,7 @@ static int perfrec_begin_data(struct perfrec_session *s)
 
 	if (s->cfg.mode != PERFREC_RECORD)
 		return 0;
-	s->facts.info.start_time = perfrec_irq_now_ns(st);
+	s->facts.info.start_time = perfrec_hw_now_ns(st);
 	if (s->boot) {
 		/* The head is written when the recording is adopted after relocation */
 		perfrec_ring_init(&st->ring, s->cfg.buf, s->cfg.buf_size);
@@ -163,10 +160,10 @@ static int perfrec_session_try(struct perfrec_session *s)
 	if (ret)
 		goto err;
 
-	perfrec_info_fill(&s->facts, &s->cfg, &s->hw.dt);
+	perfrec_info_fill(&s->facts, &s->cfg, perfrec_hw_dt(&s->hw));
 	ret = perfrec_hw_claim(&s->hw, s->st, &s->cfg, s->facts.events, perfrec_info_text_bytes(),
 			       s->boot, &s->irq);
-	s->failed_event = s->hw.ctr.failed_event;
+	s->failed_event = perfrec_hw_failed_event(&s->hw);
 	if (ret)
 		goto err;
 	/* Last of what may fail: the buffer is written only when all else is ready */
@@ -316,15 +313,14 @@ void perfrec_session_phase(struct perfrec_session *s, const char *name, u64 time
 
 	if (!s->phases || s->state != PERFREC_ARMED || s->nr_phases >= PERFREC_MAX_PHASES)
 		return;
-	masks = read_irq_masks();
-	perfrec_cpu_block();	/* one producer at a time */
+	masks = perfrec_hw_block();	/* one producer at a time */
 	bytes = perf_data_thread(rec, PERFREC_PID, tid, name, time, s->facts.events[0].id);
 	/* Without its COMM the thread would have no name: the phase goes on */
 	if (perfrec_ring_put(&st->ring, rec, bytes / sizeof(u64))) {
 		st->tid = tid;
 		s->nr_phases++;
 	}
-	write_irq_masks(masks);
+	perfrec_hw_unblock(masks);
 }
 
 void perfrec_session_stats(struct perf_data_stats *stats)
@@ -432,6 +428,7 @@ void perfrec_get_result(struct perfrec_result *res)
 {
 	struct perfrec_session *s = &perfrec_session;
 	struct perfrec_irq *st = &perfrec_irq;
+	u64 start, end;
 	uint i;
 
 	memset(res, 0, sizeof(*res));
@@ -453,18 +450,18 @@ void perfrec_get_result(struct perfrec_result *res)
 	res->foreign = st->foreign;
 	res->nr_events = s->cfg.nr_events;
 	res->mode = s->cfg.mode;
-	res->id = s->hw.ctr.id;
+	res->id = perfrec_hw_id(&s->hw);
 	for (i = 0; i < s->cfg.nr_events; i++) {
 		res->name[i] = s->cfg.events[i].name;
-		res->count[i] = s->state == PERFREC_FINALISED ? s->hw.ctr.count[i] :
+		res->count[i] = s->state == PERFREC_FINALISED ? perfrec_hw_count(&s->hw, i) :
 				st->counter[i].count;
 		res->period[i] = st->counter[i].period;
 		res->counter[i] = st->counter[i].idx;
 		res->event_late[i] = st->counter[i].late;
 		res->late += st->counter[i].late;
 	}
-	res->elapsed_ns = s->state == PERFREC_FINALISED ? s->hw.ctr.end_ns - s->hw.ctr.start_ns :
-			  perfrec_irq_now_ns(st) - s->hw.ctr.start_ns;
+	start = perfrec_hw_span_ns(&s->hw, &end);
+	res->elapsed_ns = (s->state == PERFREC_FINALISED ? end : perfrec_hw_now_ns(st)) - start;
 	res->restore_err = s->restore_err;
 	strlcpy(res->mismatch, s->mismatch.name, sizeof(res->mismatch));
 	res->before = s->mismatch.before;

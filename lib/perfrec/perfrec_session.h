@@ -9,9 +9,10 @@
 
 #include <perf_data.h>
 #include <perfrec.h>
+#include <perfrec_dt.h>
+#include <perfrec_hw.h>
 #include <perfrec_snapshot.h>
 #include <linux/types.h>
-#include "perfrec_hw.h"
 #include "perfrec_info.h"
 
 /**
@@ -85,9 +86,9 @@ extern struct perfrec_session perfrec_session;
  * Return: the PMU's node when its interrupt drives the session, else
  * ofnode_null() (the device is bound with no node)
  */
-static inline ofnode perfrec_session_pmu_node(const struct perfrec_session *s)
+static inline ofnode perfrec_session_pmu_node(struct perfrec_session *s)
 {
-	return s->cfg.source == PERFREC_SRC_PMU ? s->hw.dt.pmu.node : ofnode_null();
+	return s->cfg.source == PERFREC_SRC_PMU ? perfrec_hw_dt(&s->hw)->pmu.node : ofnode_null();
 }
 
 /**

@@ -12,12 +12,11 @@
 #include <errno.h>
 #include <perf_data.h>
 #include <perfrec.h>
+#include <perfrec_hw.h>
 #include <perfrec_report.h>
 #include <perfrec_stream.h>
 #include <linux/kernel.h>
 #include <linux/string.h>
-#include "perfrec_irq.h"
-#include "perfrec_ring.h"
 #include "perfrec_session.h"
 
 size_t perfrec_stream_pending(void)

@@ -31,8 +31,8 @@
 #include <linux/libfdt.h>
 #include <linux/string.h>
 #include <perfrec.h>
+#include <perfrec_dt.h>
 #include "perfrec_boot_dt.h"
-#include "perfrec_dt.h"
 #include "perfrec_dt_irq.h"
 
 static struct global_data perfrec_host_gd;

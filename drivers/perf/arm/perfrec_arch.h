@@ -217,12 +217,12 @@ static inline void perfrec_arch_pmsel_write(uint idx, bool type, u64 val)
 
 static inline u64 read_pmccfiltr(void)
 {
-	return perfrec_arch_pmsel_read(PMUV3_CYCLE_IDX, true);
+	return perfrec_arch_pmsel_read(PERFREC_CYCLE_COUNTER, true);
 }
 
 static inline void write_pmccfiltr(u64 val)
 {
-	perfrec_arch_pmsel_write(PMUV3_CYCLE_IDX, true, val);
+	perfrec_arch_pmsel_write(PERFREC_CYCLE_COUNTER, true, val);
 }
 
 static inline u64 read_pmevcntrn(uint idx)
