@@ -28,6 +28,11 @@ Each C file also has a layer (LAYERS): the command over the recorder in
 lib/perfrec/, over the hardware in drivers/perf/, over the perf.data writer.
 A dependency of a file on a higher layer is reported too ('up: A B').
 
+The recorder reaches the hardware through its public headers only
+(include/): a file of lib/perfrec/ that includes a header of drivers/
+(found as above) is reported as 'private: A H', and an include path into
+drivers/ in lib/perfrec/Makefile as 'include path: lib/perfrec/Makefile'.
+
 Then the limits: no C file, header or Python file over LINE_LIMIT lines, no
 C function over FUNC_LIMIT lines (a function may carry its reason for more
 in a comment holding FUNC_EXEMPT).
@@ -56,6 +61,8 @@ PY_DIRS = ['bench', 'scripts', 'test', 'tools/perfrec']
 # The layers of the C files, highest first: a file may depend on its own
 # layer and those below (a path prefix; unlisted files are not checked)
 LAYERS = ['cmd/', 'lib/perfrec/', 'drivers/perf/', 'lib/perf_data']
+# The recorder: public headers only of what is below it
+RECORDER = 'lib/perfrec/'
 
 # What is over a limit or in a circle today, each to be taken off as it is
 # fixed: nothing now, and a finding that appears fails the check
@@ -200,6 +207,27 @@ def header_circles(top, files):
     return sorted(set(found))
 
 
+def private_includes(top, files):
+    """[(file, header)]: a file of the recorder that includes a header of drivers/"""
+    texts, _ = c_texts(top, files)
+    names = {}
+    for rel in files:
+        if rel.endswith('.h'):
+            names.setdefault(os.path.basename(rel), []).append(rel)
+    return sorted((rel, dep) for rel, text in texts.items() if rel.startswith(RECORDER)
+                  for name in C_INCLUDE.findall(text) for dep in included(rel, name, names)
+                  if dep.startswith('drivers/'))
+
+
+def include_paths(top):
+    """Whether the recorder's Makefile adds an include path into drivers/"""
+    path = os.path.join(top, RECORDER, 'Makefile')
+    if not os.path.exists(path):
+        return False
+    with open(path, encoding='utf-8') as inf:
+        return bool(re.search(r'-I\S*\bdrivers/', inf.read()))
+
+
 def layer(rel):
     """@rel's layer: 0 the highest, None if it has none"""
     return next((idx for idx, pre in enumerate(LAYERS) if rel.startswith(pre)), None)
@@ -312,6 +340,10 @@ def findings(top):
         found.add(f'up: {rel} {dep}')
     for hdr, src in header_circles(top, [f for f in c_files if not f.endswith('.S')]):
         found.add(f'header: {hdr} {src}')
+    for rel, hdr in private_includes(top, [f for f in c_files if not f.endswith('.S')]):
+        found.add(f'private: {rel} {hdr}')
+    if include_paths(top):
+        found.add(f'include path: {RECORDER}Makefile')
     for comp in circles(py_graph(top, py_files)):
         found.add('circle: ' + ' '.join(comp))
     for rel in c_files + py_files:

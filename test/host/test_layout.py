@@ -5,8 +5,9 @@
 The project itself must hold exactly what KNOWN lists (a finding fixed is
 taken off it, a new one fails). Synthetic trees show that each rule finds
 what it should and nothing else: a call circle between C files, one through
-a private header, a header calling into a C file that includes it, an import circle in Python, a file and a function over
-their limits; a static function, a name in a comment, a struct tag and a
+a private header, a header calling into a C file that includes it, the
+recorder including a header of drivers/, an import circle in Python, a
+file and a function over their limits; a static function, a name in a comment, a struct tag and a
 public header are no edge.
 """
 
@@ -113,12 +114,30 @@ def test_layers(tmp_path):
     -I path finds it); the recorder calling the hardware is not"""
     write(tmp_path, 'lib/perfrec/rec.h', 'int rec_fn(void);\n')
     write(tmp_path, 'lib/perfrec/rec.c',
-          '#include "hw.h"\n\nint rec_fn(void)\n{\n\treturn hw_fn();\n}\n')
-    write(tmp_path, 'drivers/perf/hw.h', 'int hw_fn(void);\n')
+          '#include <hw.h>\n\nint rec_fn(void)\n{\n\treturn hw_fn();\n}\n')
+    write(tmp_path, 'include/hw.h', 'int hw_fn(void);\n')
     write(tmp_path, 'drivers/perf/hw.c', 'int hw_fn(void)\n{\n\treturn 0;\n}\n')
     assert not LA.findings(str(tmp_path))
     write(tmp_path, 'drivers/perf/low.c', '#include "rec.h"\n\nint low_fn;\n')
     assert LA.findings(str(tmp_path)) == {'up: drivers/perf/low.c lib/perfrec/rec.c'}
+
+
+def test_recorder_public_headers(tmp_path):
+    """The recorder including a header of drivers/ (quoted, or found by an
+    -I path), or its Makefile adding such a path, is a finding; a public
+    header of include/ and its own private header are not"""
+    write(tmp_path, 'include/hw.h', 'int hw_fn(void);\n')
+    write(tmp_path, 'lib/perfrec/rec.h', 'int rec_fn(void);\n')
+    write(tmp_path, 'lib/perfrec/rec.c', '#include <hw.h>\n#include "rec.h"\n\nint rec_var;\n')
+    write(tmp_path, 'lib/perfrec/Makefile', 'obj-y += rec.o\n')
+    write(tmp_path, 'drivers/perf/arm64/hw_arch.h', 'int hw_arch_fn(void);\n')
+    assert not LA.findings(str(tmp_path))
+    write(tmp_path, 'lib/perfrec/rec2.c', '#include "hw_arch.h"\n\nint rec2_var;\n')
+    write(tmp_path, 'lib/perfrec/Makefile',
+          'ccflags-y += -I$(srctree)/drivers/perf/arm64\nobj-y += rec.o\n')
+    assert LA.findings(str(tmp_path)) == {
+        'private: lib/perfrec/rec2.c drivers/perf/arm64/hw_arch.h',
+        'include path: lib/perfrec/Makefile'}
 
 
 def test_c_struct_global(tmp_path):
