@@ -8,10 +8,30 @@
  * the core's own (@gic->l1), which stays pending until its device drops it.
  */
 
+#include <perfrec_dt.h>
 #include <perfrec_snapshot.h>
+#include <linux/bitfield.h>
+#include <linux/sizes.h>
 #include "perfrec_bcm2836.h"
+#include "perfrec_cpu.h"
 #include "perfrec_ctlr_ops.h"
 #include "perfrec_gic.h"
+
+/* Its one block of registers, and this core's IRQ source register in it */
+static int perfrec_bcm2836_ctlr_find(const struct perfrec_dt_ctlr *ctlr, struct perfrec_gic *gic)
+{
+	int ret;
+
+	gic->l1.core = FIELD_GET(CPU_MPIDR_AFF0, perfrec_cpu_affinity());
+	ret = perfrec_gic_reach(gic, "registers", ctlr->base[0], ctlr->size[0] ?: SZ_256, 0,
+				&gic->dist);
+	if (ret)
+		return ret;
+	gic->l1.base = gic->dist;
+	gic->cpu = perfrec_bcm2836_source(gic->dist, gic->l1.core);
+
+	return 0;
+}
 
 static int perfrec_bcm2836_ctlr_setup(struct perfrec_gic *gic)
 {
@@ -50,6 +70,7 @@ static void perfrec_bcm2836_ctlr_snapshot(const struct perfrec_gic *gic,
 }
 
 const struct perfrec_ctlr_ops perfrec_bcm2836_ctlr = {
+	.find		= perfrec_bcm2836_ctlr_find,
 	.setup		= perfrec_bcm2836_ctlr_setup,
 	.restore	= perfrec_bcm2836_ctlr_restore,
 	.pending	= perfrec_bcm2836_ctlr_pending,

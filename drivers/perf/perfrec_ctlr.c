@@ -9,14 +9,21 @@
  * controller calls it directly.
  */
 
+#define LOG_CATEGORY	LOGC_ARCH
+
 #include <errno.h>
+#include <log.h>
+#include <perfrec_dt.h>
+#include <linux/string.h>
+#include "perfrec_cpu.h"
 #include "perfrec_ctlr.h"
 #include "perfrec_ctlr_ops.h"
+#include "perfrec_dt_irq.h"
 #include "perfrec_gic.h"
 
 /*
- * The controller of @gic; perfrec_gic_from_dt() finds only those the build
- * has (perfrec_gic_parent_check()), so NULL is a bug
+ * The controller of @gic; perfrec_ctlr_find() finds only those the build
+ * has (perfrec_gic_dt_check()), so NULL is a bug
  */
 static const struct perfrec_ctlr_ops *perfrec_ctlr_get(const struct perfrec_gic *gic)
 {
@@ -26,6 +33,27 @@ static const struct perfrec_ctlr_ops *perfrec_ctlr_get(const struct perfrec_gic 
 		return &perfrec_gic_ctlr;
 
 	return NULL;
+}
+
+int perfrec_ctlr_find(const struct perfrec_dt_ctlr *ctlr, struct perfrec_gic *gic)
+{
+	const struct perfrec_ctlr_ops *ops;
+	int ret;
+
+	memset(gic, 0, sizeof(*gic));
+	/* What the node must give: checked before any block is read */
+	ret = perfrec_gic_dt_check(ctlr, perfrec_cpu_affinity());
+	if (ret) {
+		gic->dt_err = log_msg_ret("dt", ret);
+		return gic->dt_err;
+	}
+	gic->version = ctlr->version;
+	ops = perfrec_ctlr_get(gic);
+	gic->dt_err = ops ? ops->find(ctlr, gic) : -EPROTONOSUPPORT;
+	if (gic->dt_err)
+		perfrec_gic_put(gic);
+
+	return gic->dt_err;
 }
 
 int perfrec_ctlr_setup(struct perfrec_gic *gic)

@@ -4,8 +4,8 @@
  * perfrec's interrupt controllers: the calls a session makes on them
  *
  * Each controller (GICv2, GICv3, the BCM2836 local controller) implements
- * perfrec_ctlr_ops.h; perfrec_ctlr.c picks the one by the version
- * perfrec_gic_from_dt() found.
+ * perfrec_ctlr_ops.h; perfrec_ctlr.c picks the one by the version the
+ * device tree gives (perfrec_ctlr_find()).
  */
 
 #ifndef __PERFREC_CTLR_H
@@ -13,12 +13,30 @@
 
 #include <linux/types.h>
 
+struct perfrec_dt_ctlr;
 struct perfrec_gic;
 struct perfrec_snapshot;
 
 /**
+ * perfrec_ctlr_find() - Reach an interrupt controller found in the device tree
+ * @ctlr: the controller, a device's interrupt parent, with its register
+ *	blocks (perfrec_dt_scan())
+ * @gic: returns its version and register bases
+ *
+ * Checks what the node gives, then calls the controller's @find. Each
+ * register block is checked against the page tables in use first: what
+ * U-Boot's MMU map leaves out is mapped as device memory until
+ * perfrec_gic_put(). Its first read is guarded: an abort there is an error.
+ * Return: 0 if found, or perfrec_gic_dt_check()'s error (-EINVAL if its
+ * "reg" is incomplete, -ENODEV if this CPU is not a BCM2836 core), or the
+ * controller's find's (perfrec_gic_find(): @gic->fault names the block);
+ * on error nothing stays mapped. The same code is kept in @gic->dt_err.
+ */
+int perfrec_ctlr_find(const struct perfrec_dt_ctlr *ctlr, struct perfrec_gic *gic);
+
+/**
  * perfrec_ctlr_setup() - Take @gic->intid for the session
- * @gic: the controller from perfrec_gic_from_dt(), with @intid set
+ * @gic: the controller from perfrec_ctlr_find(), with @intid set
  *
  * Saves what it changes, then, on a GIC: wakes the redistributor (v3),
  * disables every other enabled interrupt (so nothing another firmware left
@@ -41,14 +59,14 @@ void perfrec_ctlr_restore(struct perfrec_gic *gic);
 
 /**
  * perfrec_ctlr_pending() - Is @gic->intid pending at the controller?
- * @gic: the controller from perfrec_gic_from_dt(), with @intid set
+ * @gic: the controller from perfrec_ctlr_find(), with @intid set
  * Return: its pending bit (whether or not it is enabled)
  */
 bool perfrec_ctlr_pending(const struct perfrec_gic *gic);
 
 /**
  * perfrec_ctlr_clear_pending() - Clear @gic->intid's pending state
- * @gic: the controller from perfrec_gic_from_dt(), with @intid set
+ * @gic: the controller from perfrec_ctlr_find(), with @intid set
  *
  * Where the controller keeps none of its own (the BCM2836's sources are
  * levels), nothing.
@@ -57,7 +75,7 @@ void perfrec_ctlr_clear_pending(struct perfrec_gic *gic);
 
 /**
  * perfrec_ctlr_snapshot() - Record every controller register perfrec may change
- * @gic: the controller from perfrec_gic_from_dt(), with @intid set
+ * @gic: the controller from perfrec_ctlr_find(), with @intid set
  * @snap: snapshot to add to
  */
 void perfrec_ctlr_snapshot(const struct perfrec_gic *gic, struct perfrec_snapshot *snap);

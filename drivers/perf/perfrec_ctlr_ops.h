@@ -18,11 +18,14 @@
 
 #include <linux/types.h>
 
+struct perfrec_dt_ctlr;
 struct perfrec_gic;
 struct perfrec_snapshot;
 
 /**
  * struct perfrec_ctlr_ops - What an interrupt controller does for a session
+ * @find: reach the controller's registers, which the device tree gives
+ *	(@gic->version is set; see perfrec_ctlr_find())
  * @setup: take the interrupt for the session, saving what it changes (see
  *	perfrec_ctlr_setup())
  * @restore: undo @setup
@@ -31,6 +34,7 @@ struct perfrec_snapshot;
  * @snapshot: add the registers @setup changes
  */
 struct perfrec_ctlr_ops {
+	int (*find)(const struct perfrec_dt_ctlr *ctlr, struct perfrec_gic *gic);
 	int (*setup)(struct perfrec_gic *gic);
 	void (*restore)(struct perfrec_gic *gic);
 	bool (*pending)(const struct perfrec_gic *gic);

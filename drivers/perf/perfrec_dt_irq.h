@@ -184,7 +184,7 @@ int perfrec_timer_dt_irq(const struct perfrec_dt_dev *dev, uint el, struct perfr
  *
  * The node, its interrupt parent (which must be a GIC or the BCM2836
  * local controller: the specifier's form is the parent's), its entry.
- * The controller's own registers are perfrec_gic_from_dt()'s, after this.
+ * The controller's own registers are perfrec_ctlr_find()'s, after this.
  * Return: 0 if found, -ENOENT if there is no node, -ENXIO if its parent or
  * its entry cannot be used, -EPROTONOSUPPORT if the entry is not a PPI or
  * SPI (the timer's: not a PPI)

@@ -9,8 +9,8 @@
  * and offsets are those of <asm/gic.h>. GICv2 and GICv3 are one
  * controller to perfrec_ctlr.c (struct perfrec_ctlr_ops): they share the
  * distributor's code, and the functions here tell them apart where they
- * differ. Finding the GIC in the device tree and reaching
- * its registers is perfrec_gic_dt.c's.
+ * differ. Finding the GIC in the device tree, reaching its registers and
+ * the controller's table of operations are perfrec_gic_dt.c's.
  */
 
 #define LOG_CATEGORY	LOGC_ARCH
@@ -27,7 +27,6 @@
 #include <linux/bitfield.h>
 #include <linux/sizes.h>
 #include "perfrec_cpu.h"
-#include "perfrec_ctlr_ops.h"
 #include "perfrec_gic.h"
 #include "perfrec_gic_ctlr.h"
 #include "perfrec_mmu.h"
@@ -283,9 +282,7 @@ static void perfrec_gic_take_line(struct perfrec_gic *gic, void __iomem *frame, 
 	}
 }
 
-static void perfrec_gic_restore(struct perfrec_gic *gic);
-
-static int perfrec_gic_setup(struct perfrec_gic *gic)
+int perfrec_gic_setup(struct perfrec_gic *gic)
 {
 	void __iomem *frame = perfrec_gic_irq_frame(gic);
 	uint reg = gic->intid / 32;
@@ -350,7 +347,7 @@ err:
 	return log_msg_ret("sync", ret);
 }
 
-static void perfrec_gic_restore(struct perfrec_gic *gic)
+void perfrec_gic_restore(struct perfrec_gic *gic)
 {
 	void __iomem *frame = perfrec_gic_irq_frame(gic);
 	uint reg = gic->intid / 32;
@@ -383,19 +380,19 @@ static void perfrec_gic_restore(struct perfrec_gic *gic)
 	}
 }
 
-static bool perfrec_gic_pending(const struct perfrec_gic *gic)
+bool perfrec_gic_pending(const struct perfrec_gic *gic)
 {
 	return readl(perfrec_gic_enable_reg(gic, GICD_ISPENDRn, gic->intid / 32)) &
 	       BIT(gic->intid % 32);
 }
 
-static void perfrec_gic_clear_pending(struct perfrec_gic *gic)
+void perfrec_gic_clear_pending(struct perfrec_gic *gic)
 {
 	writel(BIT(gic->intid % 32), perfrec_gic_enable_reg(gic, GICD_ICPENDRn, gic->intid / 32));
 	perfrec_gic_sync(gic);	/* a disable follows, which waits again */
 }
 
-static void perfrec_gic_snapshot(const struct perfrec_gic *gic, struct perfrec_snapshot *snap)
+void perfrec_gic_snapshot(const struct perfrec_gic *gic, struct perfrec_snapshot *snap)
 {
 	void __iomem *frame = perfrec_gic_irq_frame(gic);
 	uint i;
@@ -449,11 +446,3 @@ void perfrec_gic_snapshot_tables(const struct perfrec_gic *gic, struct perfrec_s
 		perfrec_snap_add(snap, "page table entry %d", i,
 				 b->restored ? *b->change[i].desc : b->change[i].old);
 }
-
-const struct perfrec_ctlr_ops perfrec_gic_ctlr = {
-	.setup		= perfrec_gic_setup,
-	.restore	= perfrec_gic_restore,
-	.pending	= perfrec_gic_pending,
-	.clear_pending	= perfrec_gic_clear_pending,
-	.snapshot	= perfrec_gic_snapshot,
-};

@@ -55,8 +55,8 @@ struct perfrec_snapshot;
  * @group0: v3 at EL3: the interrupt is put in group 0 and arrives as an FIQ
  *	(EL3 takes group 1 as FIQ too, but cannot acknowledge non-secure
  *	group 1 through ICC_IAR1_EL1)
- * @dt_err: what perfrec_gic_from_dt() returned
- * @fault: the register block perfrec_gic_from_dt() could not reach:
+ * @dt_err: what perfrec_ctlr_find() returned
+ * @fault: the register block perfrec_ctlr_find() could not reach:
  *	@fault.block names it ("distributor", ...) or is NULL, @fault.start
  *	and @fault.end are its first and last address, @fault.err why it
  *	could not be mapped (see perfrec_mmu_map()); or, after
@@ -110,35 +110,55 @@ struct perfrec_gic {
 };
 
 /**
- * perfrec_gic_from_dt() - Reach an interrupt controller found in the device tree
- * @ctlr: the controller, a device's interrupt parent, with its register
- *	blocks (perfrec_dt_scan())
- * @gic: returns version and register bases
+ * perfrec_gic_find() - A GIC's find (struct perfrec_ctlr_ops)
+ * @ctlr: the GICv2 or GICv3, checked by perfrec_gic_dt_check()
+ * @gic: returns its register bases, with @version set
  *
- * Each register block is checked against the page tables in use first: what
- * U-Boot's MMU map leaves out is mapped as device memory until
- * perfrec_gic_put(). Its first read is guarded: an abort there is an error.
- * Return: 0 if found, or perfrec_gic_dt_check()'s error (-EINVAL if its
- * "reg" is incomplete, -ENODEV if this CPU is not a BCM2836 core), -EINVAL
- * if a GICv3's redistributor regions end early, -ENODEV if this CPU's GICv3
- * redistributor is not found, -EADDRNOTAVAIL if a block is not mapped and
- * cannot be, -EFAULT if nothing answers at one (@gic->fault names the block); on error nothing
- * stays mapped. The same code is kept in @gic->dt_err.
+ * Return: 0, -EINVAL if a GICv3's redistributor regions end early, -ENODEV
+ * if this CPU's GICv3 redistributor is not found, or perfrec_gic_reach()'s
+ * error
  */
-int perfrec_gic_from_dt(const struct perfrec_dt_ctlr *ctlr, struct perfrec_gic *gic);
+int perfrec_gic_find(const struct perfrec_dt_ctlr *ctlr, struct perfrec_gic *gic);
+
+/*
+ * A GIC's struct perfrec_ctlr_ops (perfrec_gic_ctlr, perfrec_gic_dt.c):
+ * programmed by perfrec_gic.c, as perfrec_ctlr.h describes each call
+ */
+int perfrec_gic_setup(struct perfrec_gic *gic);
+void perfrec_gic_restore(struct perfrec_gic *gic);
+bool perfrec_gic_pending(const struct perfrec_gic *gic);
+void perfrec_gic_clear_pending(struct perfrec_gic *gic);
+void perfrec_gic_snapshot(const struct perfrec_gic *gic, struct perfrec_snapshot *snap);
+
+/**
+ * perfrec_gic_reach() - Make one register block of a controller reachable
+ * @gic: the controller; on error @gic->fault names the block
+ * @block: the block's name, for messages ("distributor", ...)
+ * @base: its address
+ * @size: its size
+ * @probe_off: the register read, with a guard, to see that something answers
+ * @regsp: returns the block's registers
+ *
+ * What U-Boot's MMU map leaves out of the block is mapped as device memory
+ * until perfrec_gic_put().
+ * Return: 0, -EADDRNOTAVAIL if it is not mapped and cannot be, -EFAULT if
+ * nothing answers
+ */
+int perfrec_gic_reach(struct perfrec_gic *gic, const char *block, fdt_addr_t base,
+		      fdt_size_t size, uint probe_off, void __iomem **regsp);
 
 /**
  * perfrec_gic_fault() - Say in @irq why the GIC could not be used
  * @gic: the GIC, whose @fault names the register block
- * @err: perfrec_gic_from_dt()'s error (@gic->dt_err), or perfrec_ctlr_setup()'s
+ * @err: perfrec_ctlr_find()'s error (@gic->dt_err), or perfrec_ctlr_setup()'s
  *	-ETIMEDOUT
  * @irq: returns the fault, the block, its range and what failed there
  */
 void perfrec_gic_fault(const struct perfrec_gic *gic, int err, struct perfrec_irq_report *irq);
 
 /**
- * perfrec_gic_put() - Give back the mappings perfrec_gic_from_dt() made
- * @gic: GIC from perfrec_gic_from_dt(); its registers must not be used after
+ * perfrec_gic_put() - Give back the mappings perfrec_ctlr_find() made
+ * @gic: GIC from perfrec_ctlr_find(); its registers must not be used after
  *
  * The page-table descriptors get their old values and the TLB is
  * invalidated; @gic->borrow still lists them for perfrec_gic_snapshot_tables().
@@ -147,7 +167,7 @@ void perfrec_gic_put(struct perfrec_gic *gic);
 
 /**
  * perfrec_gic_check_intid() - Does this GIC have interrupt @intid?
- * @gic: GIC from perfrec_gic_from_dt()
+ * @gic: GIC from perfrec_ctlr_find()
  * @intid: an INTID from the device tree
  * Return: 0 if it has, -EPROTONOSUPPORT if not
  */
@@ -155,7 +175,7 @@ int perfrec_gic_check_intid(const struct perfrec_gic *gic, uint intid);
 
 /**
  * perfrec_gic_snapshot_tables() - Record the page-table descriptors mapped for the GIC
- * @gic: GIC from perfrec_gic_from_dt()
+ * @gic: GIC from perfrec_ctlr_find()
  * @snap: snapshot to add to: each descriptor's value before perfrec wrote
  *	it while the mapping is held, its value now after perfrec_gic_put()
  */

@@ -11,7 +11,8 @@
  * affinity), and what U-Boot's MMU map leaves out of them is mapped for the
  * session (perfrec_mmu.c) and given back by perfrec_gic_put(). A block
  * where nothing answers is an error, not an abort. Programming the GIC is
- * perfrec_gic.c's.
+ * perfrec_gic.c's; the table of operations that makes GICv2 and GICv3 one
+ * of perfrec's controllers (perfrec_gic_ctlr) is here, as the GIC's find.
  */
 
 #define LOG_CATEGORY	LOGC_ARCH
@@ -25,8 +26,8 @@
 #include <dm/ofnode.h>
 #include <linux/bitfield.h>
 #include <linux/sizes.h>
-#include "perfrec_bcm2836.h"
 #include "perfrec_cpu.h"
+#include "perfrec_ctlr_ops.h"
 #include <perfrec_dt.h>
 #include "perfrec_dt_irq.h"
 #include "perfrec_gic.h"
@@ -48,8 +49,8 @@
  * @probe_off with a guard, so that a block where nothing answers is an
  * error and not an abort. @gic->fault names the block on error.
  */
-static int perfrec_gic_reach(struct perfrec_gic *gic, const char *block, fdt_addr_t base,
-			     fdt_size_t size, uint probe_off, void __iomem **regsp)
+int perfrec_gic_reach(struct perfrec_gic *gic, const char *block, fdt_addr_t base,
+		      fdt_size_t size, uint probe_off, void __iomem **regsp)
 {
 	struct perfrec_mmu mmu;
 	u32 val;
@@ -165,30 +166,13 @@ int perfrec_gic_check_intid(const struct perfrec_gic *gic, uint intid)
 	return perfrec_gic_dt_intid(gic->version, gic->l1.core, 32 * gic->nr_enable_regs, intid);
 }
 
-/* The distributor and CPU interface (v2), or the redistributor (v3), found and reachable */
-static int perfrec_gic_find(const struct perfrec_dt_ctlr *ctlr, struct perfrec_gic *gic)
+/* A GIC's find: the distributor and CPU interface (v2), or the redistributor (v3) */
+int perfrec_gic_find(const struct perfrec_dt_ctlr *ctlr, struct perfrec_gic *gic)
 {
-	fdt_addr_t dist, cpu;
-	fdt_size_t size;
+	fdt_addr_t dist = ctlr->base[0], cpu;
+	fdt_size_t size = ctlr->size[0];
 	int ret;
 
-	/* What the node must give: checked before any block is read */
-	ret = perfrec_gic_dt_check(ctlr, perfrec_cpu_affinity());
-	if (ret)
-		return log_msg_ret("dt", ret);
-	gic->version = ctlr->version;
-	dist = ctlr->base[0];
-	size = ctlr->size[0];
-	if (perfrec_gic_bcm2836(gic->version)) {
-		gic->l1.core = FIELD_GET(CPU_MPIDR_AFF0, perfrec_cpu_affinity());
-		ret = perfrec_gic_reach(gic, "registers", dist, size ?: SZ_256, 0,
-					&gic->dist);
-		if (ret)
-			return ret;
-		gic->l1.base = gic->dist;
-		gic->cpu = perfrec_bcm2836_source(gic->dist, gic->l1.core);
-		return 0;
-	}
 	ret = perfrec_gic_reach(gic, "distributor", dist,
 				size ?: perfrec_gic_v3(gic->version) ? SZ_64K : SZ_4K, GICD_TYPER,
 				&gic->dist);
@@ -217,12 +201,12 @@ static int perfrec_gic_find(const struct perfrec_dt_ctlr *ctlr, struct perfrec_g
 	return perfrec_gicv3_find_rdist(ctlr, gic);
 }
 
-int perfrec_gic_from_dt(const struct perfrec_dt_ctlr *ctlr, struct perfrec_gic *gic)
-{
-	memset(gic, 0, sizeof(*gic));
-	gic->dt_err = perfrec_gic_find(ctlr, gic);
-	if (gic->dt_err)
-		perfrec_gic_put(gic);
-
-	return gic->dt_err;
-}
+/* GICv2 and GICv3: one controller, over the distributor code they share */
+const struct perfrec_ctlr_ops perfrec_gic_ctlr = {
+	.find		= perfrec_gic_find,
+	.setup		= perfrec_gic_setup,
+	.restore	= perfrec_gic_restore,
+	.pending	= perfrec_gic_pending,
+	.clear_pending	= perfrec_gic_clear_pending,
+	.snapshot	= perfrec_gic_snapshot,
+};

@@ -20,6 +20,7 @@
 #include <linux/kernel.h>
 #include <linux/string.h>
 #include "perfrec_cpu.h"
+#include "perfrec_ctlr.h"
 #include <perfrec_dt.h>
 #include "perfrec_dt_irq.h"
 #include "perfrec_gic.h"
@@ -72,7 +73,7 @@ static int perfrec_timer_find(const struct perfrec_dt *dt, struct perfrec_source
 	ret = perfrec_dt_source_irq(dt, PERFREC_SRC_TIMER, 0, timer->el, &dtirq, irq);
 	if (ret)
 		return ret;
-	ret = perfrec_gic_from_dt(&dt->timer.parent, gic);
+	ret = perfrec_ctlr_find(&dt->timer.parent, gic);
 	gic->intid = dtirq.intid;
 	if (ret) {
 		perfrec_gic_fault(gic, gic->dt_err, irq);

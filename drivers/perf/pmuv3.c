@@ -24,6 +24,7 @@
 #include <dm/ofnode.h>
 #include <linux/bitfield.h>
 #include "perfrec_cpu.h"
+#include "perfrec_ctlr.h"
 #include <perfrec_dt.h>
 #include "perfrec_dt_irq.h"
 #include "perfrec_gic.h"
@@ -253,7 +254,7 @@ static int pmuv3_find(const struct perfrec_dt *dt, struct perfrec_source_hw *hw,
 	ret = perfrec_dt_source_irq(dt, PERFREC_SRC_PMU, perfrec_cpu_affinity(), 0, &dtirq, irq);
 	if (ret)
 		return ret;
-	ret = perfrec_gic_from_dt(&dt->pmu.parent, gic);
+	ret = perfrec_ctlr_find(&dt->pmu.parent, gic);
 	if (ret) {
 		perfrec_gic_fault(gic, gic->dt_err, irq);
 		return -ENXIO;
