@@ -52,6 +52,11 @@ FUNC_CATEGORY = {
     'perfrec_irq_handler': 'dispatch/other',
 }
 
+# perfrec's vector tables, by the EL each serves (32-bit Arm: SVC mode is
+# EL1, Hyp mode EL2)
+VECTOR_TABLES = {'perfrec_vectors_el1': 1, 'perfrec_vectors_el2': 2, 'perfrec_vectors_el3': 3,
+                 'perfrec_vectors_svc': 1, 'perfrec_vectors_hyp': 2}
+
 # Offsets of the IRQ/FIQ entries in a vector table (current EL, SP0/SPx)
 IRQ_ENTRIES = (0x080, 0x100, 0x280, 0x300)
 # 32-bit Arm: the IRQ entry of an AArch32 table, and the build's binutils
@@ -85,6 +90,7 @@ class Image:
         if not os.path.isfile(self.elf):
             raise BenchError('%s: no such file' % self.elf)
         self.vectors = {}  # el -> (start, size)
+        self.vector_names = {}  # el -> the table's symbol
         self.funcs = []  # (start, size, name) of the IRQ path's C code
         self._find_symbols()
         self.ranges = sorted([v for v in self.vectors.values()] +
@@ -116,13 +122,13 @@ class Image:
             allsyms.append((int(addr, 16), size, kind, name, where))
         starts = sorted({a for a, _, k, _, _ in allsyms if k in 'tTwW'})
         for addr, size, kind, name, where in allsyms:
-            m = re.fullmatch(r'perfrec_vectors_el([123])', name)
-            if m:
+            if name in VECTOR_TABLES:
                 # A table is 2 KiB at most; its last entry is one branch, so
                 # the next symbol may start inside that 2 KiB
                 nxt = bisect.bisect_right(starts, addr)
                 end = starts[nxt] if nxt < len(starts) else addr + 0x800
-                self.vectors[int(m.group(1))] = (addr, min(0x800, end - addr))
+                self.vectors[VECTOR_TABLES[name]] = (addr, min(0x800, end - addr))
+                self.vector_names[VECTOR_TABLES[name]] = name
             elif kind in 'tT' and size and re.search(r'/perfrec_(irq|unwind)\.c:\d', where):
                 self.funcs.append((addr, size, name))
         if sorted(self.vectors) != ([1, 2] if self.arm32 else [1, 2, 3]):
@@ -169,7 +175,7 @@ class Image:
         for addr in todo:
             if self.vector_el(addr):
                 self.category[addr] = 'entry/exit'
-                self.inner[addr] = 'perfrec_vectors_el%d' % self.vector_el(addr)
+                self.inner[addr] = self.vector_names[self.vector_el(addr)]
         todo = [a for a in todo if a not in self.category]
         if not todo:
             return
