@@ -811,17 +811,23 @@ lab-host: deps
 # Last, perf 7.3 reads again every recording the tests saved, make check's
 # on QEMU virt included (perfrec_perf_versions.py: none made again), and
 # must name what perf 6.1 names for every sample and chain entry.
-# REAL_BOARDS: <defconfig without _defconfig>=<cell>,<cell>...
-REAL_BOARDS	?= rpi_arm64=raspi3b,raspi3b-qemu11,raspi4b xilinx_versal_virt=versal,versal-qemu11
+# REAL_BOARDS: <defconfig without _defconfig>[:arm]=<cell>,<cell>... (:arm: a
+# 32-bit board, built with arm-linux-gnueabihf- and without the test command,
+# as the 32-bit test build)
+REAL_BOARDS	?= rpi_arm64=raspi3b,raspi3b-qemu11,raspi4b xilinx_versal_virt=versal,versal-qemu11 \
+		   vexpress_ca9x4:arm=vexpress-a9,vexpress-a9-qemu11
 
 check-real-boards: deps lab-host $(VERDICT)
 	newest=$(NEWEST) && also= && \
 	for args in $$newest; do \
 		for bc in $(REAL_BOARDS); do \
-			b=$${bc%%=*}; \
+			b=$${bc%%=*}; cc=$(CROSS_COMPILE); fr="$(BOARD_FRAGMENTS)"; \
+			case $$b in *:arm) b=$${b%:arm}; cc=arm-linux-gnueabihf-; \
+				fr="$(ARM32_FRAGMENTS) $(CURDIR)/configs/perfrec-board-test.config";; \
+			esac; \
 			$(MAKE) $$args BASE_DEFCONFIG=$${b}_defconfig CONFIG=board_$$b \
-				FRAGMENTS="$(BOARD_FRAGMENTS)" UBOOT_FLAGS=BINMAN_ALLOW_MISSING=1 \
-				board-build || exit 1; \
+				CROSS_COMPILE=$$cc FRAGMENTS="$$fr" \
+				UBOOT_FLAGS=BINMAN_ALLOW_MISSING=1 board-build || exit 1; \
 			also="$$also $$($(MAKE) -s --no-print-directory $$args CONFIG=board_$$b \
 				REAL_CELL=$${bc#*=} real-args)" || exit 1; \
 		done; \

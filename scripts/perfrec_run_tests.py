@@ -88,6 +88,10 @@ ARM32_EL_K = 'perfrec_arm32_el_left_out'
 #   at _end, loaded at CONFIG_TEXT_BASE and entered there at the CPU's
 #   highest EL (Versal virt: U-Boot's xilinx-versal-virt.dts is empty; QEMU
 #   puts its own at 0, where U-Boot does not look)
+# - kernel: the image booted as a kernel (default u-boot.bin), with the
+#   device tree the board's U-Boot embeds when there is no dtb
+#   (vexpress_ca9x4: the ELF, as U-Boot's own CI boots it);
+# - system: the QEMU program (default qemu-system-aarch64);
 # - lab: QEMU from the trixie chroot (make lab-host; QEMU 11), reached
 #   through PERFREC_LAB_ROOT (perfrec_lab_host.py run), not bookworm's 7.2;
 # - tests: the test_perfrec_real_<tests>* functions the cell runs.
@@ -95,8 +99,14 @@ RASPI3B = {'board': 'rpi_arm64', 'machine': 'raspi3b', 'icount': 'shift=0', 'mem
            'serial': 1, 'dtb': 'bcm2837-rpi-3-b.dtb', 'tests': 'raspi3b'}
 VERSAL = {'board': 'xilinx_versal_virt', 'machine': 'xlnx-versal-virt', 'icount': 'shift=0',
           'mem': '2G', 'serial': 0, 'appended': True, 'tests': 'versal'}
+# A Cortex-A9 (GICv1, no generic timer, security extensions on)
+VEXPRESS_A9 = {'board': 'vexpress_ca9x4', 'machine': 'vexpress-a9', 'icount': 'shift=0',
+               'mem': '1G', 'serial': 0, 'kernel': 'u-boot', 'system': 'qemu-system-arm',
+               'tests': 'vexpress_a9'}
 BOARD_CELLS = {
     'raspi3b': RASPI3B,
+    'vexpress-a9': VEXPRESS_A9,
+    'vexpress-a9-qemu11': dict(VEXPRESS_A9, lab=True),
     'versal': VERSAL,
     'raspi3b-qemu11': dict(RASPI3B, lab=True),
     'versal-qemu11': dict(VERSAL, lab=True),
@@ -115,13 +125,14 @@ def board_k(cell):
 
 def qemu(cell):
     """The QEMU command of a board cell: bookworm's, or the chroot's"""
+    system = cell.get('system', 'qemu-system-aarch64')
     if not cell.get('lab'):
-        return ['qemu-system-aarch64']
+        return [system]
     root = os.environ.get('PERFREC_LAB_ROOT')
     if not root:
         raise SystemExit('perfrec_run_tests: a QEMU 11 cell needs the trixie chroot: run it '
                          'under scripts/perfrec_lab_host.py run (make check-real-boards)')
-    return ['chroot', root, 'qemu-system-aarch64']
+    return ['chroot', root, system]
 
 
 # The early-boot build's tests (-k), and the SPL test vehicle's: its own and
@@ -201,8 +212,11 @@ def cell_env(job):
         if cell.get('appended'):
             env['PERFREC_QEMU_LOADER'] = appended_image(build, cell)
         else:
-            env['PERFREC_QEMU_KERNEL'] = os.path.join(build, 'u-boot.bin')
+            env['PERFREC_QEMU_KERNEL'] = os.path.join(build, cell.get('kernel', 'u-boot.bin'))
+        if cell.get('dtb'):
             env['PERFREC_QEMU_DTB'] = os.path.join(build, 'arch/arm/dts', cell['dtb'])
+        if cell.get('system'):
+            env['PERFREC_QEMU_SYSTEM'] = cell['system']
         return cell['board'], env
     if name in ARM32_CELLS:
         machine, icount, cpu = ARM32_CELLS[name]

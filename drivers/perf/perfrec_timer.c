@@ -53,6 +53,9 @@ void perfrec_timer_snapshot(struct perfrec_snapshot *snap)
 {
 	uint el = perfrec_cpu_el();
 
+	/* A Cortex-A8 or A9 has none: its registers are undefined instructions */
+	if (!perfrec_arch_has_timer())
+		return;
 	perfrec_snap_add(snap, perfrec_arch_timer_name(el, false), -1,
 			 perfrec_arch_timer_ctl(el) & ~TIMER_CNT_CTL_ISTATUS);
 	perfrec_snap_add(snap, perfrec_arch_timer_name(el, true), -1,

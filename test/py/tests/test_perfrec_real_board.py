@@ -241,3 +241,33 @@ def test_perfrec_real_raspi4b(ubman, tmp_path):
         cons.run_command('fdt addr $fdtcontroladdr')
         cons.run_command(f'fdt set /arm-pmu interrupts {irqs}')
     assert 'ok' in cons.run_command('echo ok')
+
+
+def refused(cons, cmd):
+    """Run @cmd; return its output, which must be one line of text, with return code 1"""
+    out = [line for line in cons.run_command(f'{cmd}; echo rc=$?').splitlines()
+           if line.strip()]
+    assert out[-1] == 'rc=1' and len(out) == 2, out
+    return out[0]
+
+
+@pytest.mark.boardspec('vexpress_ca9x4')
+@pytest.mark.buildconfigspec('cmd_perfrec')
+def test_perfrec_real_vexpress_a9(ubman):
+    """Versatile Express with a Cortex-A9 (GICv1, security extensions on): no
+    generic timer, an ARMv7 PMU without PMUv3's ID field. 'perfrec status -v'
+    snapshots what a session would borrow without reading a generic-timer
+    register (each is an undefined instruction here); list, record and stat
+    refuse in one line each; nothing changed and U-Boot goes on"""
+    cons = ubman
+    before = registers(cons)
+    assert any(reg.startswith('reg GICD_CTLR = ') for reg in before), before
+    assert not any(reg.startswith('reg CNT') for reg in before), before
+    assert refused(cons, 'perfrec list') == 'This CPU has no PMUv3 (ID_DFR0.PerfMon)'
+    timer = "This CPU has no generic timer (ID_PFR1.GenTimer), which perfrec's timestamps need"
+    assert refused(cons, 'perfrec record -- crc32 0x60000000 0x100000') == timer
+    assert refused(cons, 'perfrec stat -e cycles -- crc32 0x60000000 0x100000') == timer
+    assert refused(cons, 'perfrec start') == timer
+    assert 'state: idle' in cons.run_command('perfrec status')
+    assert registers(cons) == before
+    assert cons.run_command('crc32 0x60000000 0x100').startswith('crc32 for')
