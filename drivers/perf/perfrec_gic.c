@@ -127,6 +127,12 @@ static int perfrec_gic_sync(struct perfrec_gic *gic)
  * a GICv3 redistributor's for a PPI, else the distributor (banked per CPU
  * for PPIs on a GICv2)
  */
+/* GICD_IROUTER<n> of the session's SPI (GICv3) */
+static void __iomem *perfrec_gic_irouter(const struct perfrec_gic *gic)
+{
+	return gic->dist + GICD_IROUTERn + 8 * gic->intid;
+}
+
 static void __iomem *perfrec_gic_irq_frame(const struct perfrec_gic *gic)
 {
 	return perfrec_gic_v3(gic->version) && gic->intid < PERFREC_GIC_SPI_BASE ? gic->sgi :
@@ -146,8 +152,8 @@ static void perfrec_gic_route(struct perfrec_gic *gic)
 		return;
 	}
 	aff = perfrec_cpu_affinity();
-	gic->saved.target = readq(gic->dist + GICD_IROUTERn + 8 * gic->intid);
-	writeq(aff, gic->dist + GICD_IROUTERn + 8 * gic->intid);
+	gic->saved.target = perfrec_gic_readq(perfrec_gic_irouter(gic));
+	perfrec_gic_writeq(aff, perfrec_gic_irouter(gic));
 }
 
 static void perfrec_gic_unroute(struct perfrec_gic *gic)
@@ -155,7 +161,7 @@ static void perfrec_gic_unroute(struct perfrec_gic *gic)
 	if (perfrec_gic_v2(gic->version))
 		writeb(gic->saved.target, gic->dist + GICD_ITARGETSRn + gic->intid);
 	else
-		writeq(gic->saved.target, gic->dist + GICD_IROUTERn + 8 * gic->intid);
+		perfrec_gic_writeq(gic->saved.target, perfrec_gic_irouter(gic));
 }
 
 static int perfrec_gicv3_cpu_setup(struct perfrec_gic *gic)
@@ -413,7 +419,7 @@ void perfrec_gic_snapshot(const struct perfrec_gic *gic, struct perfrec_snapshot
 					 readl(gic->dist + GICD_ITARGETSRn + (gic->intid & ~3)));
 		else
 			perfrec_snap_add(snap, "GICD_IROUTER%d", gic->intid,
-					 readq(gic->dist + GICD_IROUTERn + 8 * gic->intid));
+					 perfrec_gic_readq(perfrec_gic_irouter(gic)));
 	}
 	if (perfrec_gic_v2(gic->version)) {
 		perfrec_snap_add(snap, "GICC_CTLR", -1, readl(gic->cpu + GICC_CTLR));

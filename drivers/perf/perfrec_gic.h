@@ -182,6 +182,31 @@ int perfrec_gic_check_intid(const struct perfrec_gic *gic, uint intid);
 void perfrec_gic_snapshot_tables(const struct perfrec_gic *gic, struct perfrec_snapshot *snap);
 
 /*
+ * A GICv3's 64-bit register (GICR_TYPER, GICD_IROUTER<n>). On 32-bit Arm
+ * it is two 32-bit accesses, low word first, as Linux's arch_gicv3.h does
+ * there: U-Boot's own 32-bit readq() and writeq() with CONFIG_KVM_VIRT_INS
+ * (qemu_arm_defconfig after 2025.01) move 32 bits and leave the upper half
+ * of what they read undefined.
+ */
+static inline u64 perfrec_gic_readq(const void __iomem *reg)
+{
+	if (IS_ENABLED(CONFIG_ARM64))
+		return readq(reg);
+
+	return readl(reg) | (u64)readl(reg + 4) << 32;
+}
+
+static inline void perfrec_gic_writeq(u64 val, void __iomem *reg)
+{
+	if (IS_ENABLED(CONFIG_ARM64)) {
+		writeq(val, reg);
+		return;
+	}
+	writel((u32)val, reg);
+	writel(val >> 32, reg + 4);
+}
+
+/*
  * IRQ context: acknowledge the highest-priority pending interrupt. @general
  * (a constant) says whether @cpuif may be the BCM2836 local controller: the
  * fast paths do not, and give @cpuif a constant version. The BCM2836's

@@ -141,7 +141,7 @@ static int perfrec_gicv3_find_rdist(const struct perfrec_dt_ctlr *ctlr, struct p
 						PERFREC_GICR_FRAME, GICR_TYPER, &rd);
 			if (ret)
 				return ret;
-			typer = readq(rd + GICR_TYPER);
+			typer = perfrec_gic_readq(rd + GICR_TYPER);
 			if (FIELD_GET(PERFREC_GICR_TYPER_AFF, typer) == aff) {
 				gic->rdist = rd;
 				gic->sgi = rd + SZ_64K;
