@@ -76,7 +76,7 @@ DECLARE_GLOBAL_DATA_PTR;
  * @size: the buffer's size (its option's value when it started)
  * @err: why it did not start (0 if it did)
  * @event_err: the event could not be used: perfrec_event_lookup()'s error
- * @timer: the generic timer is unusable: PERFREC_BOOT_NO_FREQ or _STILL
+ * @timer: the generic timer is unusable: perfrec_hw_timer_runs()'s error
  * @sess: the session, as perfrec_session_arm() left it (and whether it
  *	fell back to cpu-clock, and why)
  * @ring: the samples
@@ -146,20 +146,6 @@ static struct perfrec_boot *perfrec_boot_buf(void)
 	return map_sysmem(CONFIG_PERFREC_BOOT_ADDR, sizeof(struct perfrec_boot));
 }
 
-/* What may be wrong with the generic timer: no frequency, or a counter that stands still */
-#define PERFREC_BOOT_NO_FREQ	1
-#define PERFREC_BOOT_STILL	2
-
-static int perfrec_boot_check_timer(void)
-{
-	int ret = perfrec_hw_timer_runs(PERFREC_BOOT_TICK_TRIES);
-
-	if (ret == -ETIME)
-		return PERFREC_BOOT_NO_FREQ;
-
-	return ret ? PERFREC_BOOT_STILL : 0;
-}
-
 static int perfrec_boot_arm(struct perfrec_boot *b, struct perfrec_cfg *cfg)
 {
 	b->sess.st = &b->irq;
@@ -199,7 +185,7 @@ int perfrec_boot_start(void)
 	memset(b, 0, sizeof(*b));
 	*perfrec_hw_dt(&b->sess.hw) = dt;
 	b->size = opts.size;
-	b->timer = perfrec_boot_check_timer();
+	b->timer = perfrec_hw_timer_runs(PERFREC_BOOT_TICK_TRIES);
 	if (b->timer) {
 		b->err = -ETIME;
 		return 0;
@@ -311,7 +297,7 @@ int perfrec_boot_report(void)
 		return 0;
 	if (b->timer) {
 		printf("perfrec: the generic timer %s: the boot is not recorded\n",
-		       b->timer == PERFREC_BOOT_NO_FREQ ? "has no frequency (CNTFRQ_EL0 is 0)" :
+		       b->timer == -ETIME ? "has no frequency (CNTFRQ_EL0 is 0)" :
 		       "does not count (CNTPCT_EL0 stands still)");
 	} else if (b->event_err) {
 		printf("perfrec: event '%s' %s: the boot is not recorded\n", opts.event,
