@@ -23,7 +23,6 @@ import bisect
 import collections
 import glob
 import os
-import re
 import subprocess
 import sys
 import tempfile
@@ -32,11 +31,10 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(
                                 'scripts'))
 # pylint: disable=wrong-import-position
 from perfrec_qemu import Board  # noqa: E402  # pylint: disable=import-error
-from perfrec_bench_runner import CELLS, HUGE_PERIOD, one_insn_per_tb  # noqa: E402
+from perfrec_bench_runner import CELLS, HUGE_PERIOD, RE_RELOC, one_insn_per_tb  # noqa: E402
+from perfrec_bench_trace import RE_TRACE  # noqa: E402
 
 NM = 'aarch64-linux-gnu-nm'
-RE_RELOC = re.compile(r'reloc off\s*=\s*(0x[0-9a-fA-F]+)')
-RE_TRACE = re.compile(r'Trace \d+: \S+ \[[0-9a-f]+/([0-9a-f]+)/')
 # The files whose entries the summary counts: the sources, the controllers, their callers
 SUMMARY = ['perfrec_hw', 'perfrec_source', 'pmuv3', 'perfrec_timer', 'perfrec_ctlr',
            'perfrec_gic', 'perfrec_gic_dt', 'perfrec_bcm2836_ctlr', 'perfrec_counters',
@@ -71,7 +69,7 @@ def calls(log, funcs, off):
     found, armed, last = [], False, None
     with open(log, encoding='utf-8', errors='replace') as inf:
         for line in inf:
-            match = RE_TRACE.search(line)
+            match = RE_TRACE.match(line)
             if not match:
                 continue
             addr = int(match.group(1), 16)
