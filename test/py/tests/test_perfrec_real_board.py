@@ -21,7 +21,7 @@ import pytest
 
 from perfrec_data import PerfData, check_perf_stderr
 from perfrec_helpers import (bdinfo, check_verdict, events, icount, perf, record, registers,
-                             symbols, uart_data)
+                             run_rc, symbols, uart_data)
 
 FALLBACK = re.compile(r'^perfrec: (.*); sampling cpu-clock at (\d+) Hz instead\s*$', re.M)
 INTERRUPT = re.compile(r'^interrupt: (\w+), (INTID|local source) (\d+) from (\S+)\s*$', re.M)
@@ -245,10 +245,10 @@ def test_perfrec_real_raspi4b(ubman, tmp_path):
 
 def refused(cons, cmd):
     """Run @cmd; return its output, which must be one line of text, with return code 1"""
-    out = [line for line in cons.run_command(f'{cmd}; echo rc=$?').splitlines()
-           if line.strip()]
-    assert out[-1] == 'rc=1' and len(out) == 2, out
-    return out[0]
+    out, ret = run_rc(cons, cmd)
+    lines = [line for line in out.splitlines() if line.strip()][:-1]
+    assert ret == 1 and len(lines) == 1, out
+    return lines[0]
 
 
 @pytest.mark.boardspec('vexpress_ca9x4')
