@@ -11,6 +11,7 @@
 #include <malloc.h>
 #include <mapmem.h>
 #include <perfrec.h>
+#include <perfrec_pmu.h>
 #include <perfrec_compat.h>
 #include <perfrec_frame.h>
 #include <perfrec_report.h>
@@ -232,6 +233,20 @@ static int perfrec_parse_term(const char *term, size_t len, struct perfrec_event
 	return -EINVAL;
 }
 
+/* Event @name is not one this CPU counts: say by whose word */
+static void perfrec_print_not_counted(const char *name)
+{
+	struct perfrec_pmu_info pmu;
+
+	/* A Cortex-A8's or A9's list is its manual's: it has no PMCEID */
+	if (!perfrec_get_pmu_info(&pmu) && pmu.core)
+		printf("Event '%s' is not counted by the %s (its manual's list)\n", name,
+		       pmu.core);
+	else
+		printf("Event '%s' is not implemented by this CPU (%s)\n", name,
+		       PERFREC_REGNAME_EL0("PMCEID0/1"));
+}
+
 /*
  * Parse the -e list into @cfg: 'name[/term,.../],...' where a term is
  * period=<n> or freq=<hz> (perf's syntax); @terms says whether terms are
@@ -277,8 +292,7 @@ int perfrec_parse_events(const char *list, bool terms, struct perfrec_cfg *cfg)
 			return CMD_RET_FAILURE;
 		}
 		if (IS_ENABLED(CONFIG_PERFREC_EVENTS) && ret == -EOPNOTSUPP) {
-			printf("Event '%s' is not implemented by this CPU (%s)\n", name,
-			       PERFREC_REGNAME_EL0("PMCEID0/1"));
+			perfrec_print_not_counted(name);
 			return CMD_RET_FAILURE;
 		}
 		if (ret) {

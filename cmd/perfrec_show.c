@@ -11,6 +11,7 @@
 #include <malloc.h>
 #include <mapmem.h>
 #include <perfrec.h>
+#include <perfrec_pmu.h>
 #include <perfrec_compat.h>
 #include <perfrec_frame.h>
 #include <perfrec_report.h>
@@ -71,8 +72,8 @@ void perfrec_print_missed(const struct perfrec_result *res)
 static const char *perfrec_pmu_version(uint version)
 {
 	static const char *const names[] = {
-		[1] = "PMUv3", [2] = "Armv7 PMU", [4] = "PMUv3p1", [5] = "PMUv3p4", [6] = "PMUv3p5",
-		[7] = "PMUv3p7", [8] = "PMUv3p8", [9] = "PMUv3p9",
+		[1] = "PMUv3", [2] = "Armv7 PMU", [3] = "PMUv1", [4] = "PMUv3p1", [5] = "PMUv3p4",
+		[6] = "PMUv3p5", [7] = "PMUv3p7", [8] = "PMUv3p8", [9] = "PMUv3p9",
 	};
 
 	return version < ARRAY_SIZE(names) && names[version] ? names[version] : "PMUv3 (newer)";
@@ -82,6 +83,7 @@ int do_perfrec_list(struct cmd_tbl *cmdtp, int flag, int argc, char *const argv[
 {
 	struct perfrec_event_info ev;
 	struct perfrec_pmu_info pmu;
+	struct perfrec_result res;
 	bool all = argc == 2 && !strcmp(argv[1], "-a");
 	uint i;
 	int ret;
@@ -101,9 +103,28 @@ int do_perfrec_list(struct cmd_tbl *cmdtp, int flag, int argc, char *const argv[
 		perfrec_print_no_pmu();
 		return CMD_RET_FAILURE;
 	}
-	printf("PMU: %s (PMUVer %u), %u event counters of %u bits, cycle counter of %u bits\n",
-	       perfrec_pmu_version(pmu.version), pmu.version, pmu.nr_counters,
-	       pmu.counter_bits, pmu.cycle_bits);
+	if (pmu.core)
+		printf("PMU: the %s's PMUv1, %u event counters of %u bits, cycle counter of %u bits\n",
+		       pmu.core, pmu.nr_counters, pmu.counter_bits, pmu.cycle_bits);
+	else
+		printf("PMU: %s (PMUVer %u), %u event counters of %u bits, cycle counter of %u bits\n",
+		       perfrec_pmu_version(pmu.version), pmu.version, pmu.nr_counters,
+		       pmu.counter_bits, pmu.cycle_bits);
+	perfrec_get_result(&res);
+	/* Run the counters for a moment: not under a session that holds them */
+	if (res.state != PERFREC_ARMED && !perfrec_pmu_counting(&pmu)) {
+		if (pmu.cycles_still && pmu.events_still)
+			printf("Its counters stand still: this PMU does not count (registers without a counter behind them)\n");
+		else if (pmu.events_still)
+			printf("Its event counters stand still here (Secure state, where the SoC does not allow counting?): cycles only\n");
+		else if (pmu.cycles_still)
+			printf("Its cycle counter stands still\n");
+	}
+	if (pmu.core) {
+		printf("Counts in every mode (a PMUv1 filters none); the events are the %s manual's\n\n",
+		       pmu.core);
+		goto events;
+	}
 	printf("Counts at EL%u; ", pmu.el);
 	/* AArch32 names PMCEID0/1_EL0's high halves PMCEID2 and PMCEID3 */
 	if (!IS_ENABLED(CONFIG_ARM64) && pmu.high_events)
@@ -113,10 +134,12 @@ int do_perfrec_list(struct cmd_tbl *cmdtp, int flag, int argc, char *const argv[
 	else
 		printf("%s %#llx, %s %#llx\n\n", PERFREC_REGNAME_EL0("PMCEID0"), pmu.pmceid0,
 		       PERFREC_REGNAME_EL0("PMCEID1"), pmu.pmceid1);
+events:
 	for (i = 0; !perfrec_event_at(i, &ev); i++) {
 		if (!ev.implemented && !all)
 			continue;
-		printf("  %-24s %-9s %#06x  %s%s\n", ev.name, ev.generic ? "[generic]" : "[common]",
+		printf("  %-24s %-9s %#06x  %s%s\n", ev.name,
+		       ev.generic ? "[generic]" : ev.core_event ? "[core]" : "[common]",
 		       ev.number, ev.desc, ev.implemented ? "" : " (not implemented)");
 	}
 	printf("\n  r<hex>                   [raw]     any event number, e.g. r11\n");

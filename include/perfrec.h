@@ -219,45 +219,6 @@ struct perfrec_cfg {
 };
 
 /**
- * struct perfrec_pmu_info - What this CPU's PMU offers, for 'perfrec list'
- * @version: ID_AA64DFR0_EL1.PMUVer (1: PMUv3, 4: v3p1, 5: v3p4, 6: v3p5, ...)
- * @nr_counters: event counters (PMCR_EL0.N), besides the cycle counter
- * @counter_bits: width of the event counters (32, or 64 from PMUv3p5)
- * @cycle_bits: width of the cycle counter (64, or 32 on 32-bit Arm)
- * @el: the exception level perfrec counts (U-Boot's)
- * @pmceid0: PMCEID0_EL0
- * @pmceid1: PMCEID1_EL0
- * @high_events: @pmceid0's and @pmceid1's high halves describe events
- *	0x4000-0x403f (PMUv3p1 on); on 32-bit Arm they are PMCEID2 and PMCEID3
- */
-struct perfrec_pmu_info {
-	uint version;
-	uint nr_counters;
-	uint counter_bits;
-	uint cycle_bits;
-	uint el;
-	u64 pmceid0;
-	u64 pmceid1;
-	bool high_events;
-};
-
-/**
- * struct perfrec_event_info - One event perfrec knows by name
- * @generic: one of perf's generic hardware events (cycles, ...)
- * @number: PMUv3 event number (behind a generic event: the one it counts)
- * @name: perf's name for it
- * @desc: what it counts
- * @implemented: this CPU counts it (PMCEID; cycles always)
- */
-struct perfrec_event_info {
-	bool generic;
-	uint number;
-	const char *name;
-	const char *desc;
-	bool implemented;
-};
-
-/**
  * struct perfrec_result - What the last (or current) recording produced
  * @state: session state
  * @mode: record or stat
@@ -343,22 +304,6 @@ int perfrec_event_lookup(const char *name, struct perfrec_event_cfg *ev);
  * Return: the width in bits, or 0 if there is no PMUv3
  */
 uint perfrec_event_bits(void);
-
-/**
- * perfrec_get_pmu_info() - Describe this CPU's PMU
- * @info: returns the figures
- * Return: 0, -ENODEV if there is no PMUv3, or -EPERM if U-Boot runs at an
- * EL this build leaves out (no PMU register is read there)
- */
-int perfrec_get_pmu_info(struct perfrec_pmu_info *info);
-
-/**
- * perfrec_event_at() - Walk perf's generic events, then the PMUv3 common events
- * @idx: index from 0
- * @info: returns the event, and whether this CPU implements it
- * Return: 0, or -ENOENT past the end
- */
-int perfrec_event_at(uint idx, struct perfrec_event_info *info);
 
 /**
  * perfrec_arm() - Program the counters and start taking samples

@@ -261,8 +261,8 @@ void perfrec_counters_start(struct perfrec_counters *ctr, struct perfrec_irq *st
 		pmuv3_save(&ctr->src.pmu, &ctr->pmu);
 		for (i = 0; i < st->nr_counters; i++) {
 			if (st->counter[i].idx != PERFREC_TIMER_IDX)
-				pmuv3_program(st->counter[i].idx, cfg->events[i].pmu_event,
-					      ctr->start[i]);
+				pmuv3_program(&ctr->src.pmu, st->counter[i].idx,
+					      cfg->events[i].pmu_event, ctr->start[i]);
 		}
 	}
 	ctr->start_ns = perfrec_irq_now_ns(st);

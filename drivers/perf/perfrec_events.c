@@ -8,12 +8,16 @@
  * ...: PERF_TYPE_HARDWARE in the perf.data, so perf prints them as it does
  * on Linux), the PMUv3 common events by their Arm ARM mnemonic
  * (l1d_cache_refill: PERF_TYPE_RAW with the event number) and raw numbers
- * (r11). PMCEID0/1_EL0 tell which common events this CPU implements.
+ * (r11). PMCEID0/1_EL0 tell which common events this CPU implements. A
+ * Cortex-A8's or A9's PMUv1 has no PMCEID: its manual's list stands in for
+ * it, its own events have names too, and perf's generic names count what
+ * Linux has them count there (pmuv3_core_*()).
  */
 
 #include <errno.h>
 #include <perf_data.h>
 #include <perfrec.h>
+#include <perfrec_pmu.h>
 #include <vsprintf.h>
 #include <asm/system.h>
 #include <linux/kernel.h>
@@ -72,10 +76,37 @@ static int perfrec_parse_raw(const char *name, uint *numberp)
 	return 0;
 }
 
+/* Does this PMU count event @number? */
+static bool perfrec_event_counts(const struct pmuv3_hw *hw, uint number)
+{
+	if (number == PMUV3_EVT_NONE)
+		return false;
+	/* PMCEID (or the core's manual) speaks for the events it describes */
+	if (perfrec_event_described(number))
+		return pmuv3_event_implemented(hw->pmceid0, hw->pmceid1, hw->version, number);
+
+	/* Past them: a core's own events are in its list, others unknown */
+	return true;
+}
+
+/* One of @core's own events by its number */
+static bool perfrec_core_event_by_number(uint core, uint number, struct pmuv3_event *ev)
+{
+	uint i;
+
+	for (i = 0; pmuv3_core_event_at(core, i, ev); i++) {
+		if (ev->number == number)
+			return true;
+	}
+
+	return false;
+}
+
 int perfrec_event_lookup(const char *name, struct perfrec_event_cfg *ev)
 {
 	struct pmuv3_event pe;
 	struct pmuv3_hw hw;
+	bool have_pmu, core_name = false;
 	uint i, number;
 	int ret;
 
@@ -109,9 +140,8 @@ int perfrec_event_lookup(const char *name, struct perfrec_event_cfg *ev)
 		if (pmuv3_event_by_name(name, &pe))
 			number = pe.number;
 		else if (perfrec_parse_raw(name, &number))
-			return -ENOENT;
+			core_name = true;
 		ev->type = PERF_DATA_TYPE_RAW;
-		ev->config = number;
 	}
 	ev->pmu_event = number;
 	strlcpy(ev->name, name, sizeof(ev->name));
@@ -124,15 +154,25 @@ int perfrec_event_lookup(const char *name, struct perfrec_event_cfg *ev)
 	if (ev->cycle_counter || !IS_ENABLED(CONFIG_PERFREC_EVENTS))
 		return 0;
 	ret = pmuv3_detect(&hw);
+	have_pmu = !ret;
+	/* A name of the core's own list: only the core says what it is */
+	if (core_name) {
+		if (!have_pmu || !pmuv3_core_event_by_name(hw.core, name, &pe))
+			return -ENOENT;
+		number = pe.number;
+	}
 	if (ret)
 		return ret;
+	/* A generic name counts the core's own event where it has one */
+	if (ev->type == PERF_DATA_TYPE_HARDWARE)
+		number = pmuv3_core_generic(hw.core, number);
+	else
+		ev->config = number;
+	ev->pmu_event = number;
 	/* evtCount would drop the bits above this PMU's field and count another event */
-	if (!pmuv3_event_fits(hw.version, number))
+	if (number != PMUV3_EVT_NONE && !pmuv3_event_fits(hw.version, number))
 		return -EDOM;
-
-	/* PMCEID speaks for the events it describes */
-	if (perfrec_event_described(number) &&
-	    !pmuv3_event_implemented(hw.pmceid0, hw.pmceid1, hw.version, number))
+	if (!perfrec_event_counts(&hw, number))
 		return -EOPNOTSUPP;
 
 	return 0;
@@ -164,6 +204,24 @@ int perfrec_get_pmu_info(struct perfrec_pmu_info *info)
 	info->pmceid0 = hw.pmceid0;
 	info->pmceid1 = hw.pmceid1;
 	info->high_events = hw.version >= PMUV3_EVENTS_HIGH_VERSION;
+	info->core = pmuv3_core_name(hw.core);
+	info->cycles_still = false;
+	info->events_still = false;
+
+	return 0;
+}
+
+int perfrec_pmu_counting(struct perfrec_pmu_info *info)
+{
+	struct pmuv3_hw hw;
+	int ret;
+
+	ret = pmuv3_detect(&hw);
+	if (ret)
+		return ret;
+	pmuv3_probe_counting(&hw);
+	info->cycles_still = hw.still & PMUV3_STILL_CYCLES;
+	info->events_still = hw.still & PMUV3_STILL_EVENTS;
 
 	return 0;
 }
@@ -174,26 +232,33 @@ int perfrec_event_at(uint idx, struct perfrec_event_info *info)
 	struct pmuv3_hw hw;
 	bool have_pmu = !pmuv3_detect(&hw);
 
+	info->core_event = false;
 	if (idx < PERFREC_GENERIC_EVENTS) {
+		uint number = perfrec_generic_events[idx].event;
+
 		info->generic = true;
 		info->name = perfrec_generic_events[idx].name;
-		info->number = perfrec_generic_events[idx].event;
-		info->desc = pmuv3_event_by_number(info->number, &pe) ? pe.desc : "";
-		info->implemented = have_pmu &&
-			(info->number == PMUV3_EVT_CPU_CYCLES ||
-			 pmuv3_event_implemented(hw.pmceid0, hw.pmceid1, hw.version,
-						 info->number));
+		info->number = have_pmu ? pmuv3_core_generic(hw.core, number) : number;
+		if (!pmuv3_event_by_number(info->number, &pe) &&
+		    !(have_pmu && perfrec_core_event_by_number(hw.core, info->number, &pe)))
+			pe.desc = "";
+		info->desc = pe.desc;
+		info->implemented = have_pmu && (number == PMUV3_EVT_CPU_CYCLES ||
+						 perfrec_event_counts(&hw, info->number));
 		return 0;
 	}
-	if (!pmuv3_event_at(idx - PERFREC_GENERIC_EVENTS, &pe))
-		return -ENOENT;
+	idx -= PERFREC_GENERIC_EVENTS;
 	info->generic = false;
+	if (!pmuv3_event_at(idx, &pe)) {
+		/* Then the core's own events, where it has a list */
+		if (!have_pmu || !pmuv3_core_event_at(hw.core, idx - pmuv3_event_count(), &pe))
+			return -ENOENT;
+		info->core_event = true;
+	}
 	info->number = pe.number;
 	info->name = pe.name;
 	info->desc = pe.desc;
-	info->implemented = have_pmu &&
-			    pmuv3_event_implemented(hw.pmceid0, hw.pmceid1, hw.version,
-						    pe.number);
+	info->implemented = have_pmu && perfrec_event_counts(&hw, pe.number);
 
 	return 0;
 }

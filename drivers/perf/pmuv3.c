@@ -30,6 +30,7 @@
 #include "perfrec_gic.h"
 #include "perfrec_source_ops.h"
 #include "pmuv3.h"
+#include "pmuv3_events.h"
 
 int pmuv3_detect(struct pmuv3_hw *hw)
 {
@@ -37,14 +38,33 @@ int pmuv3_detect(struct pmuv3_hw *hw)
 	if (!perfrec_cpu_el_built())
 		return -EPERM;
 	hw->version = perfrec_arch_pmuver();
+	hw->core = PMUV3_CORE_ARCH;
+	hw->still = 0;
+	/* A Cortex-A8's or A9's PMUv1 is known by the core alone */
+	if (hw->version == PMUV3_PMUVER_NI) {
+		hw->core = pmuv3_core_by_midr(read_cpu_midr());
+		if (hw->core != PMUV3_CORE_ARCH)
+			hw->version = PMUV3_PMUVER_V1;
+	}
 	if (hw->version == PMUV3_PMUVER_NI || hw->version == PMUV3_PMUVER_IMPDEF)
 		return -ENODEV;
 	hw->nr_counters = FIELD_GET(PMUV3_PMCR_N, read_pmcr());
 	hw->long_events = PERFREC_ARCH_LONG_COUNTERS && hw->version >= PMUV3_PMUVER_V3P5;
+	if (hw->core != PMUV3_CORE_ARCH) {
+		hw->pmceid0 = pmuv3_core_pmceid(hw->core);
+		hw->pmceid1 = 0;
+		return 0;
+	}
 	hw->pmceid0 = perfrec_cpu_read_pmceid(0);
 	hw->pmceid1 = perfrec_cpu_read_pmceid(1);
 
 	return 0;
+}
+
+/* A PMUv1 has no PMOVSSET, no PMCCFILTR and no mode filters */
+static bool pmuv3_v1(const struct pmuv3_hw *hw)
+{
+	return hw->version == PMUV3_PMUVER_V1;
 }
 
 /* Only the writable PMCR_EL0 bits, and never the counter-reset actions */
@@ -63,9 +83,14 @@ static u64 pmuv3_getreset_flags(void)
 	return val;
 }
 
-/* Filter bits that count exactly the EL U-Boot runs at (PMCCFILTR/PMEVTYPER) */
-static u64 pmuv3_filter_for_el(void)
+/*
+ * Filter bits that count exactly the EL U-Boot runs at (PMCCFILTR/PMEVTYPER).
+ * A PMUv1 has none and counts in every mode: U-Boot runs no code at PL0.
+ */
+static u64 pmuv3_filter_for_el(const struct pmuv3_hw *hw)
 {
+	if (pmuv3_v1(hw))
+		return 0;
 	switch (perfrec_cpu_el()) {
 	case 3:
 		/* P and M equal: count EL3 and Secure EL1; U: not EL0 */
@@ -115,12 +140,14 @@ void pmuv3_save(const struct pmuv3_hw *hw, struct pmuv3_saved *saved)
 {
 	uint i;
 
+	saved->v1 = pmuv3_v1(hw);
 	saved->pmcr = read_pmcr();
 	saved->pmcntenset = read_pmcntenset();
 	saved->pmintenset = read_pmintenset();
-	saved->pmovsset = read_pmovsset();
+	/* PMOVSR, PMOVSCLR's read, holds the same flags */
+	saved->pmovsset = saved->v1 ? read_pmovsclr() : read_pmovsset();
 	saved->pmselr = read_pmselr();
-	saved->pmccfiltr = read_pmccfiltr();
+	saved->pmccfiltr = saved->v1 ? 0 : read_pmccfiltr();
 	saved->pmccntr = read_pmccntr();
 	saved->nr_counters = hw->nr_counters;
 	for (i = 0; i < hw->nr_counters; i++) {
@@ -135,14 +162,15 @@ static void pmuv3_stop_counter(uint idx)
 	isb();	/* must be stopped before its type or value is rewritten */
 }
 
-void pmuv3_program(uint idx, uint event, u64 start)
+void pmuv3_program(const struct pmuv3_hw *hw, uint idx, uint event, u64 start)
 {
 	pmuv3_stop_counter(idx);
 	if (!IS_ENABLED(CONFIG_PERFREC_EVENTS) || idx == PERFREC_CYCLE_COUNTER) {
-		write_pmccfiltr(pmuv3_filter_for_el());
+		if (!pmuv3_v1(hw))
+			write_pmccfiltr(pmuv3_filter_for_el(hw));
 		write_pmccntr(start);
 	} else {
-		pmuv3_evcounter_write(idx, pmuv3_filter_for_el() |
+		pmuv3_evcounter_write(idx, pmuv3_filter_for_el(hw) |
 				      FIELD_PREP(PMUV3_EVTYPE_EVENT, event), start);
 	}
 }
@@ -166,13 +194,25 @@ void pmuv3_start(const struct pmuv3_hw *hw, u32 mask, u32 irq_mask)
 	isb();	/* counting from here */
 }
 
-void pmuv3_raise_irq(void)
+/*
+ * Cycles the probe's cycle counter runs before it overflows, on a PMUv1 that
+ * cannot set the flag: a few hundred instructions of the probe's look
+ */
+#define PMUV3_PROBE_CYCLES	64
+
+void pmuv3_raise_irq(const struct pmuv3_hw *hw)
 {
 	/* Enabled first: an emulator may only look at the request on a flag write */
-	pmuv3_pmcr_write(read_pmcr() | PMUV3_PMCR_E);
+	pmuv3_pmcr_write((read_pmcr() & ~(PMUV3_PMCR_D | PMUV3_PMCR_DP)) | PMUV3_PMCR_E);
 	write_pmintenset(BIT(PERFREC_CYCLE_COUNTER));
 	isb();	/* enabled before the flag is set */
-	write_pmovsset(BIT(PERFREC_CYCLE_COUNTER));
+	if (pmuv3_v1(hw)) {
+		/* No PMOVSSET: the cycle counter overflows for real */
+		write_pmccntr(U32_MAX - PMUV3_PROBE_CYCLES);
+		write_pmcntenset(BIT(PERFREC_CYCLE_COUNTER));
+	} else {
+		write_pmovsset(BIT(PERFREC_CYCLE_COUNTER));
+	}
 	isb();	/* the overflow interrupt request is asserted */
 }
 
@@ -192,7 +232,8 @@ u64 pmuv3_read_counter(uint idx)
 
 bool pmuv3_overflowed(uint idx)
 {
-	return read_pmovsset() & BIT(idx);
+	/* PMOVSCLR's read: PMUv1 has no PMOVSSET */
+	return read_pmovsclr() & BIT(idx);
 }
 
 void pmuv3_restore(const struct pmuv3_saved *saved)
@@ -206,14 +247,48 @@ void pmuv3_restore(const struct pmuv3_saved *saved)
 	for (i = 0; i < saved->nr_counters; i++)
 		pmuv3_evcounter_write(i, saved->evtyper[i], saved->evcntr[i]);
 	write_pmccntr(saved->pmccntr);
-	write_pmccfiltr(saved->pmccfiltr);
+	if (!saved->v1)
+		write_pmccfiltr(saved->pmccfiltr);
 	write_pmselr(saved->pmselr);
 	pmuv3_pmcr_write(saved->pmcr);
-	write_pmovsset(saved->pmovsset);
+	/* A PMUv1 cannot set a flag: one set before the session stays cleared */
+	if (!saved->v1)
+		write_pmovsset(saved->pmovsset);
 	write_pmintenset(saved->pmintenset);
 	isb();	/* restored before a counter that was running restarts */
 	write_pmcntenset(saved->pmcntenset);
 	isb();	/* the PMU is as it was */
+}
+
+/* Instructions the counting probe runs between start and stop */
+#define PMUV3_PROBE_LOOP	100
+
+void pmuv3_probe_counting(struct pmuv3_hw *hw)
+{
+	bool events = IS_ENABLED(CONFIG_PERFREC_EVENTS) && hw->nr_counters;
+	struct pmuv3_saved saved;
+	uint i;
+
+	hw->still = 0;
+	pmuv3_save(hw, &saved);
+	write_pmcntenclr(~0U);
+	write_pmintenclr(~0U);
+	isb();	/* stopped, and raising nothing, before they are rewritten */
+	pmuv3_pmcr_write((read_pmcr() & ~(PMUV3_PMCR_D | PMUV3_PMCR_DP)) | PMUV3_PMCR_E);
+	pmuv3_program(hw, PERFREC_CYCLE_COUNTER, 0, 0);
+	if (events)
+		pmuv3_program(hw, 0, PMUV3_EVT_SW_INCR, 0);
+	write_pmcntenset(BIT(PERFREC_CYCLE_COUNTER) | (events ? BIT(0) : 0));
+	isb();	/* counting from here */
+	write_pmswinc(BIT(0));
+	for (i = 0; i < PMUV3_PROBE_LOOP; i++)
+		asm volatile("" : : : "memory");
+	pmuv3_stop(BIT(PERFREC_CYCLE_COUNTER) | BIT(0));
+	if (!read_pmccntr())
+		hw->still |= PMUV3_STILL_CYCLES;
+	if (events && !pmuv3_evcntr_read(0))
+		hw->still |= PMUV3_STILL_EVENTS;
+	pmuv3_restore(&saved);
 }
 
 void pmuv3_snapshot(const struct pmuv3_hw *hw, struct perfrec_snapshot *snap)
@@ -225,9 +300,13 @@ void pmuv3_snapshot(const struct pmuv3_hw *hw, struct perfrec_snapshot *snap)
 	perfrec_snap_add(snap, PERFREC_REGNAME_EL0("PMCR"), -1, read_pmcr());
 	perfrec_snap_add(snap, PERFREC_REGNAME_EL0("PMCNTENSET"), -1, enabled);
 	perfrec_snap_add(snap, PERFREC_REGNAME_EL1("PMINTENSET"), -1, read_pmintenset());
-	perfrec_snap_add(snap, PERFREC_REGNAME_EL0("PMOVSSET"), -1, read_pmovsset());
+	if (pmuv3_v1(hw)) {
+		perfrec_snap_add(snap, "PMOVSR", -1, read_pmovsclr());
+	} else {
+		perfrec_snap_add(snap, PERFREC_REGNAME_EL0("PMOVSSET"), -1, read_pmovsset());
+		perfrec_snap_add(snap, PERFREC_REGNAME_EL0("PMCCFILTR"), -1, read_pmccfiltr());
+	}
 	perfrec_snap_add(snap, PERFREC_REGNAME_EL0("PMSELR"), -1, pmselr);
-	perfrec_snap_add(snap, PERFREC_REGNAME_EL0("PMCCFILTR"), -1, read_pmccfiltr());
 	perfrec_snap_add(snap, PERFREC_REGNAME_EL0("PMUSERENR"), -1, read_pmuserenr());
 	/* A running counter's value moves by itself: compare only stopped ones */
 	if (!(enabled & BIT(PERFREC_CYCLE_COUNTER)))
@@ -275,7 +354,7 @@ static int pmuv3_find(const struct perfrec_dt *dt, struct perfrec_source_hw *hw,
 static void pmuv3_raise(struct perfrec_source_hw *hw, union perfrec_source_saved *saved)
 {
 	pmuv3_save(&hw->pmu, &saved->pmu);
-	pmuv3_raise_irq();
+	pmuv3_raise_irq(&hw->pmu);
 }
 
 static void pmuv3_lower(struct perfrec_source_hw *hw, const union perfrec_source_saved *saved)

@@ -8,7 +8,9 @@
  * architectural and microarchitectural events that PMCEID0_EL0[31:0] and
  * PMCEID1_EL0[31:0] describe; 0x4000-0x403f are described by their high
  * halves from PMUv3p1 on (on 32-bit Arm by PMCEID2 and 3, joined as
- * pmuv3_pmceid_aarch32() says). Freestanding: builds for the host too
+ * pmuv3_pmceid_aarch32() says). The Cortex-A8's and A9's PMUv1 has no
+ * PMCEID and events of its own: their technical reference manuals' lists
+ * are below, by core (pmuv3_core_*()). Freestanding: builds for the host too
  * (USE_HOSTCC), where tests check the table against the Arm ARM's list.
  */
 
@@ -144,6 +146,11 @@ static const char *pmuv3_event_fill(unsigned int idx, const char *p, struct pmuv
 	return ev->desc + strlen(ev->desc) + 1;
 }
 
+unsigned int pmuv3_event_count(void)
+{
+	return ARRAY_SIZE(pmuv3_event_numbers);
+}
+
 int pmuv3_event_at(unsigned int idx, struct pmuv3_event *ev)
 {
 	const char *p = pmuv3_event_strings;
@@ -184,7 +191,7 @@ int pmuv3_event_by_number(unsigned int number, struct pmuv3_event *ev)
 
 unsigned int pmuv3_event_bits(unsigned int version)
 {
-	if (version == PMUV3_PMUVER_ARMV7)
+	if (version == PMUV3_PMUVER_ARMV7 || version == PMUV3_PMUVER_V1)
 		return PMUV3_EVTCOUNT_BITS_ARMV7;
 
 	return version >= PMUV3_EVTCOUNT_WIDE_VERSION ? PMUV3_EVTCOUNT_BITS_V3P1 :
@@ -221,4 +228,140 @@ unsigned long long pmuv3_pmceid_aarch32(unsigned int low, unsigned int high,
 		high = 0;
 
 	return (unsigned long long)high << 32 | low;
+}
+
+unsigned int pmuv3_core_by_midr(unsigned int midr)
+{
+	unsigned int part = (midr >> PMUV3_MIDR_PART_SHIFT) & PMUV3_MIDR_PART_MASK;
+
+	if (midr >> PMUV3_MIDR_IMPLEMENTER_SHIFT != PMUV3_MIDR_ARM)
+		return PMUV3_CORE_ARCH;
+	if (part == PMUV3_MIDR_PART_A8)
+		return PMUV3_CORE_A8;
+	if (part == PMUV3_MIDR_PART_A9)
+		return PMUV3_CORE_A9;
+
+	return PMUV3_CORE_ARCH;
+}
+
+const char *pmuv3_core_name(unsigned int core)
+{
+	switch (core) {
+	case PMUV3_CORE_A8:
+		return "Cortex-A8";
+	case PMUV3_CORE_A9:
+		return "Cortex-A9";
+	default:
+		return NULL;
+	}
+}
+
+/*
+ * The common events each counts (its TRM's "implemented architectural
+ * events"): the Cortex-A8 all of 0x00-0x12; the A9 those but 0x08 and 0x0e,
+ * whose work its own 0x68 and 0x6e count
+ */
+#define PMUV3_A8_PMCEID			0x7ffffULL
+#define PMUV3_A9_PMCEID			(0x7ffffULL & ~(1ULL << 0x08 | 1ULL << 0x0e))
+
+unsigned long long pmuv3_core_pmceid(unsigned int core)
+{
+	switch (core) {
+	case PMUV3_CORE_A8:
+		return PMUV3_A8_PMCEID;
+	case PMUV3_CORE_A9:
+		return PMUV3_A9_PMCEID;
+	default:
+		return 0;
+	}
+}
+
+/* The A8's and A9's own events: core, number, name, description */
+#if defined(USE_HOSTCC) || defined(CONFIG_PERFREC_EVENTS)
+#define PMUV3_CORE_EVENTS(e) \
+	e(PMUV3_CORE_A8, 0x43, l2_cache_access, "Level 2 cache access") \
+	e(PMUV3_CORE_A8, 0x44, l2_cache_refill, "Level 2 cache refill") \
+	e(PMUV3_CORE_A8, 0x50, l1i_cache_access, "Level 1 instruction cache access") \
+	e(PMUV3_CORE_A8, 0x56, stall_iside, "Cycles the instruction side cannot deliver") \
+	e(PMUV3_CORE_A9, 0x40, java_bytecode, "Java bytecodes decoded, speculative ones too") \
+	e(PMUV3_CORE_A9, 0x41, java_sw_bytecode, "Software Java bytecodes decoded") \
+	e(PMUV3_CORE_A9, 0x42, jazelle_backward_branch, "Jazelle taken branches executed") \
+	e(PMUV3_CORE_A9, 0x50, coherent_linefill_miss, "Coherent linefill missing in every core") \
+	e(PMUV3_CORE_A9, 0x51, coherent_linefill_hit, "Coherent linefill hitting in another core") \
+	e(PMUV3_CORE_A9, 0x60, stall_icache, "Cycles waiting for an instruction cache linefill") \
+	e(PMUV3_CORE_A9, 0x61, stall_dcache, "Cycles waiting for a data cache linefill") \
+	e(PMUV3_CORE_A9, 0x62, stall_main_tlb, "Cycles waiting for a main TLB table walk") \
+	e(PMUV3_CORE_A9, 0x66, stall_dispatch, "Cycles the issue stage dispatches nothing") \
+	e(PMUV3_CORE_A9, 0x68, inst_renamed, "Instructions out of the core's renaming stage") \
+	e(PMUV3_CORE_A9, 0x6e, predictable_func_return, "Predictable function return")
+#else
+#define PMUV3_CORE_EVENTS(e)
+#endif
+
+#define PMUV3_CORE_EVENT_CORE(core, number, name, desc)		core,
+#define PMUV3_CORE_EVENT_NUMBER(core, number, name, desc)	number,
+#define PMUV3_CORE_EVENT_STRINGS(core, number, name, desc)	#name "\0" desc "\0"
+
+static const unsigned char pmuv3_core_event_cores[] = { PMUV3_CORE_EVENTS(PMUV3_CORE_EVENT_CORE) };
+
+static const unsigned char pmuv3_core_event_numbers[] = {
+	PMUV3_CORE_EVENTS(PMUV3_CORE_EVENT_NUMBER)
+};
+
+static const char pmuv3_core_event_strings[] = "" PMUV3_CORE_EVENTS(PMUV3_CORE_EVENT_STRINGS);
+
+/* The @idx-th of @core's events, or by @name if it is not NULL */
+static int pmuv3_core_event_find(unsigned int core, unsigned int idx, const char *name,
+				 struct pmuv3_event *ev)
+{
+	const char *p = pmuv3_core_event_strings;
+	unsigned int i, n = 0;
+
+	for (i = 0; i < ARRAY_SIZE(pmuv3_core_event_numbers); i++) {
+		ev->number = pmuv3_core_event_numbers[i];
+		ev->name = p;
+		ev->desc = p + strlen(p) + 1;
+		p = ev->desc + strlen(ev->desc) + 1;
+		if (pmuv3_core_event_cores[i] != core)
+			continue;
+		if (name ? !strcmp(ev->name, name) : n == idx)
+			return 1;
+		n++;
+	}
+
+	return 0;
+}
+
+int pmuv3_core_event_at(unsigned int core, unsigned int idx, struct pmuv3_event *ev)
+{
+	return pmuv3_core_event_find(core, idx, NULL, ev);
+}
+
+int pmuv3_core_event_by_name(unsigned int core, const char *name, struct pmuv3_event *ev)
+{
+	return pmuv3_core_event_find(core, 0, name, ev);
+}
+
+unsigned int pmuv3_core_generic(unsigned int core, unsigned int number)
+{
+	/* Linux's maps for the two (arm_v7_pmu.c) */
+	switch (number) {
+	case PMUV3_EVT_INST_RETIRED:
+		return core == PMUV3_CORE_A9 ? PMUV3_A9_EVT_INST_RENAMED : number;
+	case PMUV3_EVT_BR_RETIRED:
+		/* Software changes of the PC: taken branches and PC writes */
+		return core ? PMUV3_EVT_PC_WRITE_RETIRED : number;
+	case PMUV3_EVT_STALL_FRONTEND:
+		if (core == PMUV3_CORE_A8)
+			return PMUV3_A8_EVT_STALL_ISIDE;
+		return core == PMUV3_CORE_A9 ? PMUV3_A9_EVT_STALL_ICACHE : number;
+	case PMUV3_EVT_STALL_BACKEND:
+		if (core == PMUV3_CORE_A8)
+			return PMUV3_EVT_NONE;
+		return core == PMUV3_CORE_A9 ? PMUV3_A9_EVT_STALL_DISPATCH : number;
+	case PMUV3_EVT_BUS_CYCLES:
+		return core ? PMUV3_EVT_NONE : number;
+	default:
+		return number;
+	}
 }

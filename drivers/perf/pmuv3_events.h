@@ -14,23 +14,47 @@
 #define PMUV3_EVENTS_HIGH_VERSION	4
 /*
  * PMEVTYPER<n>_EL0.evtCount: 10 bits wide before PMUv3p1, 16 bits from it
- * on; the Armv7 PMU's PMXEVTYPER.evtCount (PMUV3_PMUVER_ARMV7) is 8 bits
+ * on; the Armv7 PMU's PMXEVTYPER.evtCount (PMUV3_PMUVER_ARMV7 and _V1) is 8 bits
  */
 #define PMUV3_EVTCOUNT_BITS		10
 #define PMUV3_EVTCOUNT_BITS_V3P1	16
 #define PMUV3_EVTCOUNT_WIDE_VERSION	4
 #define PMUV3_EVTCOUNT_BITS_ARMV7	8
 
-/* Common events behind perf's generic names */
+/*
+ * Cores whose PMU the ID registers do not describe (PMUv1, PMUV3_PMUVER_V1),
+ * known by MIDR's implementer and part number, whatever the revision
+ */
+#define PMUV3_CORE_ARCH			0	/* described by ID_DFR0 or ID_AA64DFR0 */
+#define PMUV3_CORE_A8			1
+#define PMUV3_CORE_A9			2
+#define PMUV3_MIDR_IMPLEMENTER_SHIFT	24
+#define PMUV3_MIDR_PART_SHIFT		4
+#define PMUV3_MIDR_PART_MASK		0xfff
+#define PMUV3_MIDR_ARM			0x41
+#define PMUV3_MIDR_PART_A8		0xc08
+#define PMUV3_MIDR_PART_A9		0xc09
+
+/* Not an event (past every 16-bit number): what a core cannot count behind a generic name */
+#define PMUV3_EVT_NONE			0x10000
+
+/* Common events behind perf's generic names, and the probe's */
+#define PMUV3_EVT_SW_INCR		0x0000
 #define PMUV3_EVT_L1D_CACHE_REFILL	0x0003
 #define PMUV3_EVT_L1D_CACHE		0x0004
 #define PMUV3_EVT_INST_RETIRED		0x0008
+#define PMUV3_EVT_PC_WRITE_RETIRED	0x000c
 #define PMUV3_EVT_BR_MIS_PRED		0x0010
 #define PMUV3_EVT_CPU_CYCLES		0x0011
 #define PMUV3_EVT_BUS_CYCLES		0x001d
 #define PMUV3_EVT_BR_RETIRED		0x0021
 #define PMUV3_EVT_STALL_FRONTEND	0x0023
 #define PMUV3_EVT_STALL_BACKEND		0x0024
+/* The A8's and A9's own events behind generic names */
+#define PMUV3_A8_EVT_STALL_ISIDE	0x0056
+#define PMUV3_A9_EVT_STALL_ICACHE	0x0060
+#define PMUV3_A9_EVT_STALL_DISPATCH	0x0066
+#define PMUV3_A9_EVT_INST_RENAMED	0x0068
 
 /**
  * struct pmuv3_event - One common event
@@ -60,6 +84,12 @@ unsigned int pmuv3_event_bits(unsigned int version);
  * its field and count another event)
  */
 int pmuv3_event_fits(unsigned int version, unsigned int number);
+
+/**
+ * pmuv3_event_count() - How many events the table holds
+ * Return: the number of entries pmuv3_event_at() walks
+ */
+unsigned int pmuv3_event_count(void);
 
 /**
  * pmuv3_event_at() - Walk the table
@@ -110,5 +140,58 @@ int pmuv3_event_implemented(unsigned long long pmceid0, unsigned long long pmcei
  */
 unsigned long long pmuv3_pmceid_aarch32(unsigned int low, unsigned int high,
 					unsigned int version);
+
+/**
+ * pmuv3_core_by_midr() - The core of a PMU that the ID registers do not describe
+ * @midr: MIDR (MIDR_EL1)
+ * Return: PMUV3_CORE_A8 or PMUV3_CORE_A9 (any revision), else PMUV3_CORE_ARCH
+ */
+unsigned int pmuv3_core_by_midr(unsigned int midr);
+
+/**
+ * pmuv3_core_name() - A core's name, for messages
+ * @core: PMUV3_CORE_*
+ * Return: "Cortex-A8", "Cortex-A9", or NULL for PMUV3_CORE_ARCH
+ */
+const char *pmuv3_core_name(unsigned int core);
+
+/**
+ * pmuv3_core_pmceid() - The common events a core implements, as PMCEID0_EL0 says them
+ * @core: PMUV3_CORE_*
+ *
+ * A PMUv1 has no PMCEID: its technical reference manual lists which of the
+ * common events 0x00-0x1f it counts.
+ * Return: the bitmap (0 for PMUV3_CORE_ARCH: read PMCEID instead)
+ */
+unsigned long long pmuv3_core_pmceid(unsigned int core);
+
+/**
+ * pmuv3_core_generic() - The event a core counts for a common one behind a generic name
+ * @core: PMUV3_CORE_*
+ * @number: the common event behind one of perf's generic names (cycles: the
+ *	cycle counter, which needs none)
+ * Return: @number where the core counts it, the core's own event where it
+ * has one for the same thing (the Cortex-A9's instructions: 0x68, out of the
+ * renaming stage), or PMUV3_EVT_NONE
+ */
+unsigned int pmuv3_core_generic(unsigned int core, unsigned int number);
+
+/**
+ * pmuv3_core_event_at() - Walk a core's own events (0x40 and up)
+ * @core: PMUV3_CORE_*
+ * @idx: index from 0
+ * @ev: filled with the event
+ * Return: 1, or 0 past the end (at once for PMUV3_CORE_ARCH)
+ */
+int pmuv3_core_event_at(unsigned int core, unsigned int idx, struct pmuv3_event *ev);
+
+/**
+ * pmuv3_core_event_by_name() - Find one of a core's own events by its name
+ * @core: PMUV3_CORE_*
+ * @name: e.g. "inst_renamed"
+ * @ev: filled with the event
+ * Return: 1 if found, 0 if not
+ */
+int pmuv3_core_event_by_name(unsigned int core, const char *name, struct pmuv3_event *ev);
 
 #endif /* __PERFREC_PMUV3_EVENTS_H */

@@ -22,6 +22,12 @@
 #define PMUV3_PMUVER_V3			0x1
 /* Not a PMUVer value: the Armv7 PMU (32-bit Arm's ID_DFR0.PerfMon 2), programmed as PMUv3 */
 #define PMUV3_PMUVER_ARMV7		0x2
+/*
+ * Not a PMUVer value: the PMUv1 of a core known by its MIDR (pmuv3_core_by_midr(),
+ * the Cortex-A8 and A9), whose ID_DFR0.PerfMon reads 0. The Armv7 register set
+ * without PMCEID, PMOVSSET or mode filters: it counts in every mode.
+ */
+#define PMUV3_PMUVER_V1			0x3
 #define PMUV3_PMUVER_V3P5		0x6
 #define PMUV3_PMUVER_IMPDEF		0xf
 

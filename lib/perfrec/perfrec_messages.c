@@ -9,6 +9,7 @@
 
 #include <errno.h>
 #include <perfrec.h>
+#include <perfrec_pmu.h>
 #include <perfrec_hw.h>
 #include <perfrec_period.h>
 #include <stdio.h>
@@ -83,8 +84,10 @@ void perfrec_print_arm_error(int err, const struct perfrec_cfg *cfg,
 		perfrec_print_el_left_out();
 		break;
 	case -ETIME:
+		/* A Cortex-A8 or A9 is named: its PMU is known by MIDR */
 		if (!perfrec_hw_has_timer())
-			printf("This CPU has no generic timer (ID_PFR1.GenTimer), which perfrec's timestamps need\n");
+			printf("This %s has no generic timer (ID_PFR1.GenTimer), which perfrec's timestamps need\n",
+			       !perfrec_get_pmu_info(&pmu) && pmu.core ? pmu.core : "CPU");
 		else
 			printf("The generic timer has no frequency (%s is 0): the firmware must set it\n",
 			       IS_ENABLED(CONFIG_ARM64) ? "CNTFRQ_EL0" : "CNTFRQ");

@@ -2,8 +2,9 @@
 /*
  * Copyright (c) 2026 The perfrec authors
  * Unit tests for perfrec's hardware code that runs on memory alone: the
- * page-table walk that maps a register block, on synthetic tables, and the
- * BCM2836 local controller's routing, on its registers laid out in memory
+ * page-table walk that maps a register block, on synthetic tables, the
+ * BCM2836 local controller's routing, on its registers laid out in memory,
+ * and the cores whose PMU is known by MIDR, on MIDRs as silicon reads them
  */
 
 #include <linux/kernel.h>
@@ -14,6 +15,7 @@
 #include <test/ut.h>
 #include "../../drivers/perf/perfrec_bcm2836.h"
 #include "../../drivers/perf/perfrec_mmu.h"
+#include "../../drivers/perf/pmuv3_events.h"
 
 /*
  * Page tables with holes, as a board's mem_map leaves them: a 4 KiB granule,
@@ -324,3 +326,55 @@ static int lib_test_perfrec_bcm2836(struct unit_test_state *uts)
 }
 
 LIB_TEST(lib_test_perfrec_bcm2836, 0);
+
+/*
+ * The Cortex-A8 and A9 by MIDR, whatever the revision: QEMU's A9 (r0p0), a
+ * Zynq-7000's (r3p0) and an i.MX6Q's (r2p10), a BeagleBone's A8 (r3p2);
+ * not the A7 (PMUv2, in ID_DFR0), not another implementer's part 0xc09
+ */
+static int lib_test_perfrec_core_midr(struct unit_test_state *uts)
+{
+	static const unsigned int a9[] = { 0x410fc090, 0x413fc090, 0x412fc09a };
+	uint i;
+
+	for (i = 0; i < ARRAY_SIZE(a9); i++)
+		ut_asserteq(PMUV3_CORE_A9, pmuv3_core_by_midr(a9[i]));
+	ut_asserteq(PMUV3_CORE_A8, pmuv3_core_by_midr(0x413fc082));
+	ut_asserteq(PMUV3_CORE_A8, pmuv3_core_by_midr(0x410fc080));
+	ut_asserteq(PMUV3_CORE_ARCH, pmuv3_core_by_midr(0x410fc075));
+	ut_asserteq(PMUV3_CORE_ARCH, pmuv3_core_by_midr(0x510fc090));
+	ut_asserteq(PMUV3_CORE_ARCH, pmuv3_core_by_midr(0));
+	ut_asserteq_str("Cortex-A8", pmuv3_core_name(PMUV3_CORE_A8));
+	ut_asserteq_str("Cortex-A9", pmuv3_core_name(PMUV3_CORE_A9));
+	ut_assertnull(pmuv3_core_name(PMUV3_CORE_ARCH));
+
+	return 0;
+}
+
+LIB_TEST(lib_test_perfrec_core_midr, 0);
+
+/*
+ * What perf's generic names count on each: the A9's instructions are its
+ * own 0x68 (it has no 0x08), the A8's the common 0x08; neither has a bus
+ * cycle event; other cores count the common events
+ */
+static int lib_test_perfrec_core_events(struct unit_test_state *uts)
+{
+	ut_asserteq(0x68, pmuv3_core_generic(PMUV3_CORE_A9, PMUV3_EVT_INST_RETIRED));
+	ut_asserteq(0x08, pmuv3_core_generic(PMUV3_CORE_A8, PMUV3_EVT_INST_RETIRED));
+	ut_asserteq(0x08, pmuv3_core_generic(PMUV3_CORE_ARCH, PMUV3_EVT_INST_RETIRED));
+	ut_asserteq(0x0c, pmuv3_core_generic(PMUV3_CORE_A9, PMUV3_EVT_BR_RETIRED));
+	ut_asserteq(0x21, pmuv3_core_generic(PMUV3_CORE_ARCH, PMUV3_EVT_BR_RETIRED));
+	ut_asserteq(PMUV3_EVT_NONE, pmuv3_core_generic(PMUV3_CORE_A9, PMUV3_EVT_BUS_CYCLES));
+	ut_asserteq(PMUV3_EVT_NONE, pmuv3_core_generic(PMUV3_CORE_A8, PMUV3_EVT_STALL_BACKEND));
+	ut_asserteq(0x66, pmuv3_core_generic(PMUV3_CORE_A9, PMUV3_EVT_STALL_BACKEND));
+	ut_asserteq(0x03, pmuv3_core_generic(PMUV3_CORE_A9, PMUV3_EVT_L1D_CACHE_REFILL));
+	/* The A9 counts 0x00-0x12 but 0x08 and 0x0e; the A8 all of them */
+	ut_asserteq(0x7beff, pmuv3_core_pmceid(PMUV3_CORE_A9));
+	ut_asserteq(0x7ffff, pmuv3_core_pmceid(PMUV3_CORE_A8));
+	ut_asserteq(0, pmuv3_core_pmceid(PMUV3_CORE_ARCH));
+
+	return 0;
+}
+
+LIB_TEST(lib_test_perfrec_core_events, 0);

@@ -255,17 +255,38 @@ def refused(cons, cmd):
 @pytest.mark.buildconfigspec('cmd_perfrec')
 def test_perfrec_real_vexpress_a9(ubman):
     """Versatile Express with a Cortex-A9 (GICv1, security extensions on): no
-    generic timer, an ARMv7 PMU without PMUv3's ID field. 'perfrec status -v'
-    snapshots what a session would borrow without reading a generic-timer
-    register (each is an undefined instruction here); list, record and stat
-    refuse in one line each; nothing changed and U-Boot goes on"""
+    generic timer, and a PMUv1 that ID_DFR0 does not show, known by MIDR.
+    'perfrec status -v' snapshots what a session would borrow without
+    reading a generic-timer register (each is an undefined instruction
+    here) or one PMUv1 lacks (PMOVSSET, PMCCFILTR). 'perfrec list' names the
+    core, lists its manual's events (instructions: its own 0x68) and says
+    which counters stand still: all on QEMU 7.2, which models the A9 PMU's
+    registers only; the event counters on QEMU 11, which counts them in
+    Secure state only with MDCR_EL3.SPME, which a v7 core has not. record
+    and stat refuse in one line; nothing changed and U-Boot goes on"""
     cons = ubman
     before = registers(cons)
     assert any(reg.startswith('reg GICD_CTLR = ') for reg in before), before
     assert not any(reg.startswith('reg CNT') for reg in before), before
-    assert refused(cons, 'perfrec list') == 'This CPU has no PMUv3 (ID_DFR0.PerfMon)'
-    timer = "This CPU has no generic timer (ID_PFR1.GenTimer), which perfrec's timestamps need"
+    assert 'reg PMOVSR = 0x0' in before and not any('PMCCFILTR' in reg for reg in before)
+    out, ret = run_rc(cons, 'perfrec list')
+    assert ret == 0, out
+    lines = [line for line in out.splitlines() if line.strip()]
+    assert lines[0] == ("PMU: the Cortex-A9's PMUv1, 6 event counters of 32 bits, "
+                        'cycle counter of 32 bits'), out
+    if os.environ.get('PERFREC_QEMU_LAB') == '1':
+        assert lines[1].startswith('Its event counters stand still here (Secure state'), out
+    else:
+        assert lines[1].startswith('Its counters stand still: this PMU does not count'), out
+    listed = {line.split()[0]: line.split()[2] for line in lines if line.startswith('  ')}
+    assert listed['instructions'] == '0x0068' and listed['inst_renamed'] == '0x0068', out
+    assert listed['branches'] == '0x000c' and 'inst_retired' not in listed, out
+    assert 'bus-cycles' not in listed and listed['stall_icache'] == '0x0060', out
+    timer = ("This Cortex-A9 has no generic timer (ID_PFR1.GenTimer), "
+             "which perfrec's timestamps need")
     assert refused(cons, 'perfrec record -- crc32 0x60000000 0x100000') == timer
+    assert refused(cons, 'perfrec stat -e bus-cycles -- crc32 0x60000000 0x100') == \
+        "Event 'bus-cycles' is not counted by the Cortex-A9 (its manual's list)"
     assert refused(cons, 'perfrec stat -e cycles -- crc32 0x60000000 0x100000') == timer
     assert refused(cons, 'perfrec start') == timer
     assert 'state: idle' in cons.run_command('perfrec status')
