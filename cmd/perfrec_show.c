@@ -224,6 +224,9 @@ int do_perfrec_status(struct cmd_tbl *cmdtp, int flag, int argc, char *const arg
 			       res.source == PERFREC_SRC_TIMER ? "timer" : "PMU",
 			       res.irq.local ? "local source" : "INTID", res.irq.intid,
 			       res.irq.node);
+		if (res.gt_hz)
+			printf("clock: the Cortex-A9 global timer, %llu Hz as measured against U-Boot's timer\n",
+			       res.gt_hz);
 		/* Counter 31 is the cycle counter, 32 the generic timer (cpu-clock) */
 		for (i = 0; i < res.nr_events; i++)
 			printf("event %s: %llu counted, period %llu, late %llu, counter %u\n",

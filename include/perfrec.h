@@ -121,6 +121,11 @@ enum perfrec_source {
  *	leaves out (@parent, @compat; @block names the option it needs)
  * @PERFREC_IRQ_NO_PMU: the CPU has no PMU perfrec drives, so no PMU
  *	interrupt either (a recording only: one falls back to cpu-clock)
+ * @PERFREC_IRQ_STILL: the PMU's counters stand still (registers with no
+ *	counter behind them: QEMU's Cortex-A8 and A9 before 8.2), so nothing
+ *	overflows
+ * @PERFREC_IRQ_STILL_EVENTS: its event counters stand still here (Secure
+ *	state, where the SoC does not allow counting), the cycle counter runs
  */
 enum perfrec_irq_fault {
 	PERFREC_IRQ_OK,
@@ -136,6 +141,8 @@ enum perfrec_irq_fault {
 	PERFREC_IRQ_STUCK,
 	PERFREC_IRQ_LEFT_OUT,
 	PERFREC_IRQ_NO_PMU,
+	PERFREC_IRQ_STILL,
+	PERFREC_IRQ_STILL_EVENTS,
 };
 
 /**
@@ -242,6 +249,8 @@ struct perfrec_cfg {
  *	cycle counter)
  * @event_late: each event's periods that passed without a sample
  * @elapsed_ns: time from arming to disarming
+ * @gt_hz: the clock was a Cortex-A9's global timer, this many ticks per
+ *	second as measured against U-Boot's timer; 0: the generic timer
  * @restore_err: 0, or -EIO if a register differed after the restore
  * @mismatch: the first register that differed, e.g. "VBAR_EL2"
  * @before: its value before the recording
@@ -272,6 +281,7 @@ struct perfrec_result {
 	uint counter[PERF_DATA_MAX_EVENTS];
 	u64 event_late[PERF_DATA_MAX_EVENTS];
 	u64 elapsed_ns;
+	u64 gt_hz;
 	int restore_err;
 	char mismatch[24];
 	u64 before;

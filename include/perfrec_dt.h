@@ -65,6 +65,8 @@ struct perfrec_dt_dev {
  *	("arm,cortex-a53-pmu", ...)
  * @timer: the generic timer: the first "arm,armv8-timer" node, else the
  *	first "arm,armv7-timer"
+ * @gic: the first GICv2 or v3 the walk met (ofnode_null() if none): the
+ *	CPU's, for an interrupt no node names (the Cortex-A9's global timer)
  * @options: /options/u-boot, or ofnode_null() (with CONFIG_PERFREC_BOOT)
  * @reserved_memory: the root has a "reserved-memory" node (with
  *	CONFIG_PERFREC_BOOT)
@@ -87,6 +89,7 @@ struct perfrec_dt_dev {
 struct perfrec_dt {
 	struct perfrec_dt_dev pmu;
 	struct perfrec_dt_dev timer;
+	struct perfrec_dt_ctlr gic;
 	ofnode options;
 	bool reserved_memory;
 	uint nr_cpus;

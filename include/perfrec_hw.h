@@ -123,6 +123,9 @@ struct perfrec_gic_cpuif {
  * @spurious: interrupts with no overflow flag set, or no pending INTID
  * @foreign: interrupts other than the PMU's (acknowledged and ended)
  * @last_ns: time of the last sample stored
+ * @gt: a Cortex-A9's global timer (perfrec_gtimer.h), where the CPU has no
+ *	generic timer: the clock, and cpu-clock's interrupt; else NULL
+ * @gt_ctl: its control value while cpu-clock samples on it
  */
 struct perfrec_irq {
 	struct perfrec_ring ring;
@@ -162,6 +165,8 @@ struct perfrec_irq {
 	u64 spurious;
 	u64 foreign;
 	u64 last_ns;
+	void __iomem *gt;
+	u32 gt_ctl;
 };
 
 /* Counting (perfrec stat), in a build that has it: its code drops out of the others */
@@ -366,6 +371,14 @@ int perfrec_hw_timer_runs(uint tries);
  * Return: 0 to 3
  */
 uint perfrec_hw_el(void);
+
+/**
+ * perfrec_hw_gt_hz() - The rate of a session's clock, if it was not the generic timer
+ * @hw: the session's hardware, found
+ * Return: a Cortex-A9's global timer's ticks per second, as measured
+ * against U-Boot's timer; 0 if the clock was the generic timer
+ */
+u64 perfrec_hw_gt_hz(const struct perfrec_hw *hw);
 
 /**
  * perfrec_hw_has_timer() - Whether the CPU has the generic timer

@@ -141,7 +141,7 @@ Unit tests of what needs no PMU run on sandbox ('ut lib perfrec_*').''',
                 'build the perfrec library'],
          symbols=['PERFREC_PMUV3', 'PERFREC_LIB', 'UT_PERFREC', 'PERFREC_FDT_RESERVE',
                   'PERFREC_EVENTS', 'PERFREC_EL1', 'PERFREC_EL3', 'PERFREC_GICV2',
-                  'PERFREC_GICV3', 'PERFREC_BCM2836']),
+                  'PERFREC_GICV3', 'PERFREC_BCM2836', 'PERFREC_A9_GTIMER']),
     Part('cmd: add perfrec, a sampling profiler',
          '''perfrec runs any U-Boot command while the PMU samples it, and leaves a
 perf.data in memory for the host's perf report, perf script and perf

@@ -119,9 +119,28 @@ static u64 perfrec_ns_to_ticks(u64 ns, u64 freq)
 	return max(ticks, 1ULL);
 }
 
+/* The clock's ticks per second: the generic timer's, or a Cortex-A9's global timer's */
+static u64 perfrec_clock_rate(const struct perfrec_counters *ctr)
+{
+	if (IS_ENABLED(CONFIG_PERFREC_A9_GTIMER) && ctr->src.gt.base)
+		return ctr->src.gt.rate;
+
+	return read_cntfrq();
+}
+
 static u64 perfrec_ticks_to_ns(u64 ticks, u64 freq)
 {
 	return ticks / freq * PERFREC_NSEC_PER_SEC + ticks % freq * PERFREC_NSEC_PER_SEC / freq;
+}
+
+/* The IRQ path's clock: which, its ticks to ns, and the timer's least gap */
+static void perfrec_counters_clock(const struct perfrec_counters *ctr, struct perfrec_irq *st)
+{
+	u64 rate = perfrec_clock_rate(ctr);
+
+	st->gt = ctr->src.gt.base;
+	st->ns_mult = (PERFREC_NSEC_PER_SEC << 32) / rate;
+	st->timer_gap = perfrec_ns_to_ticks(PERFREC_TIMER_GAP_NS, rate);
 }
 
 int perfrec_counters_init(struct perfrec_counters *ctr, struct perfrec_irq *st,
@@ -132,6 +151,7 @@ int perfrec_counters_init(struct perfrec_counters *ctr, struct perfrec_irq *st,
 	int ret;
 
 	memset(st, 0, sizeof(*st));
+	perfrec_counters_clock(ctr, st);
 	st->intid = gic->intid;
 	st->gic.version = gic->version;
 	st->gic.cpu = gic->cpu;
@@ -140,7 +160,6 @@ int perfrec_counters_init(struct perfrec_counters *ctr, struct perfrec_irq *st,
 	st->timer_el = ctr->src.timer.el;
 	st->pid = PERFREC_PID;
 	st->tid = PERFREC_PID;
-	st->ns_mult = (PERFREC_NSEC_PER_SEC << 32) / read_cntfrq();
 	st->stat = IS_ENABLED(CONFIG_PERFREC_STAT) && cfg->mode == PERFREC_STAT;
 	st->callchain = cfg->callchain;
 	/* The depth exists only with call graphs: no chain is walked without */
@@ -157,14 +176,14 @@ int perfrec_counters_init(struct perfrec_counters *ctr, struct perfrec_irq *st,
 	}
 	st->text_end = st->text_start + text_bytes;
 	st->jitter_pct = cfg->jitter_pct;
-	st->rng = read_cntpct() | 1;
-	st->timer_gap = perfrec_ns_to_ticks(PERFREC_TIMER_GAP_NS, read_cntfrq());
+	st->rng = perfrec_irq_ticks(st) | 1;
 	ret = perfrec_assign_counters(ctr, st, cfg);
 	if (ret)
 		return ret;
 	st->path = perfrec_irq_path(st, cfg, gic);
 	if (st->timer && perfrec_irq_stat(st))
-		st->timer_ticks = perfrec_ns_to_ticks(PERFREC_STAT_POLL_NS, read_cntfrq());
+		st->timer_ticks = perfrec_ns_to_ticks(PERFREC_STAT_POLL_NS,
+						      perfrec_clock_rate(ctr));
 
 	for (i = 0; i < st->nr_counters; i++) {
 		const struct perfrec_event_cfg *ec = &cfg->events[i];
@@ -185,8 +204,8 @@ int perfrec_counters_init(struct perfrec_counters *ctr, struct perfrec_irq *st,
 			if (ns < PERFREC_MIN_CLOCK_NS)
 				return -ERANGE;
 			/* The period the timer can keep: whole ticks, in ns */
-			st->timer_ticks = perfrec_ns_to_ticks(ns, read_cntfrq());
-			c->period = perfrec_ticks_to_ns(st->timer_ticks, read_cntfrq());
+			st->timer_ticks = perfrec_ns_to_ticks(ns, perfrec_clock_rate(ctr));
+			c->period = perfrec_ticks_to_ns(st->timer_ticks, perfrec_clock_rate(ctr));
 			c->base_period = c->period;
 			continue;
 		}
@@ -223,7 +242,7 @@ static u64 perfrec_total(struct perfrec_counters *ctr, struct perfrec_irq *st, u
 		ticks = ctr->end_ticks - ctr->start_ticks;
 		passed = ticks / st->timer_ticks;
 		c->late += passed - c->count / c->period;
-		return perfrec_ticks_to_ns(ticks, read_cntfrq());
+		return perfrec_ticks_to_ns(ticks, perfrec_clock_rate(ctr));
 	}
 	val = pmuv3_read_counter(c->idx) & c->max_period;
 	pending = pmuv3_overflowed(c->idx);
@@ -273,9 +292,12 @@ void perfrec_counters_start(struct perfrec_counters *ctr, struct perfrec_irq *st
 		pmuv3_start(&ctr->src.pmu, st->ovf_mask,
 			    cfg->source == PERFREC_SRC_PMU ? st->ovf_mask : 0);
 	if (st->timer) {
-		ctr->start_ticks = read_cntpct();
+		ctr->start_ticks = perfrec_irq_ticks(st);
 		st->timer_cval = ctr->start_ticks + st->timer_ticks;
-		perfrec_timer_start(&ctr->src.timer, st->timer_cval);
+		if (IS_ENABLED(CONFIG_PERFREC_A9_GTIMER) && st->gt)
+			st->gt_ctl = perfrec_gtimer_start(&ctr->src.gt, st->timer_cval);
+		else
+			perfrec_timer_start(&ctr->src.timer, st->timer_cval);
 	}
 }
 
@@ -317,8 +339,10 @@ void perfrec_counters_stop(struct perfrec_counters *ctr, struct perfrec_irq *st)
 	uint i;
 
 	perfrec_counters_drain(ctr, st);
-	ctr->end_ticks = read_cntpct();
-	if (st->timer)
+	ctr->end_ticks = perfrec_irq_ticks(st);
+	if (st->timer && IS_ENABLED(CONFIG_PERFREC_A9_GTIMER) && st->gt)
+		perfrec_gtimer_stop(&ctr->src.gt);
+	else if (st->timer)
 		perfrec_timer_restore(&ctr->src.timer);
 	ctr->end_ns = perfrec_irq_now_ns(st);
 	for (i = 0; i < st->nr_counters; i++)

@@ -484,6 +484,20 @@ static void perfrec_dt_resolve(const struct perfrec_dt_walk *w, u32 phandle,
 	}
 }
 
+/* The first GICv2 or v3 among the controllers met, as @gic */
+static void perfrec_dt_first_gic(const struct perfrec_dt_walk *w, struct perfrec_dt_ctlr *gic)
+{
+	uint i;
+
+	gic->node = ofnode_null();
+	for (i = 0; i < w->nr_ctlr; i++) {
+		if (w->ctlr[i].version == 2 || w->ctlr[i].version == 3) {
+			*gic = w->ctlr[i];
+			return;
+		}
+	}
+}
+
 void perfrec_dt_scan(struct perfrec_dt *dt)
 {
 	struct perfrec_dt_walk w;
@@ -495,6 +509,8 @@ void perfrec_dt_scan(struct perfrec_dt *dt)
 	w.want[0] = 0;
 	w.want[1] = 0;
 	w.nr_ctlr = 0;
+	/* A tree the walk cannot enter has no root, and no model */
+	w.path[0].model = NULL;
 	dt->pmu.node = ofnode_null();
 	dt->timer.node = ofnode_null();
 	dt->options = ofnode_null();
@@ -507,6 +523,7 @@ void perfrec_dt_scan(struct perfrec_dt *dt)
 	dt->model = w.path[0].model;
 	perfrec_dt_resolve(&w, w.want[0], &dt->pmu);
 	perfrec_dt_resolve(&w, w.want[1], &dt->timer);
+	perfrec_dt_first_gic(&w, &dt->gic);
 }
 
 void perfrec_dt_follow(struct perfrec_dt *dt)

@@ -30,6 +30,7 @@
 #include "perfrec_cpu.h"
 #include "perfrec_ctlr.h"
 #include "perfrec_gic.h"
+#include "perfrec_gtimer.h"
 #include "perfrec_irq.h"
 #include "perfrec_source.h"
 #include "pmuv3.h"
@@ -95,9 +96,13 @@ int perfrec_hw_find(struct perfrec_hw *hwp, const struct perfrec_cfg *cfg, bool 
 	/* Not one register of an EL this build leaves out is touched */
 	if (!perfrec_cpu_el_built())
 		return log_msg_ret("el", -EPERM);
-	/* Timestamps and cpu-clock count the generic timer: none, or no frequency, no time */
-	if (!perfrec_arch_has_timer() || !read_cntfrq())
-		return log_msg_ret("cntfrq", -ETIME);
+	/*
+	 * Timestamps and cpu-clock count the generic timer, or where the CPU
+	 * has none a Cortex-A9's global timer: neither, or no frequency, no time
+	 */
+	if (perfrec_gtimer_find(&hw->ctr.src.gt) &&
+	    (!perfrec_arch_has_timer() || !read_cntfrq()))
+		return log_msg_ret("clock", -ETIME);
 	/*
 	 * One walk of the device tree, after the refusals that need none. A
 	 * missing PMU comes after it: a recording then tries the timer, found
@@ -106,13 +111,29 @@ int perfrec_hw_find(struct perfrec_hw *hwp, const struct perfrec_cfg *cfg, bool 
 	if (scan)
 		perfrec_dt_scan(&hw->dt);
 	hw->ctr.src.have_pmu = !pmuv3_detect(&hw->ctr.src.pmu);
+	/*
+	 * A 32-bit core's PMU may be registers alone (QEMU's A8 and A9 before
+	 * 8.2), or not count in Secure state: a few instructions tell
+	 */
+	if (hw->ctr.src.have_pmu && !IS_ENABLED(CONFIG_ARM64))
+		pmuv3_probe_counting(&hw->ctr.src.pmu);
 	for (i = 0; i < cfg->nr_events; i++) {
-		if (cfg->events[i].timer || hw->ctr.src.have_pmu)
+		const struct perfrec_event_cfg *ev = &cfg->events[i];
+		uint still = hw->ctr.src.pmu.still;
+
+		if (ev->timer)
 			continue;
-		/* A recording can sample the timer instead; a count cannot */
-		if (cfg->mode == PERFREC_RECORD)
-			irq->fault = PERFREC_IRQ_NO_PMU;
-		return log_msg_ret("pmu", -ENODEV);
+		if (!hw->ctr.src.have_pmu) {
+			/* A recording can sample the timer instead; a count cannot */
+			if (cfg->mode == PERFREC_RECORD)
+				irq->fault = PERFREC_IRQ_NO_PMU;
+			return log_msg_ret("pmu", -ENODEV);
+		}
+		if (still & (ev->cycle_counter ? PMUV3_STILL_CYCLES : PMUV3_STILL_EVENTS)) {
+			irq->fault = still & PMUV3_STILL_CYCLES ? PERFREC_IRQ_STILL :
+				     PERFREC_IRQ_STILL_EVENTS;
+			return log_msg_ret("still", -ENODEV);
+		}
 	}
 	ret = perfrec_source_find(cfg->source, &hw->dt, &hw->ctr.src, &hw->gic, irq);
 	if (ret)
@@ -130,7 +151,10 @@ static void perfrec_hw_give_irq(struct perfrec_hw_state *hw, enum perfrec_source
 
 void perfrec_hw_release(struct perfrec_hw *hwp, enum perfrec_source source)
 {
-	perfrec_hw_give_irq(perfrec_hw_state(hwp), source);
+	struct perfrec_hw_state *hw = perfrec_hw_state(hwp);
+
+	perfrec_hw_give_irq(hw, source);
+	perfrec_gtimer_release(&hw->ctr.src.gt);
 }
 
 /*
@@ -168,15 +192,24 @@ int perfrec_hw_claim(struct perfrec_hw *hwp, struct perfrec_irq *st, const struc
 		     struct perfrec_irq_report *irq)
 {
 	struct perfrec_hw_state *hw = perfrec_hw_state(hwp);
+	struct perfrec_gtimer *gt = &hw->ctr.src.gt;
 	int ret;
 
-	ret = perfrec_counters_init(&hw->ctr, st, cfg, events, &hw->gic, text_bytes, boot);
-	if (ret)
-		return log_msg_ret("counters", ret);
 	perfrec_hw_snapshot_regs(hw, cfg->source, &hw->before);
 	perfrec_hw_snapshot_tables(hw, cfg->source, &hw->before);
+	/* The A9's global timer runs from here: the clock counts at its rate */
+	if (gt->base) {
+		ret = perfrec_gtimer_claim(gt);
+		if (ret)
+			return log_msg_ret("gt", ret);
+	}
+	ret = perfrec_counters_init(&hw->ctr, st, cfg, events, &hw->gic, text_bytes, boot);
+	if (!ret)
+		ret = perfrec_hw_take_irq(hw, cfg, irq);
+	if (ret)
+		perfrec_gtimer_release(gt);
 
-	return perfrec_hw_take_irq(hw, cfg, irq);
+	return ret;
 }
 
 void perfrec_hw_start(struct perfrec_hw *hwp, struct perfrec_irq *st, const struct perfrec_cfg *cfg,
@@ -202,6 +235,7 @@ int perfrec_hw_stop(struct perfrec_hw *hwp, struct perfrec_irq *st, enum perfrec
 	perfrec_counters_stop(&hw->ctr, st);
 	perfrec_cpu_give_back(&hw->cpu);
 	perfrec_hw_give_irq(hw, source);
+	perfrec_gtimer_release(&hw->ctr.src.gt);
 
 	perfrec_hw_snapshot_regs(hw, source, &after);
 	perfrec_gic_put(&hw->gic);
@@ -295,6 +329,13 @@ int perfrec_hw_timer_runs(uint tries)
 uint perfrec_hw_el(void)
 {
 	return perfrec_arch_el();
+}
+
+u64 perfrec_hw_gt_hz(const struct perfrec_hw *hwp)
+{
+	const struct perfrec_gtimer *gt = &perfrec_hw_cstate(hwp)->ctr.src.gt;
+
+	return gt->base ? gt->rate : 0;
 }
 
 bool perfrec_hw_has_timer(void)

@@ -238,7 +238,8 @@ static noinline notrace void perfrec_irq_sample(struct perfrec_irq *st, struct p
 }
 
 /*
- * The generic timer's interrupt: its deadline has passed. Move it a period
+ * The timer's interrupt (the generic timer's, or a Cortex-A9's global
+ * timer's): its deadline has passed. Move it a period
  * on (whole periods more if the interrupt came that late, or the workload
  * would not get PERFREC_TIMER_GAP_NS: they count as late, and the phase is
  * kept), then take a cpu-clock sample or, counting,
@@ -250,14 +251,17 @@ static notrace void perfrec_irq_timer(struct perfrec_irq *st, u64 pc, const ulon
 	u64 missed, next;
 	uint i;
 
-	next = perfrec_period_timer_next(st->timer_cval, st->timer_ticks, read_cntpct(),
+	next = perfrec_period_timer_next(st->timer_cval, st->timer_ticks, perfrec_irq_ticks(st),
 					 st->timer_gap, &missed);
 	if (missed && !perfrec_irq_stat(st)) {
 		c->late += missed;
 		c->count += missed * c->period;
 	}
 	st->timer_cval = next;
-	perfrec_timer_set(st->timer_el, next);
+	if (IS_ENABLED(CONFIG_PERFREC_A9_GTIMER) && st->gt)
+		perfrec_gtimer_set(st->gt, st->gt_ctl, next);
+	else
+		perfrec_timer_set(st->timer_el, next);
 	isb();	/* the timer's output drops before the GIC sees the EOI */
 	if (perfrec_irq_stat(st)) {
 		u64 ovs = read_pmovsclr() & st->ovf_mask;

@@ -14,6 +14,7 @@
 #include <linux/types.h>
 #include "perfrec_arch.h"
 #include "perfrec_gic.h"
+#include "perfrec_gtimer.h"
 
 /**
  * enum perfrec_irq_path - Which body of the handler a session's interrupts take
@@ -88,13 +89,26 @@ static inline notrace u64 perfrec_mul_shr32(u64 a, u64 b)
 }
 
 /**
+ * perfrec_irq_ticks() - The clock's count
+ * @st: IRQ state
+ * Return: the generic timer's count, or a Cortex-A9's global timer's
+ */
+static inline notrace u64 perfrec_irq_ticks(const struct perfrec_irq *st)
+{
+	if (IS_ENABLED(CONFIG_PERFREC_A9_GTIMER) && st->gt)
+		return perfrec_gtimer_count(st->gt);
+
+	return read_cntpct();
+}
+
+/**
  * perfrec_irq_now_ns() - The time base of samples
  * @st: IRQ state with @ns_mult set
- * Return: nanoseconds since the generic timer started
+ * Return: nanoseconds since the clock started
  */
 static inline notrace u64 perfrec_irq_now_ns(const struct perfrec_irq *st)
 {
-	return perfrec_mul_shr32(read_cntpct(), st->ns_mult);
+	return perfrec_mul_shr32(perfrec_irq_ticks(st), st->ns_mult);
 }
 
 /**

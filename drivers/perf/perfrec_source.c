@@ -36,22 +36,26 @@
 #define PERFREC_PROBE_POLLS	10000
 
 /* Every sampler source, in the order their registers are snapshotted */
-static const struct perfrec_source_ops *const perfrec_sources[] = {
-	&perfrec_timer_source,
-	&pmuv3_source,
-};
+static const struct perfrec_source_ops *const perfrec_sources[] = { PERFREC_SOURCES };
 
-/* The source @id, or NULL (PERFREC_SRC_NONE: no interrupt) */
+/*
+ * The source @id this CPU has (the first whose @present says so), else the
+ * first of that @id, which says why it cannot; NULL for PERFREC_SRC_NONE
+ */
 static const struct perfrec_source_ops *perfrec_source_get(enum perfrec_source id)
 {
+	const struct perfrec_source_ops *first = NULL;
 	uint i;
 
 	for (i = 0; i < ARRAY_SIZE(perfrec_sources); i++) {
-		if (perfrec_sources[i]->id == id)
+		if (perfrec_sources[i]->id != id)
+			continue;
+		if (!perfrec_sources[i]->present || perfrec_sources[i]->present())
 			return perfrec_sources[i];
+		first = first ?: perfrec_sources[i];
 	}
 
-	return NULL;
+	return first;
 }
 
 void perfrec_source_snapshot(struct perfrec_snapshot *snap, const struct perfrec_gic *gic)

@@ -14,6 +14,7 @@
 #define __PERFREC_SOURCE_OPS_H
 
 #include <perfrec.h>
+#include "perfrec_gtimer.h"
 #include "perfrec_timer.h"
 #include "pmuv3.h"
 
@@ -27,11 +28,14 @@ struct perfrec_snapshot;
  * @have_pmu: the CPU has a PMUv3 (@pmu is valid)
  * @pmu: the PMU
  * @timer: the generic timer of U-Boot's EL, when it drives the session
+ * @gt: a Cortex-A9's global timer, where there is no generic timer: the
+ *	clock, and cpu-clock's interrupt
  */
 struct perfrec_source_hw {
 	bool have_pmu;
 	struct pmuv3_hw pmu;
 	struct perfrec_timer timer;
+	struct perfrec_gtimer gt;
 };
 
 /**
@@ -45,6 +49,9 @@ union perfrec_source_saved {
 /**
  * struct perfrec_source_ops - What a sampler source does for a session
  * @id: which source it is
+ * @present: whether this CPU has it, for a source that another of the same
+ *	@id stands in for (the A9's global timer for the generic timer), or
+ *	NULL
  * @find: find the interrupt for this CPU and EL in the control device tree
  *	(@dt), and reach its controller (@gic, put with perfrec_gic_put());
  *	on error say why in @irq. @hw is the session's (the timer's part is
@@ -58,6 +65,7 @@ union perfrec_source_saved {
  */
 struct perfrec_source_ops {
 	enum perfrec_source id;
+	bool (*present)(void);
 	int (*find)(const struct perfrec_dt *dt, struct perfrec_source_hw *hw,
 		    struct perfrec_gic *gic, struct perfrec_irq_report *irq);
 	void (*raise)(struct perfrec_source_hw *hw, union perfrec_source_saved *saved);
@@ -68,5 +76,13 @@ struct perfrec_source_ops {
 /* The sources, each in its own file: the entries of perfrec_source.c's table */
 extern const struct perfrec_source_ops pmuv3_source;
 extern const struct perfrec_source_ops perfrec_timer_source;
+extern const struct perfrec_source_ops perfrec_gtimer_source;
+
+/* The sources this build has: the A9's global timer where it is built */
+#if CONFIG_IS_ENABLED(PERFREC_A9_GTIMER)
+#define PERFREC_SOURCES		&perfrec_timer_source, &perfrec_gtimer_source, &pmuv3_source
+#else
+#define PERFREC_SOURCES		&perfrec_timer_source, &pmuv3_source
+#endif
 
 #endif /* __PERFREC_SOURCE_OPS_H */

@@ -98,8 +98,14 @@ static void perfrec_timer_lower(struct perfrec_source_hw *hw,
 	perfrec_timer_restore(&hw->timer);
 }
 
+static bool perfrec_timer_present(void)
+{
+	return perfrec_arch_has_timer();
+}
+
 const struct perfrec_source_ops perfrec_timer_source = {
 	.id		= PERFREC_SRC_TIMER,
+	.present	= perfrec_timer_present,
 	.find		= perfrec_timer_find,
 	.raise		= perfrec_timer_raise,
 	.lower		= perfrec_timer_lower,

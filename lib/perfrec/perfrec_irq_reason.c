@@ -51,6 +51,26 @@ static bool perfrec_gic_reason(const struct perfrec_irq_report *irq, const char 
 	}
 }
 
+/* perfrec_irq_reason() for a PMU that cannot raise its interrupt: false if not that */
+static bool perfrec_pmu_reason(const struct perfrec_irq_report *irq, char *buf, size_t size)
+{
+	switch (irq->fault) {
+	case PERFREC_IRQ_NO_PMU:
+		snprintf(buf, size, "this " PERFREC_NO_PMU);
+		return true;
+	case PERFREC_IRQ_STILL:
+		snprintf(buf, size,
+			 "the PMU's counters stand still (registers with no counter behind them)");
+		return true;
+	case PERFREC_IRQ_STILL_EVENTS:
+		snprintf(buf, size,
+			 "the PMU's event counters stand still here (Secure state, where the SoC does not allow counting)");
+		return true;
+	default:
+		return false;
+	}
+}
+
 void perfrec_irq_reason(const struct perfrec_irq_report *irq, char *buf, size_t size)
 {
 	bool timer = irq->source == PERFREC_SRC_TIMER;
@@ -60,10 +80,9 @@ void perfrec_irq_reason(const struct perfrec_irq_report *irq, char *buf, size_t 
 
 	if (perfrec_gic_reason(irq, gic, buf, size))
 		return;
+	if (perfrec_pmu_reason(irq, buf, size))
+		return;
 	switch (irq->fault) {
-	case PERFREC_IRQ_NO_PMU:
-		snprintf(buf, size, "this " PERFREC_NO_PMU);
-		break;
 	case PERFREC_IRQ_NO_NODE:
 		if (!timer && *irq->node) {
 			snprintf(buf, size,

@@ -16,6 +16,7 @@
 #include <vsprintf.h>
 #include <asm/system.h>
 #include <linux/kconfig.h>
+#include <linux/string.h>
 
 void perfrec_print_fallback(const struct perfrec_cfg *cfg, const struct perfrec_irq_report *why)
 {
@@ -70,7 +71,10 @@ void perfrec_print_arm_error(int err, const struct perfrec_cfg *cfg,
 		char why[PERFREC_WHY_LEN];
 
 		perfrec_irq_reason(&res->failed_irq, why, sizeof(why));
-		if (res->failed_irq.source == PERFREC_SRC_TIMER)
+		if (fault == PERFREC_IRQ_STILL || fault == PERFREC_IRQ_STILL_EVENTS)
+			printf("perfrec: %s: sample -e cpu-clock%s\n", why,
+			       fault == PERFREC_IRQ_STILL_EVENTS ? ", or count cycles" : "");
+		else if (res->failed_irq.source == PERFREC_SRC_TIMER)
 			printf("perfrec: cpu-clock cannot sample: %s\n", why);
 		else
 			printf("perfrec: %s: fix the device tree, or sample -e cpu-clock\n", why);
@@ -85,9 +89,13 @@ void perfrec_print_arm_error(int err, const struct perfrec_cfg *cfg,
 		break;
 	case -ETIME:
 		/* A Cortex-A8 or A9 is named: its PMU is known by MIDR */
-		if (!perfrec_hw_has_timer())
+		if (perfrec_get_pmu_info(&pmu) || !pmu.core)
+			pmu.core = "CPU";
+		if (IS_ENABLED(CONFIG_PERFREC_A9_GTIMER) && !strcmp(pmu.core, "Cortex-A9"))
+			printf("The Cortex-A9's global timer does not count against U-Boot's timer: perfrec has no clock\n");
+		else if (!perfrec_hw_has_timer())
 			printf("This %s has no generic timer (ID_PFR1.GenTimer), which perfrec's timestamps need\n",
-			       !perfrec_get_pmu_info(&pmu) && pmu.core ? pmu.core : "CPU");
+			       pmu.core);
 		else
 			printf("The generic timer has no frequency (%s is 0): the firmware must set it\n",
 			       IS_ENABLED(CONFIG_ARM64) ? "CNTFRQ_EL0" : "CNTFRQ");

@@ -203,6 +203,12 @@ static void perfrec_fall_back(struct perfrec_cfg *cfg, uint step)
 	}
 }
 
+/* The PMU's counters stand still: no interrupt of another source makes them count */
+static bool perfrec_counters_still(const struct perfrec_irq_report *irq)
+{
+	return irq->fault == PERFREC_IRQ_STILL || irq->fault == PERFREC_IRQ_STILL_EVENTS;
+}
+
 int perfrec_session_arm(struct perfrec_session *s, const struct perfrec_cfg *cfg)
 {
 	int ret;
@@ -213,8 +219,12 @@ int perfrec_session_arm(struct perfrec_session *s, const struct perfrec_cfg *cfg
 	s->fell_back = 0;
 	for (;;) {
 		ret = perfrec_session_try(s);
-		/* Only a missing or silent interrupt leaves another source to try */
-		if (!ret || s->irq.fault == PERFREC_IRQ_OK || s->fell_back == cfg->nr_fallback)
+		/*
+		 * Only a missing or silent interrupt leaves another source to
+		 * try; counters that stand still leave a recording cpu-clock
+		 */
+		if (!ret || s->irq.fault == PERFREC_IRQ_OK || s->fell_back == cfg->nr_fallback ||
+		    (cfg->mode != PERFREC_RECORD && perfrec_counters_still(&s->irq)))
 			return ret;
 		if (!s->fell_back)
 			s->fallback_why = s->irq;
@@ -462,6 +472,7 @@ void perfrec_get_result(struct perfrec_result *res)
 	}
 	start = perfrec_hw_span_ns(&s->hw, &end);
 	res->elapsed_ns = (s->state == PERFREC_FINALISED ? end : perfrec_hw_now_ns(st)) - start;
+	res->gt_hz = perfrec_hw_gt_hz(&s->hw);
 	res->restore_err = s->restore_err;
 	strlcpy(res->mismatch, s->mismatch.name, sizeof(res->mismatch));
 	res->before = s->mismatch.before;

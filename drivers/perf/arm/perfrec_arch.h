@@ -111,6 +111,8 @@ PERFREC_CP15_RO(id_dfr0, 0, c0, c1, 2)
 /* MIDR, MPIDR (U-Boot's read_midr() and read_mpidr() are not everywhere) */
 PERFREC_CP15_RO(cpu_midr, 0, c0, c0, 0)
 PERFREC_CP15_RO(cpu_mpidr, 0, c0, c0, 5)
+/* CBAR: a Cortex-A9 MPCore's PERIPHBASE, its private region (no other core's) */
+PERFREC_CP15_RO(cbar, 4, c15, c0, 0)
 PERFREC_CP15_RO(cntfrq, 0, c14, c0, 0)
 PERFREC_CP15_64_RO(cntpct, 0, c14)
 

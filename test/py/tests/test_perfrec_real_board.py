@@ -21,7 +21,7 @@ import pytest
 
 from perfrec_data import PerfData, check_perf_stderr
 from perfrec_helpers import (bdinfo, check_verdict, events, icount, perf, record, registers,
-                             run_rc, symbols, uart_data)
+                             run_rc, stat, symbols, uart_data)
 
 FALLBACK = re.compile(r'^perfrec: (.*); sampling cpu-clock at (\d+) Hz instead\s*$', re.M)
 INTERRUPT = re.compile(r'^interrupt: (\w+), (INTID|local source) (\d+) from (\S+)\s*$', re.M)
@@ -251,30 +251,24 @@ def refused(cons, cmd):
     return lines[0]
 
 
-@pytest.mark.boardspec('vexpress_ca9x4')
-@pytest.mark.buildconfigspec('cmd_perfrec')
-def test_perfrec_real_vexpress_a9(ubman):
-    """Versatile Express with a Cortex-A9 (GICv1, security extensions on): no
-    generic timer, and a PMUv1 that ID_DFR0 does not show, known by MIDR.
-    'perfrec status -v' snapshots what a session would borrow without
-    reading a generic-timer register (each is an undefined instruction
-    here) or one PMUv1 lacks (PMOVSSET, PMCCFILTR). 'perfrec list' names the
-    core, lists its manual's events (instructions: its own 0x68) and says
-    which counters stand still: all on QEMU 7.2, which models the A9 PMU's
-    registers only; the event counters on QEMU 11, which counts them in
-    Secure state only with MDCR_EL3.SPME, which a v7 core has not. record
-    and stat refuse in one line; nothing changed and U-Boot goes on"""
-    cons = ubman
-    before = registers(cons)
-    assert any(reg.startswith('reg GICD_CTLR = ') for reg in before), before
-    assert not any(reg.startswith('reg CNT') for reg in before), before
-    assert 'reg PMOVSR = 0x0' in before and not any('PMCCFILTR' in reg for reg in before)
+# The Cortex-A9's cpu-clock: its global timer's comparator, PPI 11
+A9_INTERRUPT = 'interrupt: timer, INTID 27 from the Cortex-A9 global timer'
+# vexpress-a9's DRAM, and a workload there of some 70 ms
+A9_CRC = 'crc32 0x60000000 0x1000000'
+
+
+def a9_list(cons, lab):
+    """'perfrec list' on the A9: the core, its manual's events (instructions:
+    its own 0x68), and which counters stand still: all on QEMU 7.2, which
+    models the A9 PMU's registers only; the event counters on QEMU 11,
+    which counts them in Secure state only with MDCR_EL3.SPME, which a v7
+    core has not"""
     out, ret = run_rc(cons, 'perfrec list')
     assert ret == 0, out
     lines = [line for line in out.splitlines() if line.strip()]
     assert lines[0] == ("PMU: the Cortex-A9's PMUv1, 6 event counters of 32 bits, "
                         'cycle counter of 32 bits'), out
-    if os.environ.get('PERFREC_QEMU_LAB') == '1':
+    if lab:
         assert lines[1].startswith('Its event counters stand still here (Secure state'), out
     else:
         assert lines[1].startswith('Its counters stand still: this PMU does not count'), out
@@ -282,13 +276,76 @@ def test_perfrec_real_vexpress_a9(ubman):
     assert listed['instructions'] == '0x0068' and listed['inst_renamed'] == '0x0068', out
     assert listed['branches'] == '0x000c' and 'inst_retired' not in listed, out
     assert 'bus-cycles' not in listed and listed['stall_icache'] == '0x0060', out
-    timer = ("This Cortex-A9 has no generic timer (ID_PFR1.GenTimer), "
-             "which perfrec's timestamps need")
-    assert refused(cons, 'perfrec record -- crc32 0x60000000 0x100000') == timer
+
+
+def a9_record(cons, tmp_path, lab):
+    """The default event on the A9: QEMU 7.2's PMU stands still, QEMU 11's
+    interrupt is not wired; either way cpu-clock samples on the global
+    timer, exact under icount, and perf names the true function of every
+    sample, brought over the UART alone"""
+    res = record(cons, '', A9_CRC)
+    why = ('/pmu: interrupt 92 (its "interrupts") never reached the GIC when raised' if lab
+           else "the PMU's counters stand still (registers with no counter behind them)")
+    match = FALLBACK.search(res['out'])
+    assert match and match.groups() == (why, '4000'), res['out']
+    out = cons.run_command('perfrec status')
+    assert A9_INTERRUPT in out, out
+    # QEMU's global timer ticks at 100 MHz; measured against the SP804's 1 MHz
+    match = re.search(r"^clock: the Cortex-A9 global timer, (\d+) Hz as measured against "
+                      r"U-Boot's timer\s*$", out, re.M)
+    assert match and abs(int(match.group(1)) - 10 ** 8) < 10 ** 6, out
+    count, period, late, counter = events(cons)['cpu-clock']
+    # Whole ticks of the timer, whose rate is measured: within 0.1% of 250 us
+    assert counter == 32 and abs(period - 250000) < 250, period
+    if icount(cons):
+        assert res['samples'] + late == count // period and late == 0
+    assert res['samples'] > 20
+    path, data = uart_data(cons, tmp_path, dump='perfrec dump -z')
+    pdata = PerfData(data)
+    assert len(pdata.samples) == res['samples'] and len(data) == res['size']
+    named = check_every_sample(cons, tmp_path, path, pdata)
+    assert named.count('crc32_no_comp') > 0.9 * len(named), named
+
+
+@pytest.mark.boardspec('vexpress_ca9x4')
+@pytest.mark.buildconfigspec('cmd_perfrec')
+@pytest.mark.buildconfigspec('cmd_sleep')
+@pytest.mark.requiredtool('perf')
+def test_perfrec_real_vexpress_a9(ubman, tmp_path):
+    """Versatile Express with a Cortex-A9 (GICv1, security extensions on): no
+    generic timer, and a PMUv1 that ID_DFR0 does not show, known by MIDR.
+    'perfrec status -v' snapshots what a session borrows without reading a
+    generic-timer register or one a PMUv1 lacks (PMOVSSET, PMCCFILTR): the
+    global timer is off at the prompt (U-Boot's timer is the SP804), and
+    every session gives it back so. Time and cpu-clock come from the
+    global timer, its rate measured against U-Boot's timer: -F 1000 over
+    'sleep 1' takes 1000 samples within 2%, and on QEMU 11 the cycle
+    counter (a cycle a nanosecond under icount) says that second is one.
+    What does not count is refused in one line"""
+    cons = ubman
+    lab = os.environ.get('PERFREC_QEMU_LAB') == '1'
+    serial_only(cons)
+    before = registers(cons)
+    assert 'reg GICD_CTLR = 0x0' in before and 'reg GT_CONTROL = 0x0' in before, before
+    assert not any(reg.startswith('reg CNT') for reg in before), before
+    assert 'reg PMOVSR = 0x0' in before and not any('PMCCFILTR' in reg for reg in before)
+    a9_list(cons, lab)
+    a9_record(cons, tmp_path, lab)
+    assert registers(cons) == before
+
+    res = record(cons, '-e cpu-clock -F 1000', 'sleep 1')
+    assert abs(res['samples'] - 1000) <= 20, res['out']
     assert refused(cons, 'perfrec stat -e bus-cycles -- crc32 0x60000000 0x100') == \
         "Event 'bus-cycles' is not counted by the Cortex-A9 (its manual's list)"
-    assert refused(cons, 'perfrec stat -e cycles -- crc32 0x60000000 0x100000') == timer
-    assert refused(cons, 'perfrec start') == timer
-    assert 'state: idle' in cons.run_command('perfrec status')
+    if lab:
+        counts, _, ret = stat(cons, '-e cycles', 'sleep 1')
+        assert ret == 0 and abs(counts['cycles'] - 10 ** 9) < 2 * 10 ** 7, counts
+        assert refused(cons, 'perfrec stat -e instructions -- ' + A9_CRC) == (
+            "perfrec: the PMU's event counters stand still here (Secure state, where the "
+            'SoC does not allow counting): sample -e cpu-clock, or count cycles')
+    else:
+        assert refused(cons, 'perfrec stat -e cycles -- ' + A9_CRC) == (
+            "perfrec: the PMU's counters stand still (registers with no counter behind "
+            'them): sample -e cpu-clock')
     assert registers(cons) == before
     assert cons.run_command('crc32 0x60000000 0x100').startswith('crc32 for')
