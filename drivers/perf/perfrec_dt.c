@@ -457,31 +457,52 @@ static void perfrec_dt_walk_live(struct perfrec_dt *dt, struct perfrec_dt_walk *
 		perfrec_dt_walk_live(dt, w, sub, depth + 1);
 }
 
+/* The controller met whose phandle is @phandle, or NULL */
+static const struct perfrec_dt_ctlr *perfrec_dt_ctlr_met(const struct perfrec_dt_walk *w,
+							 u32 phandle)
+{
+	uint i;
+
+	for (i = 0; i < w->nr_ctlr; i++) {
+		if (w->ctlr_phandle[i] == phandle)
+			return &w->ctlr[i];
+	}
+
+	return NULL;
+}
+
 /* Resolve @dev's interrupt parent, phandle @phandle, among the controllers met */
 static void perfrec_dt_resolve(const struct perfrec_dt_walk *w, u32 phandle,
 			       struct perfrec_dt_dev *dev)
 {
+	const struct perfrec_dt_ctlr *met;
 	struct perfrec_dt_kind kind;
+	const fdt32_t *up;
 	const char *compat;
-	uint i;
-	int len;
+	int len, up_len;
 
 	dev->parent.node = ofnode_null();
 	if (!ofnode_valid(dev->node) || !phandle)
 		return;
-	for (i = 0; i < w->nr_ctlr; i++) {
-		if (w->ctlr_phandle[i] == phandle) {
-			dev->parent = w->ctlr[i];
-			return;
-		}
+	met = perfrec_dt_ctlr_met(w, phandle);
+	if (met) {
+		dev->parent = *met;
+		return;
 	}
 	/* A controller perfrec does not know (its compatible goes in the message) */
 	dev->parent.node = ofnode_get_by_phandle(phandle);
 	compat = ofnode_read_prop(dev->parent.node, "compatible", &len);
-	if (compat && len > 0) {
-		perfrec_dt_kind(compat, len, &kind);
-		dev->parent.version = kind.ctlr;
-	}
+	if (!compat || len <= 0)
+		return;
+	perfrec_dt_kind(compat, len, &kind);
+	dev->parent.version = kind.ctlr;
+	/* One that passes its interrupts to its GIC unchanged: that GIC */
+	if (!perfrec_dt_passthrough(compat, len))
+		return;
+	up = ofnode_read_prop(dev->parent.node, "interrupt-parent", &up_len);
+	met = up && up_len == sizeof(*up) ? perfrec_dt_ctlr_met(w, fdt32_to_cpu(*up)) : NULL;
+	if (met)
+		dev->parent = *met;
 }
 
 /* The first GICv2 or v3 among the controllers met, as @gic */

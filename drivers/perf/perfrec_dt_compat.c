@@ -13,7 +13,8 @@
  * The compatibles perfrec looks for, as NUL-separated strings (a table of
  * pointers would cost a relocation entry each in u-boot.bin): the PMUv3s
  * Linux's arm_pmuv3 driver knows besides "arm,armv8-pmuv3" and the cores'
- * own ("arm,cortex-a53-pmu", "arm,neoverse-n1-pmu": by rule), and the GICv2s.
+ * own ("arm,cortex-a53-pmu", "arm,neoverse-n1-pmu": by rule), the GICv2s,
+ * and the controllers that pass interrupts through to their GIC.
  */
 static const char perfrec_dt_pmus[] =
 	"apm,potenza-pmu\0brcm,vulcan-pmu\0cavium,thunder-pmu\0nvidia,carmel-pmu\0"
@@ -21,6 +22,8 @@ static const char perfrec_dt_pmus[] =
 static const char perfrec_dt_gicv2[] =
 	"arm,gic-400\0arm,cortex-a15-gic\0arm,cortex-a9-gic\0arm,cortex-a7-gic\0"
 	"arm,arm11mp-gic\0arm,eb11mp-gic\0arm,pl390\0arm,tc11mp-gic\0qcom,msm-qgic2\0";
+
+static const char perfrec_dt_passthroughs[] = "fsl,imx6q-gpc\0fsl,imx6sx-gpc\0";
 
 /* Is @str one of the strings of @list (one of the arrays above)? */
 #define PERFREC_DT_IN(list, str)	fdt_stringlist_contains(list, sizeof(list), str)
@@ -78,4 +81,16 @@ void perfrec_dt_kind(const char *compat, int len, struct perfrec_dt_kind *kind)
 			kind->ctlr = 2;
 		}
 	}
+}
+
+bool perfrec_dt_passthrough(const char *compat, int len)
+{
+	const char *end = compat + len, *str;
+
+	for (str = compat; str < end; str += strnlen(str, end - str) + 1) {
+		if (PERFREC_DT_IN(perfrec_dt_passthroughs, str))
+			return true;
+	}
+
+	return false;
 }

@@ -37,4 +37,16 @@ struct perfrec_dt_kind {
  */
 void perfrec_dt_kind(const char *compat, int len, struct perfrec_dt_kind *kind);
 
+/**
+ * perfrec_dt_passthrough() - Does a compatible name a controller that passes
+ *	its interrupts to its own parent unchanged?
+ * @compat: a "compatible" property's value: NUL-separated strings
+ * @len: its length in bytes
+ *
+ * The i.MX6's GPC: three cells, as its GIC's, each interrupt the GIC's own
+ * (it only wakes the SoC from a low-power state on them).
+ * Return: true if it does
+ */
+bool perfrec_dt_passthrough(const char *compat, int len);
+
 #endif /* __PERFREC_DT_COMPAT_H */

@@ -7,8 +7,8 @@
 perfrec_irq_reason.c), built for the host with ASan and UBSan by the
 Makefile's perfrec-verdict rule, run over QEMU's own DTBs (virt with a
 GICv2 and a GICv3, with and without EL2; xlnx-versal-virt), the Raspberry
-Pi 3 B and 4 B device trees of U-Boot's tree, and edits of them made with
-dtc. Its verdicts are what 'perfrec status' shows on those boards in
+Pi 3 B and 4 B and three Cortex-A9 boards' device trees of U-Boot's tree,
+and edits of them made with dtc. Its verdicts are what 'perfrec status' shows on those boards in
 test/py/tests/test_perfrec_board.py and test_perfrec_real_board.py: the
 same "INTID <n> from <node>" (or "local source <n> from <node>").
 """
@@ -181,6 +181,36 @@ def test_verdict_raspi4b(verdict, tmp_path):
     assert 'SPI 16 of the GICv2 /soc/interrupt-controller@40041000' in lines['pmu']
     assert 'GICD_TYPER' in lines['pmu']
     assert timer_els(lines['cpu-clock'])[2] == ('INTID', '26', '/timer')
+
+
+# What 'perfrec status' says of a Cortex-A9's cpu-clock, and the verdict's line for it
+A9_TIMER = 'EL1: INTID 27 from the Cortex-A9 global timer (PPI 11); at the GICv2 %s'
+
+
+@pytest.mark.parametrize('name,pmu,gic', [
+    ('vexpress-v2p-ca9', 'INTID 92 from /pmu, SPI 60', '/interrupt-controller@1e001000'),
+    ('zynq-zc702', 'INTID 37 from /pmu@f8891000, SPI 5', '/axi/interrupt-controller@f8f01000'),
+    ('imx6q-sabrelite', 'INTID 126 from /pmu, SPI 94', '/soc/interrupt-controller@a01000')])
+def test_verdict_cortex_a9(verdict, tmp_path, name, pmu, gic):
+    """Cortex-A9 boards' own trees: the PMU's SPI for CPU 0 (one per CPU on
+    Versatile Express and Zynq; on the i.MX6Q one, whose interrupt parent is
+    the GPC, which passes it to the GIC unchanged), and cpu-clock on the
+    A9's global timer, PPI 11, at the tree's GIC, in the words of
+    test_perfrec_real_vexpress_a9's 'perfrec status'"""
+    lines = verdict_of(verdict, board_dtb(tmp_path, name))
+    assert lines['pmu'].startswith(pmu + ' of the GICv2 ' + gic + ", CPU 0's"), lines['pmu']
+    assert lines['cpu-clock'] == A9_TIMER % gic
+    assert lines['sampler'] == 'PMU interrupt'
+
+
+def test_verdict_gpc_unknown(verdict, tmp_path):
+    """The i.MX6Q's PMU under a GPC perfrec does not know as one that passes
+    interrupts through: its parent is named, not followed"""
+    dtb = edited(tmp_path, board_dtb(tmp_path, 'imx6q-sabrelite'),
+                 lambda dts: dts.replace('"fsl,imx6q-gpc"', '"acme,gpc"'))
+    lines = verdict_of(verdict, dtb)
+    assert lines['pmu'].startswith('none: /pmu: its interrupt parent /soc/bus@2000000/gpc@20dc000 '
+                                   '(compatible "acme,gpc") is not a GICv2/v3'), lines['pmu']
 
 
 def test_verdict_versal(verdict, dtbs):

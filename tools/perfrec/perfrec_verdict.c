@@ -52,6 +52,9 @@ uint perfrec_host_el = 2;
 /* PPI n is INTID 16 + n */
 #define PERFREC_VERDICT_PPI_BASE	16
 
+/* CPU 0 is a Cortex-A9 */
+static bool perfrec_verdict_a9;
+
 /* The ELs U-Boot may run at, in the order the cpu-clock line gives them */
 static const uint perfrec_verdict_els[] = { 1, 2, 3 };
 
@@ -122,19 +125,26 @@ static void *perfrec_verdict_read(const char *path)
 	return blob;
 }
 
-/* CPU 0: the first /cpus node whose device_type is "cpu"; its "reg" is its affinity */
-static u64 perfrec_verdict_cpu0(char *path, int size)
+/*
+ * CPU 0: the first /cpus node whose device_type is "cpu"; its "reg" is its
+ * affinity. @a9: whether it is a Cortex-A9 (its "compatible"), which has no
+ * generic timer: perfrec takes its global timer, which no node need name.
+ */
+static u64 perfrec_verdict_cpu0(char *path, int size, bool *a9)
 {
 	const fdt32_t *reg;
 	ofnode cpu;
 	int len;
 
 	snprintf(path, size, "none");
+	*a9 = false;
 	ofnode_for_each_subnode(cpu, ofnode_path("/cpus")) {
 		const char *type = ofnode_read_string(cpu, "device_type");
+		const char *compat = ofnode_read_string(cpu, "compatible");
 
 		if (!type || strcmp(type, "cpu"))
 			continue;
+		*a9 = compat && !strcmp(compat, "arm,cortex-a9");
 		ofnode_get_path(cpu, path, size);
 		reg = ofnode_get_property(cpu, "reg", &len);
 		if (reg && len == sizeof(u32))
@@ -247,6 +257,20 @@ static bool perfrec_verdict_pmu(const struct perfrec_dt *dt, u64 affinity)
 static uint perfrec_verdict_timer(const struct perfrec_dt *dt, char *why, int size)
 {
 	struct perfrec_irq_report irq;
+	char ctlr_a9[96];
+
+	/* A Cortex-A9: its global timer's PPI 11 at the first GIC (perfrec_gtimer.c) */
+	if (perfrec_verdict_a9 && !ofnode_valid(dt->timer.node)) {
+		if (!ofnode_valid(dt->gic.node)) {
+			snprintf(why, size, "no GIC in the device tree for the Cortex-A9 global timer");
+			printf("cpu-clock: none: %s\n", why);
+			return 0;
+		}
+		perfrec_verdict_ctlr(&dt->gic, ctlr_a9, sizeof(ctlr_a9));
+		printf("cpu-clock: EL1: INTID 27 from the Cortex-A9 global timer (PPI 11); at %s\n",
+		       ctlr_a9);
+		return BIT(1);
+	}
 	struct perfrec_dt_irq dtirq;
 	char line[3 * PERFREC_VERDICT_PART_LEN] = "", part[PERFREC_VERDICT_PART_LEN];
 	char what[PERFREC_VERDICT_IRQ_LEN], ctlr[96] = "";
@@ -311,7 +335,7 @@ int main(int argc, char **argv)
 
 	perfrec_dt_scan(&dt);
 	printf("model: %s\n", dt.model ?: "(none)");
-	affinity = perfrec_verdict_cpu0(cpu, sizeof(cpu));
+	affinity = perfrec_verdict_cpu0(cpu, sizeof(cpu), &perfrec_verdict_a9);
 	printf("cpu 0: %s, affinity 0x%llx (of %u cpus)\n", cpu, affinity, dt.nr_cpus);
 	pmu = perfrec_verdict_pmu(&dt, affinity);
 	timer_els = perfrec_verdict_timer(&dt, why, sizeof(why));
