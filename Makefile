@@ -815,7 +815,8 @@ lab-host: deps
 # 32-bit board, built with arm-linux-gnueabihf- and without the test command,
 # as the 32-bit test build)
 REAL_BOARDS	?= rpi_arm64=raspi3b,raspi3b-qemu11,raspi4b xilinx_versal_virt=versal,versal-qemu11 \
-		   vexpress_ca9x4:arm=vexpress-a9,vexpress-a9-qemu11
+		   vexpress_ca9x4:arm=vexpress-a9,vexpress-a9-qemu11 \
+		   xilinx_zynq_virt:arm=xilinx-zynq-a9,xilinx-zynq-a9-qemu11
 
 check-real-boards: deps lab-host $(VERDICT)
 	newest=$(NEWEST) && also= && \

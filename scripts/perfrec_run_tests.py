@@ -91,6 +91,9 @@ ARM32_EL_K = 'perfrec_arm32_el_left_out'
 # - kernel: the image booted as a kernel (default u-boot.bin), with the
 #   device tree the board's U-Boot embeds when there is no dtb
 #   (vexpress_ca9x4: the ELF, as U-Boot's own CI boots it);
+# - loader: the image (with its device tree) loaded at CONFIG_TEXT_BASE and
+#   entered there (xilinx_zynq_virt: u-boot-dtb.bin, as U-Boot's own CI
+#   boots it on xilinx-zynq-a9);
 # - system: the QEMU program (default qemu-system-aarch64);
 # - lab: QEMU from the trixie chroot (make lab-host; QEMU 11), reached
 #   through PERFREC_LAB_ROOT (perfrec_lab_host.py run), not bookworm's 7.2;
@@ -103,10 +106,16 @@ VERSAL = {'board': 'xilinx_versal_virt', 'machine': 'xlnx-versal-virt', 'icount'
 VEXPRESS_A9 = {'board': 'vexpress_ca9x4', 'machine': 'vexpress-a9', 'icount': 'shift=0',
                'mem': '1G', 'serial': 0, 'kernel': 'u-boot', 'system': 'qemu-system-arm',
                'tests': 'vexpress_a9'}
+# A Zynq-7000: two Cortex-A9 (GICv1), U-Boot's own timer the A9's private one
+ZYNQ_A9 = {'board': 'xilinx_zynq_virt', 'machine': 'xilinx-zynq-a9', 'icount': 'shift=0',
+           'mem': '1G', 'serial': 1, 'loader': 'u-boot-dtb.bin', 'system': 'qemu-system-arm',
+           'tests': 'zynq_a9'}
 BOARD_CELLS = {
     'raspi3b': RASPI3B,
     'vexpress-a9': VEXPRESS_A9,
     'vexpress-a9-qemu11': dict(VEXPRESS_A9, lab=True),
+    'xilinx-zynq-a9': ZYNQ_A9,
+    'xilinx-zynq-a9-qemu11': dict(ZYNQ_A9, lab=True),
     'versal': VERSAL,
     'raspi3b-qemu11': dict(RASPI3B, lab=True),
     'versal-qemu11': dict(VERSAL, lab=True),
@@ -211,6 +220,9 @@ def cell_env(job):
                'PERFREC_SPL': '0', 'PERFREC_QEMU_LAB': '1' if cell.get('lab') else ''}
         if cell.get('appended'):
             env['PERFREC_QEMU_LOADER'] = appended_image(build, cell)
+        elif cell.get('loader'):
+            env['PERFREC_QEMU_LOADER'] = '%s@%#x' % (os.path.join(build, cell['loader']),
+                                                     text_base(build))
         else:
             env['PERFREC_QEMU_KERNEL'] = os.path.join(build, cell.get('kernel', 'u-boot.bin'))
         if cell.get('dtb'):
