@@ -95,6 +95,7 @@ ARM32_EL_K = 'perfrec_arm32_el_left_out'
 #   entered there (xilinx_zynq_virt: u-boot-dtb.bin, as U-Boot's own CI
 #   boots it on xilinx-zynq-a9);
 # - system: the QEMU program (default qemu-system-aarch64);
+# - semihosting: QEMU runs with -semihosting, for "save hostfs";
 # - lab: QEMU from the trixie chroot (make lab-host; QEMU 11), reached
 #   through PERFREC_LAB_ROOT (perfrec_lab_host.py run), not bookworm's 7.2;
 # - tests: the test_perfrec_real_<tests>* functions the cell runs.
@@ -105,11 +106,11 @@ VERSAL = {'board': 'xilinx_versal_virt', 'machine': 'xlnx-versal-virt', 'icount'
 # A Cortex-A9 (GICv1, no generic timer, security extensions on)
 VEXPRESS_A9 = {'board': 'vexpress_ca9x4', 'machine': 'vexpress-a9', 'icount': 'shift=0',
                'mem': '1G', 'serial': 0, 'kernel': 'u-boot', 'system': 'qemu-system-arm',
-               'tests': 'vexpress_a9'}
+               'semihosting': True, 'tests': 'vexpress_a9'}
 # A Zynq-7000: two Cortex-A9 (GICv1), U-Boot's own timer the A9's private one
 ZYNQ_A9 = {'board': 'xilinx_zynq_virt', 'machine': 'xilinx-zynq-a9', 'icount': 'shift=0',
            'mem': '1G', 'serial': 1, 'loader': 'u-boot-dtb.bin', 'system': 'qemu-system-arm',
-           'tests': 'zynq_a9'}
+           'semihosting': True, 'tests': 'zynq_a9'}
 BOARD_CELLS = {
     'raspi3b': RASPI3B,
     'vexpress-a9': VEXPRESS_A9,
@@ -217,7 +218,8 @@ def cell_env(job):
         build = os.path.abspath(job.build_dir)
         env = {'PERFREC_QEMU_MACHINE': cell['machine'], 'PERFREC_QEMU_ICOUNT': cell['icount'],
                'PERFREC_QEMU_MEM': cell['mem'], 'PERFREC_QEMU_SERIAL': str(cell['serial']),
-               'PERFREC_SPL': '0', 'PERFREC_QEMU_LAB': '1' if cell.get('lab') else ''}
+               'PERFREC_SPL': '0', 'PERFREC_QEMU_LAB': '1' if cell.get('lab') else '',
+               'PERFREC_QEMU_SEMIHOSTING': '1' if cell.get('semihosting') else ''}
         if cell.get('appended'):
             env['PERFREC_QEMU_LOADER'] = appended_image(build, cell)
         elif cell.get('loader'):

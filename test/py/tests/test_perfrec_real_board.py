@@ -20,8 +20,8 @@ import subprocess
 import pytest
 
 from perfrec_data import PerfData, check_perf_stderr
-from perfrec_helpers import (bdinfo, check_verdict, events, icount, perf, record, registers,
-                             run_rc, stat, symbols, uart_data)
+from perfrec_helpers import (bdinfo, check_verdict, events, fetch, icount, perf, record,
+                             registers, run_rc, stat, symbols, uart_data)
 
 FALLBACK = re.compile(r'^perfrec: (.*); sampling cpu-clock at (\d+) Hz instead\s*$', re.M)
 INTERRUPT = re.compile(r'^interrupt: (\w+), (INTID|local source) (\d+) from (\S+)\s*$', re.M)
@@ -285,7 +285,8 @@ def a9_record(cons, tmp_path, lab, pmu, crc):
     """The default event on the A9: QEMU 7.2's PMU stands still, QEMU 11's
     interrupt (@pmu: node and INTID) is not wired; either way cpu-clock
     samples @crc on the global timer, exact under icount, and perf names
-    the true function of every sample, brought over the UART alone.
+    the true function of every sample, brought over the UART alone; the
+    same bytes come over semihosting.
     Returns the global timer's rate as measured"""
     res = record(cons, '', crc)
     why = ('%s: interrupt %u (its "interrupts") never reached the GIC when raised' % pmu
@@ -307,6 +308,8 @@ def a9_record(cons, tmp_path, lab, pmu, crc):
     assert len(pdata.samples) == res['samples'] and len(data) == res['size']
     named = check_every_sample(cons, tmp_path, path, pdata)
     assert named.count('crc32_no_comp') > 0.9 * len(named), named
+    # And over semihosting: the same bytes
+    assert fetch(cons, tmp_path, 'semihosting.data')[1] == data
     return int(rate.group(1))
 
 
