@@ -262,7 +262,8 @@ static uint perfrec_verdict_timer(const struct perfrec_dt *dt, char *why, int si
 	/* A Cortex-A9: its global timer's PPI 11 at the first GIC (perfrec_gtimer.c) */
 	if (perfrec_verdict_a9 && !ofnode_valid(dt->timer.node)) {
 		if (!ofnode_valid(dt->gic.node)) {
-			snprintf(why, size, "no GIC in the device tree for the Cortex-A9 global timer");
+			snprintf(why, size,
+				 "no GIC in the device tree for the Cortex-A9 global timer");
 			printf("cpu-clock: none: %s\n", why);
 			return 0;
 		}

@@ -289,7 +289,7 @@ def a9_record(cons, tmp_path, lab, pmu, crc):
     same bytes come over semihosting.
     Returns the global timer's rate as measured"""
     res = record(cons, '', crc)
-    why = ('%s: interrupt %u (its "interrupts") never reached the GIC when raised' % pmu
+    why = (f'{pmu[0]}: interrupt {pmu[1]} (its "interrupts") never reached the GIC when raised'
            if lab else "the PMU's counters stand still (registers with no counter behind them)")
     match = FALLBACK.search(res['out'])
     assert match and match.groups() == (why, '4000'), res['out']
@@ -303,20 +303,47 @@ def a9_record(cons, tmp_path, lab, pmu, crc):
     if icount(cons):
         assert res['samples'] + late == count // period and late == 0
     assert res['samples'] > 20
+    a9_data(cons, tmp_path, res)
+    return int(rate.group(1))
+
+
+def a9_data(cons, tmp_path, res):
+    """The recording @res over the UART alone: perf names the true function
+    of every sample, the loop of crc32 on top; over semihosting the same bytes"""
     path, data = uart_data(cons, tmp_path, dump='perfrec dump -z')
     pdata = PerfData(data)
     assert len(pdata.samples) == res['samples'] and len(data) == res['size']
     named = check_every_sample(cons, tmp_path, path, pdata)
     assert named.count('crc32_no_comp') > 0.9 * len(named), named
-    # And over semihosting: the same bytes
     assert fetch(cons, tmp_path, 'semihosting.data')[1] == data
-    return int(rate.group(1))
 
 
-def a9_board(cons, tmp_path, pmu, crc):
-    """A Cortex-A9 board: see test_perfrec_real_vexpress_a9. Returns, on
-    QEMU 11, the cycles 'sleep 1' takes (a cycle a ns under icount), else
-    None"""
+def a9_running_timer(cons, timer, crc):
+    """A global timer (registers at @timer) that runs before the session, as
+    U-Boot's own timer does on some boards, is neither stopped nor restarted
+    (QEMU restarts its count when it is enabled): after a second's run, its
+    count goes on through a recording, and every register is as before"""
+    def count():
+        return word_at(cons, timer) | word_at(cons, timer + 4) << 32
+
+    try:
+        cons.run_command(f'mw.l {timer + 8:#x} 1')
+        before = registers(cons)
+        assert 'reg GT_CONTROL = 0x1' in before, before
+        cons.run_command('sleep 1')
+        first = count()
+        res = record(cons, '-e cpu-clock', crc)
+        assert res['samples'] > 20, res['out']
+        assert registers(cons) == before
+        assert count() > first
+    finally:
+        cons.run_command(f'mw.l {timer + 8:#x} 0')
+
+
+def a9_board(cons, tmp_path, pmu, crc, timer):
+    """A Cortex-A9 board: see test_perfrec_real_vexpress_a9; @timer: its global
+    timer's registers. Returns, on QEMU 11, the cycles 'sleep 1' takes (a
+    cycle a ns under icount), else None"""
     lab = os.environ.get('PERFREC_QEMU_LAB') == '1'
     cycles = None
     serial_only(cons)
@@ -346,6 +373,8 @@ def a9_board(cons, tmp_path, pmu, crc):
             "perfrec: the PMU's counters stand still (registers with no counter behind "
             'them): sample -e cpu-clock')
     assert registers(cons) == before
+    a9_running_timer(cons, timer, crc)
+    assert registers(cons) == before
     assert 'ok' in cons.run_command('echo ok')
     return cycles
 
@@ -361,11 +390,13 @@ def test_perfrec_real_vexpress_a9(ubman, tmp_path):
     generic-timer register or one a PMUv1 lacks (PMOVSSET, PMCCFILTR), the
     global timer's too; every session gives them back. Time and cpu-clock
     come from the global timer, its rate measured against U-Boot's timer
-    (the SP804): -F 1000 over 'sleep 1' takes 1000 samples within 2%. On
+    (the SP804): -F 1000 over 'sleep 1' takes 1000 samples within 2%; a
+    global timer that runs before a session is left running. On
     QEMU 11 the cycle counter (a cycle a nanosecond under icount) says the
     measured rate is the timer's true one, and that U-Boot's second is one.
     What does not count is refused in one line"""
-    cycles = a9_board(ubman, tmp_path, ('/pmu', 92), 'crc32 0x60000000 0x1000000')
+    cycles = a9_board(ubman, tmp_path, ('/pmu', 92), 'crc32 0x60000000 0x1000000',
+                      0x1e000200)
     if cycles is not None:
         assert abs(cycles - 10 ** 9) < 2 * 10 ** 7, cycles
 
@@ -381,4 +412,5 @@ def test_perfrec_real_zynq_a9(ubman, tmp_path):
     (U-Boot's clock driver and QEMU's model disagree on the private
     timer's rate), and perfrec, measured against it, keeps U-Boot's
     seconds: the rate is still the global timer's ticks in U-Boot's second"""
-    a9_board(ubman, tmp_path, ('/pmu@f8891000', 37), 'crc32 0x10000000 0x1000000')
+    a9_board(ubman, tmp_path, ('/pmu@f8891000', 37), 'crc32 0x10000000 0x1000000',
+             0xf8f00200)
