@@ -89,19 +89,6 @@ static bool perfrec_event_counts(const struct pmuv3_hw *hw, uint number)
 	return true;
 }
 
-/* One of @core's own events by its number */
-static bool perfrec_core_event_by_number(uint core, uint number, struct pmuv3_event *ev)
-{
-	uint i;
-
-	for (i = 0; pmuv3_core_event_at(core, i, ev); i++) {
-		if (ev->number == number)
-			return true;
-	}
-
-	return false;
-}
-
 int perfrec_event_lookup(const char *name, struct perfrec_event_cfg *ev)
 {
 	struct pmuv3_event pe;
@@ -240,7 +227,7 @@ int perfrec_event_at(uint idx, struct perfrec_event_info *info)
 		info->name = perfrec_generic_events[idx].name;
 		info->number = have_pmu ? pmuv3_core_generic(hw.core, number) : number;
 		if (!pmuv3_event_by_number(info->number, &pe) &&
-		    !(have_pmu && perfrec_core_event_by_number(hw.core, info->number, &pe)))
+		    !(have_pmu && pmuv3_core_event_by_number(hw.core, info->number, &pe)))
 			pe.desc = "";
 		info->desc = pe.desc;
 		info->implemented = have_pmu && (number == PMUV3_EVT_CPU_CYCLES ||

@@ -54,6 +54,12 @@ static void __iomem *perfrec_gtimer_base(void)
 	return (void __iomem *)(ulong)(read_cbar() + PERFREC_GT_OFFSET);
 }
 
+/* This core's comparator, its two halves */
+static u64 perfrec_gtimer_cmp(void __iomem *base)
+{
+	return (u64)readl(base + PERFREC_GT_CMP_HI) << 32 | readl(base + PERFREC_GT_CMP_LO);
+}
+
 int perfrec_gtimer_find(struct perfrec_gtimer *gt)
 {
 	gt->claimed = false;
@@ -91,7 +97,7 @@ int perfrec_gtimer_claim(struct perfrec_gtimer *gt)
 	u32 prescaler;
 
 	gt->ctl = readl(base + PERFREC_GT_CTRL);
-	gt->cmp = (u64)readl(base + PERFREC_GT_CMP_HI) << 32 | readl(base + PERFREC_GT_CMP_LO);
+	gt->cmp = perfrec_gtimer_cmp(base);
 	gt->inc = readl(base + PERFREC_GT_AUTOINC);
 	gt->claimed = true;
 	if (!(gt->ctl & PERFREC_GT_CTRL_ENABLE))
@@ -152,9 +158,7 @@ void perfrec_gtimer_snapshot(struct perfrec_snapshot *snap)
 	if (!base)
 		return;
 	perfrec_snap_add(snap, "GT_CONTROL", -1, readl(base + PERFREC_GT_CTRL));
-	perfrec_snap_add(snap, "GT_COMPARATOR", -1,
-			 (u64)readl(base + PERFREC_GT_CMP_HI) << 32 |
-			 readl(base + PERFREC_GT_CMP_LO));
+	perfrec_snap_add(snap, "GT_COMPARATOR", -1, perfrec_gtimer_cmp(base));
 	perfrec_snap_add(snap, "GT_AUTOINC", -1, readl(base + PERFREC_GT_AUTOINC));
 }
 

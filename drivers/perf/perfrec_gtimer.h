@@ -155,10 +155,6 @@ static inline void perfrec_gtimer_stop(const struct perfrec_gtimer *gt)
 static inline void perfrec_gtimer_release(struct perfrec_gtimer *gt)
 {
 }
-
-static inline void perfrec_gtimer_snapshot(struct perfrec_snapshot *snap)
-{
-}
 #endif
 
 #endif /* __PERFREC_GTIMER_H */

@@ -90,6 +90,7 @@ int perfrec_hw_find(struct perfrec_hw *hwp, const struct perfrec_cfg *cfg, bool 
 		    struct perfrec_irq_report *irq)
 {
 	struct perfrec_hw_state *hw = perfrec_hw_state(hwp);
+	bool probed = false;
 	uint i;
 	int ret;
 
@@ -111,15 +112,9 @@ int perfrec_hw_find(struct perfrec_hw *hwp, const struct perfrec_cfg *cfg, bool 
 	if (scan)
 		perfrec_dt_scan(&hw->dt);
 	hw->ctr.src.have_pmu = !pmuv3_detect(&hw->ctr.src.pmu);
-	/*
-	 * A 32-bit core's PMU may be registers alone (QEMU's A8 and A9 before
-	 * 8.2), or not count in Secure state: a few instructions tell
-	 */
-	if (hw->ctr.src.have_pmu && !IS_ENABLED(CONFIG_ARM64))
-		pmuv3_probe_counting(&hw->ctr.src.pmu);
 	for (i = 0; i < cfg->nr_events; i++) {
 		const struct perfrec_event_cfg *ev = &cfg->events[i];
-		uint still = hw->ctr.src.pmu.still;
+		uint still;
 
 		if (ev->timer)
 			continue;
@@ -129,6 +124,16 @@ int perfrec_hw_find(struct perfrec_hw *hwp, const struct perfrec_cfg *cfg, bool 
 				irq->fault = PERFREC_IRQ_NO_PMU;
 			return log_msg_ret("pmu", -ENODEV);
 		}
+		/*
+		 * A 32-bit core's PMU may be registers alone (QEMU's A8 and A9
+		 * before 8.2), or not count in Secure state: a few instructions
+		 * tell, once, for the first event that needs the PMU
+		 */
+		if (!IS_ENABLED(CONFIG_ARM64) && !probed) {
+			pmuv3_probe_counting(&hw->ctr.src.pmu);
+			probed = true;
+		}
+		still = hw->ctr.src.pmu.still;
 		if (still & (ev->cycle_counter ? PMUV3_STILL_CYCLES : PMUV3_STILL_EVENTS)) {
 			irq->fault = still & PMUV3_STILL_CYCLES ? PERFREC_IRQ_STILL :
 				     PERFREC_IRQ_STILL_EVENTS;

@@ -136,10 +136,10 @@
 static const unsigned short pmuv3_event_numbers[] = { PMUV3_EVENTS(PMUV3_EVENT_NUMBER) };
 static const char pmuv3_event_strings[] = "" PMUV3_EVENTS(PMUV3_EVENT_STRINGS);
 
-/* Fill @ev with entry @idx, whose strings start at @p; return where the next one's start */
-static const char *pmuv3_event_fill(unsigned int idx, const char *p, struct pmuv3_event *ev)
+/* Fill @ev with @number and the strings at @p; return where the next entry's start */
+static const char *pmuv3_event_fill(unsigned int number, const char *p, struct pmuv3_event *ev)
 {
-	ev->number = pmuv3_event_numbers[idx];
+	ev->number = number;
 	ev->name = p;
 	ev->desc = p + strlen(p) + 1;
 
@@ -159,7 +159,7 @@ int pmuv3_event_at(unsigned int idx, struct pmuv3_event *ev)
 	if (idx >= ARRAY_SIZE(pmuv3_event_numbers))
 		return 0;
 	for (i = 0; i <= idx; i++)
-		p = pmuv3_event_fill(i, p, ev);
+		p = pmuv3_event_fill(pmuv3_event_numbers[i], p, ev);
 
 	return 1;
 }
@@ -171,7 +171,7 @@ static int pmuv3_event_find(const char *name, unsigned int number, struct pmuv3_
 	unsigned int i;
 
 	for (i = 0; i < ARRAY_SIZE(pmuv3_event_numbers); i++) {
-		p = pmuv3_event_fill(i, p, ev);
+		p = pmuv3_event_fill(pmuv3_event_numbers[i], p, ev);
 		if (name ? !strcmp(ev->name, name) : ev->number == number)
 			return 1;
 	}
@@ -318,10 +318,7 @@ static int pmuv3_core_event_find(unsigned int core, unsigned int idx, const char
 	unsigned int i, n = 0;
 
 	for (i = 0; i < ARRAY_SIZE(pmuv3_core_event_numbers); i++) {
-		ev->number = pmuv3_core_event_numbers[i];
-		ev->name = p;
-		ev->desc = p + strlen(p) + 1;
-		p = ev->desc + strlen(ev->desc) + 1;
+		p = pmuv3_event_fill(pmuv3_core_event_numbers[i], p, ev);
 		if (pmuv3_core_event_cores[i] != core)
 			continue;
 		if (name ? !strcmp(ev->name, name) : n == idx)
@@ -340,6 +337,18 @@ int pmuv3_core_event_at(unsigned int core, unsigned int idx, struct pmuv3_event 
 int pmuv3_core_event_by_name(unsigned int core, const char *name, struct pmuv3_event *ev)
 {
 	return pmuv3_core_event_find(core, 0, name, ev);
+}
+
+int pmuv3_core_event_by_number(unsigned int core, unsigned int number, struct pmuv3_event *ev)
+{
+	unsigned int i;
+
+	for (i = 0; pmuv3_core_event_at(core, i, ev); i++) {
+		if (ev->number == number)
+			return 1;
+	}
+
+	return 0;
 }
 
 unsigned int pmuv3_core_generic(unsigned int core, unsigned int number)

@@ -194,4 +194,13 @@ int pmuv3_core_event_at(unsigned int core, unsigned int idx, struct pmuv3_event 
  */
 int pmuv3_core_event_by_name(unsigned int core, const char *name, struct pmuv3_event *ev);
 
+/**
+ * pmuv3_core_event_by_number() - Find one of a core's own events by its number
+ * @core: PMUV3_CORE_*
+ * @number: e.g. 0x68
+ * @ev: filled with the event
+ * Return: 1 if found, 0 if not
+ */
+int pmuv3_core_event_by_number(unsigned int core, unsigned int number, struct pmuv3_event *ev);
+
 #endif /* __PERFREC_PMUV3_EVENTS_H */
