@@ -30,6 +30,8 @@
  * than the interrupt's latency at the end of a short recording
  */
 #define PERFREC_MISSED_MIN_PERIODS	8
+/* A tree's clock and U-Boot's timer agree if within this many percent */
+#define PERFREC_CLOCK_AGREE_PCT		2
 
 static const char *const perfrec_state_name[] = {
 	[PERFREC_IDLE] = "idle",
@@ -196,6 +198,26 @@ int do_perfrec_report(struct cmd_tbl *cmdtp, int flag, int argc, char *const arg
 	return CMD_RET_FAILURE;
 }
 
+/* A Cortex-A9's clock: its rate, where that came from, and any doubt */
+static void perfrec_print_clock(const struct perfrec_result *res)
+{
+	u64 lo = min(res->gt_tree_hz, res->gt_measured_hz);
+	u64 hi = max(res->gt_tree_hz, res->gt_measured_hz);
+
+	if (!res->gt_hz)
+		return;
+	if (!res->gt_tree_hz) {
+		printf("clock: the Cortex-A9 global timer, %llu Hz as measured against U-Boot's timer\n",
+		       res->gt_hz);
+		return;
+	}
+	printf("clock: the Cortex-A9 global timer, %llu Hz from its clock in the tree; U-Boot's timer measures %llu Hz\n",
+	       res->gt_hz, res->gt_measured_hz);
+	if ((hi - lo) * 100 > lo * PERFREC_CLOCK_AGREE_PCT)
+		printf("clock: the two differ by more than %u%%: timestamps follow the tree, not U-Boot's seconds\n",
+		       PERFREC_CLOCK_AGREE_PCT);
+}
+
 int do_perfrec_status(struct cmd_tbl *cmdtp, int flag, int argc, char *const argv[])
 {
 	struct perfrec_snapshot *snap;
@@ -224,9 +246,7 @@ int do_perfrec_status(struct cmd_tbl *cmdtp, int flag, int argc, char *const arg
 			       res.source == PERFREC_SRC_TIMER ? "timer" : "PMU",
 			       res.irq.local ? "local source" : "INTID", res.irq.intid,
 			       res.irq.node);
-		if (res.gt_hz)
-			printf("clock: the Cortex-A9 global timer, %llu Hz as measured against U-Boot's timer\n",
-			       res.gt_hz);
+		perfrec_print_clock(&res);
 		/* Counter 31 is the cycle counter, 32 the generic timer (cpu-clock) */
 		for (i = 0; i < res.nr_events; i++)
 			printf("event %s: %llu counted, period %llu, late %llu, counter %u\n",

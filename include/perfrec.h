@@ -250,7 +250,12 @@ struct perfrec_cfg {
  * @event_late: each event's periods that passed without a sample
  * @elapsed_ns: time from arming to disarming
  * @gt_hz: the clock was a Cortex-A9's global timer, this many ticks per
- *	second as measured against U-Boot's timer; 0: the generic timer
+ *	second (the tree's clock's rate, or @gt_measured_hz); 0: the
+ *	generic timer
+ * @gt_measured_hz: the global timer's rate as measured against U-Boot's
+ *	timer
+ * @gt_tree_hz: the global timer's rate from its clock in the tree, 0 if
+ *	the tree gives none (then @gt_hz is @gt_measured_hz)
  * @restore_err: 0, or -EIO if a register differed after the restore
  * @mismatch: the first register that differed, e.g. "VBAR_EL2"
  * @before: its value before the recording
@@ -282,6 +287,8 @@ struct perfrec_result {
 	u64 event_late[PERF_DATA_MAX_EVENTS];
 	u64 elapsed_ns;
 	u64 gt_hz;
+	u64 gt_measured_hz;
+	u64 gt_tree_hz;
 	int restore_err;
 	char mismatch[24];
 	u64 before;

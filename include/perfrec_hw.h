@@ -375,10 +375,12 @@ uint perfrec_hw_el(void);
 /**
  * perfrec_hw_gt_hz() - The rate of a session's clock, if it was not the generic timer
  * @hw: the session's hardware, found
- * Return: a Cortex-A9's global timer's ticks per second, as measured
- * against U-Boot's timer; 0 if the clock was the generic timer
+ * @measured: set to the rate measured against U-Boot's timer (0 likewise)
+ * @tree: set to the rate of the timer's clock in the tree, 0 if none
+ * Return: a Cortex-A9's global timer's ticks per second, @tree if the tree
+ * gives one, else @measured; 0 if the clock was the generic timer
  */
-u64 perfrec_hw_gt_hz(const struct perfrec_hw *hw);
+u64 perfrec_hw_gt_hz(const struct perfrec_hw *hw, u64 *measured, u64 *tree);
 
 /**
  * perfrec_hw_has_timer() - Whether the CPU has the generic timer

@@ -11,19 +11,24 @@
  * sets the comparator to each deadline as it does the generic timer's.
  * The enable bit is every core's and restarts the count (on QEMU): a
  * running timer is never stopped; one that is off is started for the
- * session and stopped after. No tree gives its rate (PERIPHCLK) without a
- * clock driver: it is measured against U-Boot's own timer.
+ * session and stopped after. Its rate (PERIPHCLK over the prescaler) is
+ * the clock framework's where the tree gives the timer a clock (Zynq-7000);
+ * it is measured against U-Boot's own timer in any case, which is all there
+ * is where the tree does not (Versatile Express, i.MX6).
  */
 
 #define LOG_CATEGORY	LOGC_ARCH
 
+#include <clk.h>
 #include <errno.h>
 #include <log.h>
 #include <perfrec_dt.h>
 #include <perfrec_snapshot.h>
 #include <time.h>
 #include <asm/io.h>
+#include <dm/ofnode.h>
 #include <linux/bitfield.h>
+#include <linux/err.h>
 #include "perfrec_arch.h"
 #include "perfrec_cpu.h"
 #include "perfrec_ctlr.h"
@@ -38,6 +43,8 @@
 #define PERFREC_GT_CAL_DIV		100
 /* Reads of U-Boot's timer before giving up on it or on the global timer */
 #define PERFREC_GT_CAL_TRIES		10000000
+
+#define PERFREC_GT_COMPAT		"arm,cortex-a9-global-timer"
 
 /* The rate measured, and the prescaler it was measured with */
 static struct {
@@ -91,6 +98,34 @@ static u64 perfrec_gtimer_measure(void __iomem *base)
 	return (c1 - c0) * tbclk / (t1 - t0);
 }
 
+/*
+ * Its ticks per second from its node's clock: the node of the timer at
+ * @base, its first clock's rate over the prescaler; 0 if the tree gives
+ * none or no clock driver knows it
+ */
+static u64 perfrec_gtimer_tree_rate(void __iomem *base, u32 prescaler)
+{
+	struct clk clk;
+	ofnode node;
+	ulong rate;
+
+	if (!CONFIG_IS_ENABLED(CLK))
+		return 0;
+	ofnode_for_each_compatible_node(node, PERFREC_GT_COMPAT) {
+		if (ofnode_get_addr(node) != (ulong)base)
+			continue;
+		if (clk_get_by_index_nodev(node, 0, &clk))
+			return 0;
+		rate = clk_get_rate(&clk);
+		if (!rate || IS_ERR_VALUE(rate))
+			return 0;
+
+		return rate / (prescaler + 1);
+	}
+
+	return 0;
+}
+
 int perfrec_gtimer_claim(struct perfrec_gtimer *gt)
 {
 	void __iomem *base = gt->base;
@@ -107,11 +142,14 @@ int perfrec_gtimer_claim(struct perfrec_gtimer *gt)
 		perfrec_gt_cal.rate = perfrec_gtimer_measure(base);
 		perfrec_gt_cal.prescaler = prescaler;
 	}
-	gt->rate = perfrec_gt_cal.rate;
-	if (!gt->rate) {
+	/* A timer that stands still is refused, whatever the tree says */
+	gt->measured = perfrec_gt_cal.rate;
+	if (!gt->measured) {
 		perfrec_gtimer_release(gt);
 		return log_msg_ret("rate", -ETIME);
 	}
+	gt->tree_rate = perfrec_gtimer_tree_rate(base, prescaler);
+	gt->rate = gt->tree_rate ?: gt->measured;
 
 	return 0;
 }

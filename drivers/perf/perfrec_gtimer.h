@@ -39,7 +39,10 @@ struct perfrec_snapshot;
  * struct perfrec_gtimer - The global timer, as a session borrows it
  * @base: its registers, or NULL where perfrec does not use it (the CPU
  *	has the generic timer, or is no Cortex-A9)
- * @rate: its ticks per second, calibrated against U-Boot's timer
+ * @rate: its ticks per second: @tree_rate if the tree gives one, else
+ *	@measured
+ * @measured: its ticks per second, measured against U-Boot's timer
+ * @tree_rate: its ticks per second from its node's clock, or 0
  * @ctl: its control register (this core's view) before the session
  * @cmp: its comparator before the session
  * @inc: its auto-increment before the session
@@ -48,6 +51,8 @@ struct perfrec_snapshot;
 struct perfrec_gtimer {
 	void __iomem *base;
 	u64 rate;
+	u64 measured;
+	u64 tree_rate;
 	u32 ctl;
 	u64 cmp;
 	u32 inc;
@@ -97,8 +102,10 @@ int perfrec_gtimer_find(struct perfrec_gtimer *gt);
  * @gt: found
  *
  * A running timer is never stopped or restarted (its enable is every
- * core's, and U-Boot's own timer on some boards). Its rate is calibrated
- * against U-Boot's timer once, for as long as the prescaler stays.
+ * core's, and U-Boot's own timer on some boards). Its rate is measured
+ * against U-Boot's timer once, for as long as the prescaler stays, and
+ * read from the clock framework if its node has a clock: that rate is the
+ * one used.
  * Return: 0, or -ETIME if it does not count
  */
 int perfrec_gtimer_claim(struct perfrec_gtimer *gt);

@@ -336,9 +336,12 @@ uint perfrec_hw_el(void)
 	return perfrec_arch_el();
 }
 
-u64 perfrec_hw_gt_hz(const struct perfrec_hw *hwp)
+u64 perfrec_hw_gt_hz(const struct perfrec_hw *hwp, u64 *measured, u64 *tree)
 {
 	const struct perfrec_gtimer *gt = &perfrec_hw_cstate(hwp)->ctr.src.gt;
+
+	*measured = gt->base ? gt->measured : 0;
+	*tree = gt->base ? gt->tree_rate : 0;
 
 	return gt->base ? gt->rate : 0;
 }

@@ -472,7 +472,7 @@ void perfrec_get_result(struct perfrec_result *res)
 	}
 	start = perfrec_hw_span_ns(&s->hw, &end);
 	res->elapsed_ns = (s->state == PERFREC_FINALISED ? end : perfrec_hw_now_ns(st)) - start;
-	res->gt_hz = perfrec_hw_gt_hz(&s->hw);
+	res->gt_hz = perfrec_hw_gt_hz(&s->hw, &res->gt_measured_hz, &res->gt_tree_hz);
 	res->restore_err = s->restore_err;
 	strlcpy(res->mismatch, s->mismatch.name, sizeof(res->mismatch));
 	res->before = s->mismatch.before;

@@ -253,8 +253,11 @@ def refused(cons, cmd):
 
 # The Cortex-A9's cpu-clock: its global timer's comparator, PPI 11
 A9_INTERRUPT = 'interrupt: timer, INTID 27 from the Cortex-A9 global timer'
-A9_CLOCK = re.compile(r"^clock: the Cortex-A9 global timer, (\d+) Hz as measured against "
-                      r"U-Boot's timer\s*$", re.M)
+A9_CLOCK = re.compile(r"^clock: the Cortex-A9 global timer, (\d+) Hz (?:as measured against "
+                      r"U-Boot's timer|from its clock in the tree; U-Boot's timer measures "
+                      r"(\d+) Hz)\s*$", re.M)
+A9_CLOCKS_DIFFER = ("clock: the two differ by more than 2%: timestamps follow the tree, "
+                    "not U-Boot's seconds")
 # QEMU's global timer: a tick every 10 ns of its virtual clock, which under
 # -icount shift=0 is also the A9 PMU's cycle counter's (1 GHz)
 QEMU_GT_CYCLES = 10
@@ -287,7 +290,8 @@ def a9_record(cons, tmp_path, lab, pmu, crc):
     samples @crc on the global timer, exact under icount, and perf names
     the true function of every sample, brought over the UART alone; the
     same bytes come over semihosting.
-    Returns the global timer's rate as measured"""
+    Returns the global timer's rate used, and the tree's clock's (None if
+    the tree gives the timer no clock, and the rate is the one measured)"""
     res = record(cons, '', crc)
     why = (f'{pmu[0]}: interrupt {pmu[1]} (its "interrupts") never reached the GIC when raised'
            if lab else "the PMU's counters stand still (registers with no counter behind them)")
@@ -304,7 +308,12 @@ def a9_record(cons, tmp_path, lab, pmu, crc):
         assert res['samples'] + late == count // period and late == 0
     assert res['samples'] > 20
     a9_data(cons, tmp_path, res)
-    return int(rate.group(1))
+    if rate.group(2) is None:
+        return int(rate.group(1)), None
+    # The tree's rate is used, and U-Boot's timer agrees with it
+    used, measured = int(rate.group(1)), int(rate.group(2))
+    assert abs(used - measured) < used // 1000 and A9_CLOCKS_DIFFER not in out, out
+    return used, used
 
 
 def a9_data(cons, tmp_path, res):
@@ -340,10 +349,11 @@ def a9_running_timer(cons, timer, crc):
         cons.run_command(f'mw.l {timer + 8:#x} 0')
 
 
-def a9_board(cons, tmp_path, pmu, crc, timer):
+def a9_board(cons, tmp_path, pmu, crc, timer, clock=None):
     """A Cortex-A9 board: see test_perfrec_real_vexpress_a9; @timer: its global
-    timer's registers. Returns, on QEMU 11, the cycles 'sleep 1' takes (a
-    cycle a ns under icount), else None"""
+    timer's registers; @clock: the name 'clk dump' gives the clock the tree
+    gives the timer, None if it gives none. Returns, on QEMU 11, the cycles
+    'sleep 1' takes (a cycle a ns under icount), else None"""
     lab = os.environ.get('PERFREC_QEMU_LAB') == '1'
     cycles = None
     serial_only(cons)
@@ -353,8 +363,14 @@ def a9_board(cons, tmp_path, pmu, crc, timer):
     assert not any(reg.startswith('reg CNT') for reg in before), before
     assert 'reg PMOVSR = 0x0' in before and not any('PMCCFILTR' in reg for reg in before)
     a9_list(cons, lab)
-    rate = a9_record(cons, tmp_path, lab, pmu, crc)
+    rate, tree = a9_record(cons, tmp_path, lab, pmu, crc)
     assert registers(cons) == before
+    assert (tree is None) == (clock is None), (tree, clock)
+    if clock and cons.config.buildconfig.get('config_cmd_clk') == 'y':
+        # The timer's prescaler is 0: the rate is its clock's, as U-Boot's clock driver says
+        assert 'reg GT_CONTROL = 0x0' in before, before
+        dump = re.search(rf'^\s*{clock}\s+(\d+)\s*$', cons.run_command('clk dump'), re.M)
+        assert dump and int(dump.group(1)) == tree, dump
 
     res = record(cons, '-e cpu-clock -F 1000', 'sleep 1')
     assert abs(res['samples'] - 1000) <= 20, res['out']
@@ -411,6 +427,46 @@ def test_perfrec_real_zynq_a9(ubman, tmp_path):
     U-Boot's timer runs slow: 'sleep 1' takes 1.083 s of QEMU's clock
     (U-Boot's clock driver and QEMU's model disagree on the private
     timer's rate), and perfrec, measured against it, keeps U-Boot's
-    seconds: the rate is still the global timer's ticks in U-Boot's second"""
+    seconds: the tree gives the global timer a clock (cpu_3or2x), and its
+    rate, which perfrec uses, is U-Boot's timer's too. Where the two
+    disagree, the tree's rate is used and 'perfrec status' says so"""
     a9_board(ubman, tmp_path, ('/pmu@f8891000', 37), 'crc32 0x10000000 0x1000000',
-             0xf8f00200)
+             0xf8f00200, 'cpu_3or2x')
+    zynq_clock_doubled(ubman)
+
+
+# Zynq-7000's SLCR: its lock and unlock registers and keys, its lock status,
+# and the CPU clock's control
+ZYNQ_SLCR_LOCK = (0xf8000004, 0x767b)
+ZYNQ_SLCR_UNLOCK = (0xf8000008, 0xdf0d)
+ZYNQ_SLCR_LOCKSTA = 0xf800000c
+ZYNQ_ARM_CLK_CTRL = 0xf8000120
+ZYNQ_ARM_CLK_DIV0 = 0x3f00
+
+
+def zynq_clock_doubled(cons):
+    """The CPU clock's divisor halved in the SLCR, as a wrong clock set-up
+    would: U-Boot's clock driver doubles the timer's clock, which QEMU does
+    not model; its own timer keeps the rate it had at probe. perfrec takes
+    the tree's rate, says the two disagree, and takes half the samples in
+    'sleep 1'"""
+    ctrl = word_at(cons, ZYNQ_ARM_CLK_CTRL)
+    locked = word_at(cons, ZYNQ_SLCR_LOCKSTA) & 1
+    div = (ctrl & ZYNQ_ARM_CLK_DIV0) >> 8
+    assert div % 2 == 0, hex(ctrl)
+    try:
+        cons.run_command(f'mw.l {ZYNQ_SLCR_UNLOCK[0]:#x} {ZYNQ_SLCR_UNLOCK[1]:#x}')
+        cons.run_command(f'mw.l {ZYNQ_ARM_CLK_CTRL:#x} '
+                         f'{ctrl & ~ZYNQ_ARM_CLK_DIV0 | (div // 2) << 8:#x}')
+        res = record(cons, '-e cpu-clock -F 1000', 'sleep 1')
+        out = cons.run_command('perfrec status')
+        rate = A9_CLOCK.search(out)
+        assert rate and rate.group(2) and A9_CLOCKS_DIFFER in out, out
+        assert abs(int(rate.group(1)) - 2 * int(rate.group(2))) < int(rate.group(1)) // 500, out
+        assert abs(res['samples'] - 500) <= 10, res['out']
+    finally:
+        cons.run_command(f'mw.l {ZYNQ_ARM_CLK_CTRL:#x} {ctrl:#x}')
+        if locked:
+            cons.run_command(f'mw.l {ZYNQ_SLCR_LOCK[0]:#x} {ZYNQ_SLCR_LOCK[1]:#x}')
+    assert word_at(cons, ZYNQ_ARM_CLK_CTRL) == ctrl
+    assert word_at(cons, ZYNQ_SLCR_LOCKSTA) & 1 == locked
