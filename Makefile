@@ -540,7 +540,7 @@ SMALLEST_CELLS	?= el2-gicv3 el1-gicv3
 ARM32_CONFIG	:= qemu_arm_perfrec
 ARM32_O		:= $(BUILD)/$(ARM32_CONFIG)$(TAG)
 ARM32_FRAGMENTS	:= $(CURDIR)/configs/perfrec-board.config $(CURDIR)/configs/perfrec.config
-ARM32_CELLS	?= arm32-pl1-a15 arm32-pl1-a7 arm32-pl1-max-gicv3 arm32-hyp-max
+ARM32_CELLS	?= arm32-pl1-a15 arm32-pl1-a7 arm32-secure-a7 arm32-pl1-max-gicv3 arm32-hyp-max
 # The same in Thumb-2 (SYS_THUMB_BUILD, as most 32-bit boards): one cell, on
 # the default release; its tests expect -g refused
 ARM32_THUMB_O	:= $(BUILD)/$(ARM32_CONFIG)_thumb$(TAG)

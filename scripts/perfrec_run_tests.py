@@ -67,10 +67,12 @@ CELLS = {
 # qemu-system-arm, its tests test_perfrec_arm32*: name: (-M machine, -icount,
 # -cpu). The Cortex-A15's and A7's Armv7 PMU, whose node QEMU leaves empty,
 # in SVC mode (PL1) with a GICv2; -cpu max, PMUv3 in AArch32, with a GICv3;
-# and Hyp mode, where U-Boot stays with virtualization=on
+# Hyp mode, where U-Boot stays with virtualization=on; and Secure SVC, where
+# it stays with secure=on (the GIC with its Security Extensions)
 ARM32_CELLS = {
     'arm32-pl1-a15': ('virt', 'shift=0', 'cortex-a15'),
     'arm32-pl1-a7': ('virt', 'shift=0', 'cortex-a7'),
+    'arm32-secure-a7': ('virt,secure=on', 'shift=0', 'cortex-a7'),
     'arm32-pl1-max-gicv3': ('virt,gic-version=3', 'shift=0', 'max'),
     'arm32-hyp-max': ('virt,virtualization=on', 'shift=0', 'max'),
 }

@@ -165,10 +165,10 @@ void perfrec_hw_release(struct perfrec_hw *hwp, enum perfrec_source source)
 /*
  * Enable the interrupt at its controller and mask it at the CPU (it is
  * masked at the prompt; it stays so until all is ready); then check that it
- * arrives
+ * arrives. -ENOMSG: it did not, and all is as before.
  */
-static int perfrec_hw_take_irq(struct perfrec_hw_state *hw, const struct perfrec_cfg *cfg,
-			       struct perfrec_irq_report *irq)
+static int perfrec_hw_try_irq(struct perfrec_hw_state *hw, const struct perfrec_cfg *cfg,
+			      struct perfrec_irq_report *irq)
 {
 	bool used = cfg->source != PERFREC_SRC_NONE;
 	int ret;
@@ -185,11 +185,38 @@ static int perfrec_hw_take_irq(struct perfrec_hw_state *hw, const struct perfrec
 		ret = perfrec_source_probe(cfg->source, &hw->ctr.src, &hw->gic, irq);
 		if (ret) {
 			perfrec_hw_give_irq(hw, cfg->source);
-			return log_msg_ret("probe", ret);
+			return -ENOMSG;
 		}
 	}
 
 	return 0;
+}
+
+/*
+ * The interrupt the tree gives, or else the one the source may raise
+ * instead (the Secure timer's, in Secure SVC); the first's fault if neither
+ * arrives
+ */
+static int perfrec_hw_take_irq(struct perfrec_hw_state *hw, const struct perfrec_cfg *cfg,
+			       struct perfrec_irq_report *irq)
+{
+	struct perfrec_irq_report first;
+	uint intid = hw->gic.intid;
+	int ret;
+
+	ret = perfrec_hw_try_irq(hw, cfg, irq);
+	if (ret != -ENOMSG)
+		return ret;
+	first = *irq;
+	if (!perfrec_source_next(cfg->source, &hw->dt, &hw->ctr.src, &hw->gic, irq)) {
+		ret = perfrec_hw_try_irq(hw, cfg, irq);
+		if (ret != -ENOMSG)
+			return ret;
+		hw->gic.intid = intid;
+		*irq = first;
+	}
+
+	return log_msg_ret("probe", -ETIMEDOUT);
 }
 
 int perfrec_hw_claim(struct perfrec_hw *hwp, struct perfrec_irq *st, const struct perfrec_cfg *cfg,
@@ -213,6 +240,8 @@ int perfrec_hw_claim(struct perfrec_hw *hwp, struct perfrec_irq *st, const struc
 		ret = perfrec_hw_take_irq(hw, cfg, irq);
 	if (ret)
 		perfrec_gtimer_release(gt);
+	/* The interrupt the probe found (the Secure timer's, in Secure SVC) */
+	st->intid = hw->gic.intid;
 
 	return ret;
 }

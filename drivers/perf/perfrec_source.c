@@ -122,6 +122,15 @@ int perfrec_source_probe(enum perfrec_source source, struct perfrec_source_hw *h
 	return 0;
 }
 
+int perfrec_source_next(enum perfrec_source source, const struct perfrec_dt *dt,
+			struct perfrec_source_hw *hw, struct perfrec_gic *gic,
+			struct perfrec_irq_report *irq)
+{
+	const struct perfrec_source_ops *ops = perfrec_source_get(source);
+
+	return ops && ops->next ? ops->next(dt, hw, gic, irq) : -ENOENT;
+}
+
 int perfrec_source_find(enum perfrec_source source, const struct perfrec_dt *dt,
 			struct perfrec_source_hw *hw, struct perfrec_gic *gic,
 			struct perfrec_irq_report *irq)

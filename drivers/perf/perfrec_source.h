@@ -33,6 +33,24 @@ int perfrec_source_find(enum perfrec_source source, const struct perfrec_dt *dt,
 			struct perfrec_irq_report *irq);
 
 /**
+ * perfrec_source_next() - The interrupt a source may raise instead of the one found
+ * @source: the interrupt, one that perfrec_source_find() found and
+ *	perfrec_source_probe() found silent
+ * @dt: the tree's facts, from perfrec_dt_scan()
+ * @hw: the PMU and the timer
+ * @gic: the controller (put back with perfrec_ctlr_restore()); its INTID
+ *	is set to the other one
+ * @irq: set to the other interrupt's node and INTID, its fault cleared
+ *
+ * The timer in SVC on a CPU with the Security Extensions: the Secure
+ * physical timer's interrupt, where U-Boot runs in Secure state.
+ * Return: 0, or -ENOENT if the source has no other interrupt
+ */
+int perfrec_source_next(enum perfrec_source source, const struct perfrec_dt *dt,
+			struct perfrec_source_hw *hw, struct perfrec_gic *gic,
+			struct perfrec_irq_report *irq);
+
+/**
  * perfrec_source_probe() - Check that a session's interrupt reaches its controller
  * @source: the interrupt, one that perfrec_source_find() found
  * @hw: the PMU and the timer

@@ -61,6 +61,9 @@ union perfrec_source_saved {
  *	CPU's interrupts masked (the probe before arming); what it changes
  *	goes to @saved
  * @lower: undo @raise
+ * @next: after the probe found the interrupt @find gave silent, the one
+ *	the source may raise instead (in @gic and @irq, @irq's fault cleared),
+ *	or -ENOENT if it has no other; NULL: none
  * @snapshot: add the source's registers a session may change
  */
 struct perfrec_source_ops {
@@ -70,6 +73,8 @@ struct perfrec_source_ops {
 		    struct perfrec_gic *gic, struct perfrec_irq_report *irq);
 	void (*raise)(struct perfrec_source_hw *hw, union perfrec_source_saved *saved);
 	void (*lower)(struct perfrec_source_hw *hw, const union perfrec_source_saved *saved);
+	int (*next)(const struct perfrec_dt *dt, struct perfrec_source_hw *hw,
+		    struct perfrec_gic *gic, struct perfrec_irq_report *irq);
 	void (*snapshot)(struct perfrec_snapshot *snap);
 };
 

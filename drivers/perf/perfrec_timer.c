@@ -98,6 +98,29 @@ static void perfrec_timer_lower(struct perfrec_source_hw *hw,
 	perfrec_timer_restore(&hw->timer);
 }
 
+/*
+ * The probe found the tree's Non-secure PL1 interrupt silent: in Secure
+ * SVC the CNTP_* registers are the Secure physical timer's, whose
+ * interrupt is the tree's first entry (PPI 13). SVC cannot read which
+ * state it is in (perfrec_arch_may_be_secure()): the probe tells.
+ */
+static int perfrec_timer_next(const struct perfrec_dt *dt, struct perfrec_source_hw *hw,
+			      struct perfrec_gic *gic, struct perfrec_irq_report *irq)
+{
+	struct perfrec_irq_report secure = *irq;
+	struct perfrec_dt_irq dtirq;
+
+	if (!perfrec_arch_may_be_secure(hw->timer.el) || irq->el == 3)
+		return -ENOENT;
+	secure.fault = PERFREC_IRQ_OK;
+	if (perfrec_dt_source_irq(dt, PERFREC_SRC_TIMER, 0, 3, &dtirq, &secure))
+		return -ENOENT;
+	*irq = secure;
+	gic->intid = dtirq.intid;
+
+	return 0;
+}
+
 static bool perfrec_timer_present(void)
 {
 	return perfrec_arch_has_timer();
@@ -109,5 +132,6 @@ const struct perfrec_source_ops perfrec_timer_source = {
 	.find		= perfrec_timer_find,
 	.raise		= perfrec_timer_raise,
 	.lower		= perfrec_timer_lower,
+	.next		= perfrec_timer_next,
 	.snapshot	= perfrec_timer_snapshot,
 };

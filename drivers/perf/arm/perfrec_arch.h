@@ -45,6 +45,8 @@
 
 /* ID_PFR1.GenTimer: the generic timer (Cortex-A7, A15 and later; not A8, A9) */
 #define CPU_ID_PFR1_GENTIMER		GENMASK(19, 16)
+/* ID_PFR1.Security: the Security Extensions (Secure and Non-secure state) */
+#define CPU_ID_PFR1_SECURITY		GENMASK(7, 4)
 
 /* CPSR: the interrupt masks and the mode */
 #define CPU_CPSR_A			BIT(8)
@@ -288,6 +290,17 @@ static inline uint perfrec_arch_pmuver(void)
 static inline bool perfrec_arch_has_timer(void)
 {
 	return FIELD_GET(CPU_ID_PFR1_GENTIMER, read_id_pfr1());
+}
+
+/*
+ * Whether U-Boot may run in Secure state at EL @el without knowing it: in
+ * SVC on a CPU with the Security Extensions, where no register says which
+ * state it is (SCR is undefined in Non-secure state). Monitor mode is
+ * always Secure, Hyp never.
+ */
+static inline bool perfrec_arch_may_be_secure(uint el)
+{
+	return el == 1 && FIELD_GET(CPU_ID_PFR1_SECURITY, read_id_pfr1());
 }
 
 /*

@@ -254,6 +254,12 @@ static inline bool perfrec_arch_has_timer(void)
 	return true;
 }
 
+/* U-Boot knows its security state at every EL: EL3 is Secure, EL1 and EL2 are not */
+static inline bool perfrec_arch_may_be_secure(uint el)
+{
+	return false;
+}
+
 /*
  * The physical timer of EL @el: EL1 CNTP_*_EL0, EL2 CNTHP_*_EL2, EL3
  * (Secure) CNTPS_*_EL1; its registers' names, for snapshots

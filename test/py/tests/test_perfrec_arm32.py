@@ -55,6 +55,12 @@ def hyp(cons):
     return 'virtualization=on' in cons.config.env.get('env__perfrec_machine', '')
 
 
+def secure(cons):
+    """True in the cell where U-Boot stays in Secure SVC (QEMU's virt with
+    its Security Extensions: no EL3 firmware switches to Non-secure)"""
+    return 'secure=on' in cons.config.env.get('env__perfrec_machine', '')
+
+
 @contextlib.contextmanager
 def pmu_node(cons):
     """/pmu as a device tree for the cell's core would have it: QEMU's empty
@@ -196,15 +202,18 @@ def test_perfrec_arm32_cycles(ubman, tmp_path):
 @pytest.mark.buildconfigspec('cmd_perfrec')
 @pytest.mark.requiredtool('perf')
 def test_perfrec_arm32_cpu_clock(ubman, tmp_path):
-    """cpu-clock on the PL1 timer (CNTP) or Hyp's (CNTHP): exact, named by perf"""
+    """cpu-clock on the PL1 timer (CNTP) or Hyp's (CNTHP): exact, named by perf.
+    In Secure SVC, CNTP is the Secure physical timer: its interrupt is the
+    tree's first, which the probe finds when the Non-secure one stays silent"""
     cons = ubman
     before = registers(cons)
     res = record(cons, f'-e cpu-clock -c 100000 -o {BUF:#x} -s {BUF_SIZE:#x}', WORK)
     assert res['rc'] == 0 and res['lost'] == 0
     check_exact(cons, 'cpu-clock', res, 100000)
     source, intid, node = INTERRUPT.search(cons.run_command('perfrec status')).groups()
-    # QEMU virt's timer PPIs: 14 the non-secure physical, 10 Hyp's
-    assert (source, intid, node) == ('timer', '26' if hyp(cons) else '30', '/timer')
+    # QEMU virt's timer PPIs: 14 the non-secure physical, 13 the secure, 10 Hyp's
+    want = '26' if hyp(cons) else '29' if secure(cons) else '30'
+    assert (source, intid, node) == ('timer', want, '/timer')
     assert registers(cons) == before
     path, _ = fetch(cons, tmp_path)
     check_perf_names(cons, tmp_path, path, res, 'cpu-clock')
