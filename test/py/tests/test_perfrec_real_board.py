@@ -299,8 +299,7 @@ def a9_record(cons, tmp_path, lab, pmu, crc):
     assert match and match.groups() == (why, '4000'), res['out']
     out = cons.run_command('perfrec status')
     assert A9_INTERRUPT in out, out
-    rate = A9_CLOCK.search(out)
-    assert rate, out
+    rates = a9_clock(out)
     count, period, late, counter = events(cons)['cpu-clock']
     # Whole ticks of the timer, whose rate is measured: within 0.1% of 250 us
     assert counter == 32 and abs(period - 250000) < 250, period
@@ -308,9 +307,18 @@ def a9_record(cons, tmp_path, lab, pmu, crc):
         assert res['samples'] + late == count // period and late == 0
     assert res['samples'] > 20
     a9_data(cons, tmp_path, res)
+    return rates
+
+
+def a9_clock(out):
+    """The clock 'perfrec status' (@out) names: the global timer's rate
+    used, and the tree's clock's (None if the tree gives the timer no
+    clock, and the rate is the one measured), which U-Boot's timer agrees
+    with within 0.1%"""
+    rate = A9_CLOCK.search(out)
+    assert rate, out
     if rate.group(2) is None:
         return int(rate.group(1)), None
-    # The tree's rate is used, and U-Boot's timer agrees with it
     used, measured = int(rate.group(1)), int(rate.group(2))
     assert abs(used - measured) < used // 1000 and A9_CLOCKS_DIFFER not in out, out
     return used, used
@@ -349,11 +357,13 @@ def a9_running_timer(cons, timer, crc):
         cons.run_command(f'mw.l {timer + 8:#x} 0')
 
 
-def a9_board(cons, tmp_path, pmu, crc, timer, clock=None):
-    """A Cortex-A9 board: see test_perfrec_real_vexpress_a9; @timer: its global
-    timer's registers; @clock: the name 'clk dump' gives the clock the tree
-    gives the timer, None if it gives none. Returns, on QEMU 11, the cycles
-    'sleep 1' takes (a cycle a ns under icount), else None"""
+def a9_board(cons, tmp_path, board):
+    """A Cortex-A9 board: see test_perfrec_real_vexpress_a9. @board: its
+    PMU's node and INTID ('pmu'), the workload ('crc'), its global timer's
+    registers ('timer'), and the name 'clk dump' gives the clock the tree
+    gives the timer ('clock', None if it gives none). Returns, on QEMU 11,
+    the cycles 'sleep 1' takes (a cycle a ns under icount), else None"""
+    crc, clock = board['crc'], board['clock']
     lab = os.environ.get('PERFREC_QEMU_LAB') == '1'
     cycles = None
     serial_only(cons)
@@ -363,7 +373,7 @@ def a9_board(cons, tmp_path, pmu, crc, timer, clock=None):
     assert not any(reg.startswith('reg CNT') for reg in before), before
     assert 'reg PMOVSR = 0x0' in before and not any('PMCCFILTR' in reg for reg in before)
     a9_list(cons, lab)
-    rate, tree = a9_record(cons, tmp_path, lab, pmu, crc)
+    rate, tree = a9_record(cons, tmp_path, lab, board['pmu'], crc)
     assert registers(cons) == before
     assert (tree is None) == (clock is None), (tree, clock)
     if clock and cons.config.buildconfig.get('config_cmd_clk') == 'y':
@@ -389,7 +399,7 @@ def a9_board(cons, tmp_path, pmu, crc, timer, clock=None):
             "perfrec: the PMU's counters stand still (registers with no counter behind "
             'them): sample -e cpu-clock')
     assert registers(cons) == before
-    a9_running_timer(cons, timer, crc)
+    a9_running_timer(cons, board['timer'], crc)
     assert registers(cons) == before
     assert 'ok' in cons.run_command('echo ok')
     return cycles
@@ -411,8 +421,8 @@ def test_perfrec_real_vexpress_a9(ubman, tmp_path):
     QEMU 11 the cycle counter (a cycle a nanosecond under icount) says the
     measured rate is the timer's true one, and that U-Boot's second is one.
     What does not count is refused in one line"""
-    cycles = a9_board(ubman, tmp_path, ('/pmu', 92), 'crc32 0x60000000 0x1000000',
-                      0x1e000200)
+    cycles = a9_board(ubman, tmp_path, {'pmu': ('/pmu', 92), 'crc': 'crc32 0x60000000 0x1000000',
+                                        'timer': 0x1e000200, 'clock': None})
     if cycles is not None:
         assert abs(cycles - 10 ** 9) < 2 * 10 ** 7, cycles
 
@@ -430,8 +440,8 @@ def test_perfrec_real_zynq_a9(ubman, tmp_path):
     seconds: the tree gives the global timer a clock (cpu_3or2x), and its
     rate, which perfrec uses, is U-Boot's timer's too. Where the two
     disagree, the tree's rate is used and 'perfrec status' says so"""
-    a9_board(ubman, tmp_path, ('/pmu@f8891000', 37), 'crc32 0x10000000 0x1000000',
-             0xf8f00200, 'cpu_3or2x')
+    a9_board(ubman, tmp_path, {'pmu': ('/pmu@f8891000', 37), 'crc': 'crc32 0x10000000 0x1000000',
+                               'timer': 0xf8f00200, 'clock': 'cpu_3or2x'})
     zynq_clock_doubled(ubman)
 
 
