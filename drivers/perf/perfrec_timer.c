@@ -110,7 +110,7 @@ static int perfrec_timer_next(const struct perfrec_dt *dt, struct perfrec_source
 	struct perfrec_irq_report secure = *irq;
 	struct perfrec_dt_irq dtirq;
 
-	if (!perfrec_arch_may_be_secure(hw->timer.el) || irq->el == 3)
+	if (!perfrec_arch_may_be_secure(hw->timer.el))
 		return -ENOENT;
 	secure.fault = PERFREC_IRQ_OK;
 	if (perfrec_dt_source_irq(dt, PERFREC_SRC_TIMER, 0, 3, &dtirq, &secure))
