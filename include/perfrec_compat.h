@@ -28,12 +28,15 @@ struct bd_info;
 
 /*
  * 2026.10 moved the DRAM banks from bd->bi_dram[] to gd->dram[] (no macro
- * tells; a tree from that merge window before the move needs the old form)
+ * tells; a tree from that merge window before the move needs the old form);
+ * messages name the banks as the release spells them
  */
 #if PERFREC_UBOOT_AT_LEAST(2026, 10)
 #define PERFREC_DRAM_BANK(gd, i)	((gd)->dram[i])
+#define PERFREC_DRAM_BANKS_NAME		"gd->dram"
 #else
 #define PERFREC_DRAM_BANK(gd, i)	((gd)->bd->bi_dram[i])
+#define PERFREC_DRAM_BANKS_NAME		"bd->bi_dram"
 #endif
 
 /* 2025.01 spells the help-text guard as a macro; 2023.01 has #ifdef CONFIG_SYS_LONGHELP */

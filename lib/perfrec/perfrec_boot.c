@@ -19,7 +19,7 @@
  *   cpu-clock because the PMU's interrupt cannot be used).
  * - perfrec_boot_relocating(), right after setup_reloc(): a buffer that what
  *   U-Boot has reserved at the top of DRAM overlaps is dropped, and so is
- *   one that board code left out of DRAM (bd->bi_dram, gd->ram_top). The image's
+ *   one that board code left out of DRAM (its banks, gd->ram_top). The image's
  *   relocated place is now known: from here on an address in either place is
  *   stored as an offset into the image (perfrec_irq_boot_addr()).
  * - crt0_64.S masks IRQs before c_runtime_cpu_setup() points VBAR at

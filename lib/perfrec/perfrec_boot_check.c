@@ -16,6 +16,7 @@
 #include <errno.h>
 #include <fdtdec.h>
 #include <init.h>
+#include <perfrec_compat.h>
 #include <asm/global_data.h>
 #include <asm/sections.h>
 #include <linux/kernel.h>
@@ -75,7 +76,7 @@ const char *perfrec_boot_bad_at_reloc(ulong start, ulong size)
 	 * device tree says so. No bank known yet: nothing to check.
 	 */
 	if (perfrec_buffer_in_dram(start, size) == -ERANGE)
-		return "is not in a DRAM bank the board reports (bd->bi_dram)";
+		return "is not in a DRAM bank the board reports (" PERFREC_DRAM_BANKS_NAME ")";
 
 	return NULL;
 }

@@ -33,7 +33,7 @@ bool perfrec_boot_bad_buffer(ulong start, ulong size, ulong least, const struct 
  * @size: its size
  *
  * What U-Boot reserved at the top of DRAM, and the DRAM board code reports
- * (bd->bi_dram after dram_init_banksize(), gd->ram_top after
+ * (the banks after dram_init_banksize(), gd->ram_top after
  * board_get_usable_ram_top()), are known now.
  *
  * Return: NULL if it may stay, else why not
