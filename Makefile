@@ -744,7 +744,8 @@ o-dir:
 	@echo $(O)
 
 # One board: configure, check that perfrec's options stuck, build, and find
-# the command in the image, and none of perfrec in its SPL
+# the command in the image, and none of perfrec in its SPL; an Allwinner
+# board's SD card image (scripts/perfrec_sd_image.py)
 board-build: $(O)/.config $(OVERLAY_STAMP)
 	$(UBOOT_MAKE) -j$(JOBS) -s >$(O)/build.log 2>&1 || { tail -30 $(O)/build.log; exit 1; }
 	$(CROSS_COMPILE)nm $(O)/u-boot | grep -q ' do_perfrec$$' || \
@@ -754,6 +755,7 @@ board-build: $(O)/.config $(OVERLAY_STAMP)
 		{ echo "perfrec: $(O)/spl/u-boot-spl has perfrec's code"; exit 1; }
 	@echo "perfrec: $(BASE_DEFCONFIG) with perfrec on U-Boot $(UBOOT_VERSION):" \
 		"$$(stat -c %s $(O)/u-boot.bin) bytes"
+	@$(PYTHON) scripts/perfrec_sd_image.py $(O) | sed 's/^/perfrec: SD card image: /'
 
 # make board BOARD=<name>_defconfig: perfrec built into a board's own
 # defconfig (scripts/perfrec_board.py), in build/board/<name>/ with its

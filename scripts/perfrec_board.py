@@ -13,7 +13,8 @@ the defconfig as the guide's plain-tree steps do (merge_config.sh, then
 olddefconfig); an option that did not stick is named with the Kconfig
 dependency that blocked it. Then U-Boot's own build, the symfs host perf
 reads (DIR/symfs), and one line: the image the board boots, its size,
-perfrec's part of it and the margin to the board's size limit. With
+perfrec's part of it and the margin to the board's size limit. An Allwinner
+board's SD card image is written too (scripts/perfrec_sd_image.py). With
 --verdict, the DTB verdict tool's lines for the board's device tree (or
 --dtb's, for a board whose tree comes from its firmware).
 
@@ -30,6 +31,7 @@ TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(TOP, 'scripts'))
 # pylint: disable=wrong-import-position
 import perfrec_kconfig_deps
+import perfrec_sd_image
 
 CROSS = {'arm64': 'aarch64-linux-gnu-', 'arm': 'arm-linux-gnueabihf-'}
 
@@ -345,6 +347,10 @@ def build(args):
     lines = [cost_line(args, arch, cross, cfg) +
              ('; not bootable: blobs missing' if missing_blobs(log) else ''),
              'perfrec: for host perf: --symfs %s' % os.path.join(args.out, 'symfs')]
+    card = perfrec_sd_image.write_image(args.out)
+    if card:
+        lines.append('perfrec: SD card image: %s (for QEMU: -drive file=%s,format=raw,if=sd)' %
+                     (card, card))
     if args.verdict:
         lines += verdict(args, cfg)
     return lines

@@ -26,6 +26,7 @@ sys.path.insert(0, os.path.join(REPO, 'scripts'))
 import perfrec_board as PB  # noqa: E402
 import perfrec_board_builds as BB  # noqa: E402
 import perfrec_kconfig_deps as KD  # noqa: E402
+import perfrec_sd_image as SD  # noqa: E402
 
 RESULTS = os.path.join(REPO, 'test', 'boards')
 PAGE = os.path.join(REPO, 'doc', 'develop', 'perfrec-boards.rst')
@@ -249,3 +250,26 @@ def test_perfrec_bytes_when_binman_replaced_the_map(tmp_path):
     assert 'by symbol: binman replaced the link map' in line
     assert BB.parse_line(line)['perfrec_bytes'] == ours
     assert BB.parse_line(by_map)['perfrec_bytes'] > 0
+
+
+@pytest.mark.parametrize('boot_bytes,card', [(700 * 1024, 32 << 20), (40 << 20, 64 << 20)])
+def test_sd_image(tmp_path, boot_bytes, card):
+    """An Allwinner build's SD card: its boot file 8 KiB in, zeros around it,
+    a power-of-two size that holds it; the same through the command line"""
+    boot = os.urandom(boot_bytes)
+    (tmp_path / SD.SUNXI_IMAGE).write_bytes(boot)
+    proc = run(['/usr/bin/python3', os.path.join(REPO, 'scripts', 'perfrec_sd_image.py'),
+                str(tmp_path)])
+    assert proc.returncode == 0 and proc.stdout.strip() == str(tmp_path / SD.IMAGE)
+    data = (tmp_path / SD.IMAGE).read_bytes()
+    assert len(data) == card
+    assert data[8192:8192 + boot_bytes] == boot
+    assert data[:8192].count(0) == 8192 and not any(data[8192 + boot_bytes:])
+
+
+def test_sd_image_none(tmp_path):
+    """A build with no Allwinner boot file gets no card, and no line"""
+    proc = run(['/usr/bin/python3', os.path.join(REPO, 'scripts', 'perfrec_sd_image.py'),
+                str(tmp_path)])
+    assert proc.returncode == 0 and proc.stdout == ''
+    assert SD.write_image(str(tmp_path)) is None and not os.listdir(tmp_path)
