@@ -815,10 +815,12 @@ lab-host: deps
 # must name what perf 6.1 names for every sample and chain entry.
 # REAL_BOARDS: <defconfig without _defconfig>[:arm]=<cell>,<cell>... (:arm: a
 # 32-bit board, built with arm-linux-gnueabihf- and without the test command,
-# as the 32-bit test build)
+# as the 32-bit test build). An Allwinner board boots from the SD card image
+# its build writes (scripts/perfrec_sd_image.py), SPL first.
 REAL_BOARDS	?= rpi_arm64=raspi3b,raspi3b-qemu11,raspi4b xilinx_versal_virt=versal,versal-qemu11 \
 		   vexpress_ca9x4:arm=vexpress-a9,vexpress-a9-qemu11 \
-		   xilinx_zynq_virt:arm=xilinx-zynq-a9,xilinx-zynq-a9-qemu11
+		   xilinx_zynq_virt:arm=xilinx-zynq-a9,xilinx-zynq-a9-qemu11 \
+		   orangepi_pc:arm=orangepi-pc,orangepi-pc-qemu11 Bananapi_M2_Ultra:arm=bpim2u
 
 check-real-boards: deps lab-host $(VERDICT)
 	newest=$(NEWEST) && also= && \

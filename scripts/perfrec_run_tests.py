@@ -96,6 +96,8 @@ ARM32_EL_K = 'perfrec_arm32_el_left_out'
 # - loader: the image (with its device tree) loaded at CONFIG_TEXT_BASE and
 #   entered there (xilinx_zynq_virt: u-boot-dtb.bin, as U-Boot's own CI
 #   boots it on xilinx-zynq-a9);
+# - sd: the SD card image QEMU boots from (its boot ROM loads SPL, SPL
+#   loads U-Boot proper), written by the build (scripts/perfrec_sd_image.py);
 # - system: the QEMU program (default qemu-system-aarch64);
 # - semihosting: QEMU runs with -semihosting, for "save hostfs";
 # - lab: QEMU from the trixie chroot (make lab-host; QEMU 11), reached
@@ -113,6 +115,16 @@ VEXPRESS_A9 = {'board': 'vexpress_ca9x4', 'machine': 'vexpress-a9', 'icount': 's
 ZYNQ_A9 = {'board': 'xilinx_zynq_virt', 'machine': 'xilinx-zynq-a9', 'icount': 'shift=0',
            'mem': '1G', 'serial': 1, 'loader': 'u-boot-dtb.bin', 'system': 'qemu-system-arm',
            'semihosting': True, 'tests': 'zynq_a9'}
+# An Allwinner H3 (four Cortex-A7, GIC-400), booted from its SD card through
+# SPL, U-Boot proper in Secure SVC mode. shift=4: SPL's __udelay() (sunxi's
+# timer.c) takes two equal reads of the counter for a wrap, and at one
+# instruction a ns every read is equal to the last, so it never returns
+ORANGEPI_PC = {'board': 'orangepi_pc', 'machine': 'orangepi-pc', 'icount': 'shift=4',
+               'mem': '1G', 'serial': 0, 'sd': 'perfrec-sd.img', 'system': 'qemu-system-arm',
+               'tests': 'orangepi_pc'}
+# The same on an Allwinner R40 (Banana Pi M2 Ultra): QEMU 8.1 brought the machine
+BPIM2U = dict(ORANGEPI_PC, board='Bananapi_M2_Ultra', machine='bpim2u', tests='bpim2u',
+              lab=True)
 BOARD_CELLS = {
     'raspi3b': RASPI3B,
     'vexpress-a9': VEXPRESS_A9,
@@ -122,6 +134,9 @@ BOARD_CELLS = {
     'versal': VERSAL,
     'raspi3b-qemu11': dict(RASPI3B, lab=True),
     'versal-qemu11': dict(VERSAL, lab=True),
+    'orangepi-pc': ORANGEPI_PC,
+    'orangepi-pc-qemu11': dict(ORANGEPI_PC, lab=True),
+    'bpim2u': BPIM2U,
     # shift=4: the board's preboot 'usb start' waits seconds of its time in
     # delay loops, at one instruction a ns too slow for 2023.01's test/py,
     # which gives U-Boot 30 s of the host's time to its prompt
@@ -222,7 +237,9 @@ def cell_env(job):
                'PERFREC_QEMU_MEM': cell['mem'], 'PERFREC_QEMU_SERIAL': str(cell['serial']),
                'PERFREC_SPL': '0', 'PERFREC_QEMU_LAB': '1' if cell.get('lab') else '',
                'PERFREC_QEMU_SEMIHOSTING': '1' if cell.get('semihosting') else ''}
-        if cell.get('appended'):
+        if cell.get('sd'):
+            env['PERFREC_QEMU_SD'] = os.path.join(build, cell['sd'])
+        elif cell.get('appended'):
             env['PERFREC_QEMU_LOADER'] = appended_image(build, cell)
         elif cell.get('loader'):
             env['PERFREC_QEMU_LOADER'] = '%s@%#x' % (os.path.join(build, cell['loader']),
@@ -253,7 +270,7 @@ def cell_env(job):
 # time: QEMU 7.2's raspi3b under icount takes about 2)
 BOOT_CHECK_SECS = 60
 # The QEMU release that brought a machine, for the line that says it is missing
-MACHINE_SINCE = {'raspi4b': '9.0', 'raspi3b': '5.2'}
+MACHINE_SINCE = {'raspi4b': '9.0', 'raspi3b': '5.2', 'bpim2u': '8.1'}
 
 
 def hook_env(job, extra):
@@ -277,6 +294,10 @@ def boot_check(job, env, secs=BOOT_CHECK_SECS):
     if dtb and not os.path.exists(dtb):
         return ('%s: no such device tree: %s takes its device tree from x0, which QEMU '
                 'sets only with -dtb' % (dtb, cell['board']))
+    card = env.get('PERFREC_QEMU_SD')
+    if card and not os.path.exists(card):
+        return ('%s: no such SD card image: the board\'s build writes it '
+                '(scripts/perfrec_sd_image.py)' % card)
     proc = subprocess.run(qemu(cell) + ['-machine', 'help'], capture_output=True, text=True,
                           check=False)
     if not re.search(r'^%s\s' % re.escape(cell['machine']), proc.stdout, re.M):

@@ -141,6 +141,33 @@ def test_perfrec_real_raspi3b(ubman, tmp_path):
                    ('timer', 'local source', '2', '/timer'), 'crc32 0 0x1000000', 2)
 
 
+def sunxi_record(cons, tmp_path):
+    """An Allwinner board booted from its SD card: the boot ROM loads SPL,
+    SPL loads U-Boot proper, which stays in Secure SVC mode. QEMU does not
+    route the PMU's SPI 120: the default event falls back to cpu-clock, on
+    the Secure physical timer (the tree's first interrupt, PPI 13), which is
+    the verdict's EL3 part (Secure, as EL3 is on AArch64)"""
+    default_record(cons, tmp_path,
+                   '/pmu: interrupt 152 (its "interrupts") never reached the GIC when raised',
+                   ('timer', 'INTID', '29', '/timer'), 'crc32 0x42000000 0x1000000', 3)
+
+
+@pytest.mark.boardspec('orangepi_pc')
+@pytest.mark.buildconfigspec('cmd_perfrec')
+@pytest.mark.requiredtool('perf')
+def test_perfrec_real_orangepi_pc(ubman, tmp_path):
+    """Orange Pi PC (Allwinner H3, GIC-400) from its SD card"""
+    sunxi_record(ubman, tmp_path)
+
+
+@pytest.mark.boardspec('Bananapi_M2_Ultra')
+@pytest.mark.buildconfigspec('cmd_perfrec')
+@pytest.mark.requiredtool('perf')
+def test_perfrec_real_bpim2u(ubman, tmp_path):
+    """Banana Pi M2 Ultra (Allwinner R40, GIC-400) from its SD card"""
+    sunxi_record(ubman, tmp_path)
+
+
 # The BCM2837's peripherals as the ARM sees them: the first UART (a PL011,
 # not the console here: serial_only()), whose transmit interrupt is the
 # GPU's IRQ 57, and the ARM's interrupt controller (pending 2 at +0x08,
