@@ -296,7 +296,12 @@ int perfrec_parse_events(const char *list, bool terms, struct perfrec_cfg *cfg)
 			return CMD_RET_FAILURE;
 		}
 		if (ret) {
-			struct perfrec_result none = { .failed_event = -1 };
+			/* -EACCES: the line arming gives for counters that stand still */
+			struct perfrec_result none = {
+				.failed_event = -1,
+				.failed_irq.fault = ret == -EACCES ? PERFREC_IRQ_STILL_EVENTS :
+					PERFREC_IRQ_OK,
+			};
 
 			perfrec_print_arm_error(ret, cfg, &none);
 			return CMD_RET_FAILURE;

@@ -118,7 +118,7 @@ int do_perfrec_list(struct cmd_tbl *cmdtp, int flag, int argc, char *const argv[
 		if (pmu.cycles_still && pmu.events_still)
 			printf("Its counters stand still: this PMU does not count (registers without a counter behind them)\n");
 		else if (pmu.events_still)
-			printf("Its event counters stand still here (Secure state, where the SoC does not allow counting?): cycles only\n");
+			printf("Its event counters stand still here (Secure state, where they count only if the SoC asserts SPNIDEN): cycles only\n");
 		else if (pmu.cycles_still)
 			printf("Its cycle counter stands still\n");
 	}

@@ -307,7 +307,8 @@ struct perfrec_result {
  * Return: 0 if found, -ENOENT for an unknown name or malformed raw number,
  * -EDOM if the number is wider than this PMU's event field (see
  * perfrec_event_bits()), -EOPNOTSUPP if PMCEID says this CPU does not
- * implement it, -ENODEV if there is no PMUv3, -EPERM if U-Boot runs at an
+ * implement it, -EACCES if it does not and the event counters stand still
+ * here (Secure state), -ENODEV if there is no PMUv3, -EPERM if U-Boot runs at an
  * EL this build leaves out (no PMU register is read there)
  */
 int perfrec_event_lookup(const char *name, struct perfrec_event_cfg *ev);

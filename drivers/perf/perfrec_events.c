@@ -159,8 +159,14 @@ int perfrec_event_lookup(const char *name, struct perfrec_event_cfg *ev)
 	/* evtCount would drop the bits above this PMU's field and count another event */
 	if (number != PMUV3_EVT_NONE && !pmuv3_event_fits(hw.version, number))
 		return -EDOM;
-	if (!perfrec_event_counts(&hw, number))
-		return -EOPNOTSUPP;
+	/*
+	 * Not listed: unless the event counters stand still here (Secure
+	 * state without SPNIDEN), the more basic reason, found by running them
+	 */
+	if (!perfrec_event_counts(&hw, number)) {
+		pmuv3_probe_counting(&hw);
+		return hw.still & PMUV3_STILL_EVENTS ? -EACCES : -EOPNOTSUPP;
+	}
 
 	return 0;
 }

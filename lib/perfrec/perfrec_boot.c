@@ -303,6 +303,7 @@ int perfrec_boot_report(void)
 		printf("perfrec: event '%s' %s: the boot is not recorded\n", opts.event,
 		       b->event_err == -ENOENT ? "is unknown (see 'perfrec list')" :
 		       b->event_err == -EOPNOTSUPP ? "is not implemented by this CPU" :
+		       b->event_err == -EACCES ? "is not counted in Secure state here (SPNIDEN)" :
 		       b->event_err == -ENOSYS ? "needs CONFIG_PERFREC_EVENTS" :
 		       "cannot be sampled on this PMU");
 	} else if (b->sess.irq.fault != PERFREC_IRQ_OK) {

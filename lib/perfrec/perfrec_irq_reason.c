@@ -64,7 +64,7 @@ static bool perfrec_pmu_reason(const struct perfrec_irq_report *irq, char *buf, 
 		return true;
 	case PERFREC_IRQ_STILL_EVENTS:
 		snprintf(buf, size,
-			 "the PMU's event counters stand still here (Secure state, where the SoC does not allow counting)");
+			 "the PMU's event counters stand still here (Secure state, where they count only if the SoC asserts SPNIDEN)");
 		return true;
 	default:
 		return false;

@@ -159,6 +159,30 @@ def test_perfrec_arm32_list(ubman):
     assert 'event counters of 32 bits, cycle counter of 32 bits' in out, out
     assert f'Counts at EL{2 if hyp(cons) else 1};' in out, out
     assert '  cycles ' in out and '  cpu-clock ' in out
+    if secure(cons):
+        check_secure_events(cons, out)
+    else:
+        assert 'stand still' not in out, out
+
+
+def check_secure_events(cons, out):
+    """Secure SVC on a Cortex-A7 (no SDCR.SPME): the event counters stand
+    still, which list says, and an event is refused in one line naming
+    SPNIDEN (before PMCEID's word: QEMU's A7 reads 0 there), with every
+    register as it was; the cycle counter still counts"""
+    spniden = 'Secure state, where they count only if the SoC asserts SPNIDEN'
+    assert f'Its event counters stand still here ({spniden}): cycles only' in out, out
+    before = registers(cons)
+    for cmd in ('stat', 'record'):
+        out, ret = run_rc(cons, f'perfrec {cmd} -e r08 -- {WORK}')
+        lines = [line for line in out.splitlines() if line.strip() and 'rc:' not in line]
+        assert ret == 1 and lines == [
+            f"perfrec: the PMU's event counters stand still here ({spniden}): "
+            'sample -e cpu-clock, or count cycles'], out
+        assert status(cons)[0] not in ('armed', 'recording'), cmd
+    assert registers(cons) == before
+    counts, _, ret = stat(cons, '-e cycles', WORK)
+    assert ret == 0 and counts['cycles'] > 0, counts
 
 
 @pytest.mark.boardspec('qemu_arm')

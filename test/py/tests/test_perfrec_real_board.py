@@ -419,8 +419,8 @@ def a9_board(cons, tmp_path, board):
         # The rate is the global timer's ticks in a second of U-Boot's timer
         assert ret == 0 and abs(cycles / QEMU_GT_CYCLES - rate) < rate // 50, (cycles, rate)
         assert refused(cons, 'perfrec stat -e instructions -- ' + crc) == (
-            "perfrec: the PMU's event counters stand still here (Secure state, where the "
-            'SoC does not allow counting): sample -e cpu-clock, or count cycles')
+            "perfrec: the PMU's event counters stand still here (Secure state, where they "
+            'count only if the SoC asserts SPNIDEN): sample -e cpu-clock, or count cycles')
     else:
         assert refused(cons, 'perfrec stat -e cycles -- ' + crc) == (
             "perfrec: the PMU's counters stand still (registers with no counter behind "
