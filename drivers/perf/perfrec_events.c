@@ -160,12 +160,15 @@ int perfrec_event_lookup(const char *name, struct perfrec_event_cfg *ev)
 	if (number != PMUV3_EVT_NONE && !pmuv3_event_fits(hw.version, number))
 		return -EDOM;
 	/*
-	 * Not listed: unless the event counters stand still here (Secure
-	 * state without SPNIDEN), the more basic reason, found by running them
+	 * Not in PMCEID: unless the event counters stand still here while the
+	 * cycle counter runs (Secure state without SPNIDEN), the more basic
+	 * reason, found by running them. A core known by its manual (no
+	 * PMCEID) keeps the manual's word.
 	 */
 	if (!perfrec_event_counts(&hw, number)) {
-		pmuv3_probe_counting(&hw);
-		return hw.still & PMUV3_STILL_EVENTS ? -EACCES : -EOPNOTSUPP;
+		if (hw.core == PMUV3_CORE_ARCH)
+			pmuv3_probe_counting(&hw);
+		return hw.still == PMUV3_STILL_EVENTS ? -EACCES : -EOPNOTSUPP;
 	}
 
 	return 0;
