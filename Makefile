@@ -816,11 +816,14 @@ lab-host: deps
 # REAL_BOARDS: <defconfig without _defconfig>[:arm]=<cell>,<cell>... (:arm: a
 # 32-bit board, built with arm-linux-gnueabihf- and without the test command,
 # as the 32-bit test build). An Allwinner board boots from the SD card image
-# its build writes (scripts/perfrec_sd_image.py), SPL first.
+# its build writes (scripts/perfrec_sd_image.py), SPL first. A board's own
+# configs/perfrec-board-test-<defconfig>.config, if any, is merged last: what
+# QEMU's model needs that the board does not (rpi_2's text base).
 REAL_BOARDS	?= rpi_arm64=raspi3b,raspi3b-qemu11,raspi4b xilinx_versal_virt=versal,versal-qemu11 \
 		   vexpress_ca9x4:arm=vexpress-a9,vexpress-a9-qemu11 \
 		   xilinx_zynq_virt:arm=xilinx-zynq-a9,xilinx-zynq-a9-qemu11 \
-		   orangepi_pc:arm=orangepi-pc,orangepi-pc-qemu11 Bananapi_M2_Ultra:arm=bpim2u
+		   orangepi_pc:arm=orangepi-pc,orangepi-pc-qemu11 Bananapi_M2_Ultra:arm=bpim2u \
+		   rpi_2:arm=raspi2b,raspi2b-qemu11
 
 check-real-boards: deps lab-host $(VERDICT)
 	newest=$(NEWEST) && also= && \
@@ -830,6 +833,8 @@ check-real-boards: deps lab-host $(VERDICT)
 			case $$b in *:arm) b=$${b%:arm}; cc=arm-linux-gnueabihf-; \
 				fr="$(ARM32_FRAGMENTS) $(CURDIR)/configs/perfrec-board-test.config";; \
 			esac; \
+			own=$(CURDIR)/configs/perfrec-board-test-$$b.config; \
+			if [ -f $$own ]; then fr="$$fr $$own"; fi; \
 			$(MAKE) $$args BASE_DEFCONFIG=$${b}_defconfig CONFIG=board_$$b \
 				CROSS_COMPILE=$$cc FRAGMENTS="$$fr" \
 				UBOOT_FLAGS=BINMAN_ALLOW_MISSING=1 board-build || exit 1; \

@@ -115,6 +115,12 @@ VEXPRESS_A9 = {'board': 'vexpress_ca9x4', 'machine': 'vexpress-a9', 'icount': 's
 ZYNQ_A9 = {'board': 'xilinx_zynq_virt', 'machine': 'xilinx-zynq-a9', 'icount': 'shift=0',
            'mem': '1G', 'serial': 1, 'loader': 'u-boot-dtb.bin', 'system': 'qemu-system-arm',
            'semihosting': True, 'tests': 'zynq_a9'}
+# A Raspberry Pi 2 (BCM2836: four Cortex-A7 and the local controller, no
+# GIC), booted as a kernel with its tree in r2: its test build links U-Boot
+# where QEMU loads a raw image (configs/perfrec-board-test-rpi_2.config)
+RASPI2B = {'board': 'rpi_2', 'machine': 'raspi2b', 'icount': 'shift=0', 'mem': '1G',
+           'serial': 0, 'dtb': 'bcm2836-rpi-2-b.dtb', 'system': 'qemu-system-arm',
+           'tests': 'raspi2b'}
 # An Allwinner H3 (four Cortex-A7, GIC-400), booted from its SD card through
 # SPL, U-Boot proper in Secure SVC mode. shift=4: SPL's __udelay() (sunxi's
 # timer.c) takes two equal reads of the counter for a wrap, and at one
@@ -137,6 +143,8 @@ BOARD_CELLS = {
     'orangepi-pc': ORANGEPI_PC,
     'orangepi-pc-qemu11': dict(ORANGEPI_PC, lab=True),
     'bpim2u': BPIM2U,
+    'raspi2b': RASPI2B,
+    'raspi2b-qemu11': dict(RASPI2B, lab=True),
     # shift=4: the board's preboot 'usb start' waits seconds of its time in
     # delay loops, at one instruction a ns too slow for 2023.01's test/py,
     # which gives U-Boot 30 s of the host's time to its prompt

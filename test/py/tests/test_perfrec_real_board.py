@@ -168,6 +168,20 @@ def test_perfrec_real_bpim2u(ubman, tmp_path):
     sunxi_record(ubman, tmp_path)
 
 
+@pytest.mark.boardspec('rpi_2')
+@pytest.mark.buildconfigspec('cmd_perfrec')
+@pytest.mark.requiredtool('perf')
+def test_perfrec_real_raspi2b(ubman, tmp_path):
+    """Raspberry Pi 2 B (32-bit, SVC mode): as the Pi 3, its PMU and timer
+    interrupts go through the BCM2836 local controller, which QEMU routes
+    for the timer only: the default event falls back to cpu-clock naming
+    source 9, and the non-secure physical timer (source 1) samples"""
+    default_record(ubman, tmp_path,
+                   '/arm-pmu: interrupt 9 (its "interrupts") never reached the local '
+                   'interrupt controller when raised',
+                   ('timer', 'local source', '1', '/timer'), 'crc32 0x1000000 0x1000000', 1)
+
+
 # The BCM2837's peripherals as the ARM sees them: the first UART (a PL011,
 # not the console here: serial_only()), whose transmit interrupt is the
 # GPU's IRQ 57, and the ARM's interrupt controller (pending 2 at +0x08,
