@@ -247,6 +247,32 @@ static void perfrec_print_not_counted(const char *name)
 		       PERFREC_REGNAME_EL0("PMCEID0/1"));
 }
 
+/* Why perfrec_event_lookup() refused event @name (@ret its error) */
+static void perfrec_print_lookup_error(int ret, const char *name,
+				       const struct perfrec_event_cfg *ev,
+				       const struct perfrec_cfg *cfg)
+{
+	/* -EACCES: the line arming gives for counters that stand still */
+	struct perfrec_result none = {
+		.failed_event = -1,
+		.failed_irq.fault = ret == -EACCES ? PERFREC_IRQ_STILL_EVENTS : PERFREC_IRQ_OK,
+	};
+
+	if (ret == -ENOENT)
+		printf("Unknown event '%s' (see 'perfrec list')\n", name);
+	else if (ret == -ENOSYS)
+		printf("Event '%s' needs CONFIG_PERFREC_EVENTS: this build samples cycles and cpu-clock\n",
+		       name);
+	/* Events besides cycles may not fit the PMU, or not be counted by it */
+	else if (IS_ENABLED(CONFIG_PERFREC_EVENTS) && ret == -EDOM)
+		printf("Event number %#x ('%s') does not fit this PMU's %u-bit event field\n",
+		       ev->pmu_event, name, perfrec_event_bits());
+	else if (IS_ENABLED(CONFIG_PERFREC_EVENTS) && ret == -EOPNOTSUPP)
+		perfrec_print_not_counted(name);
+	else
+		perfrec_print_arm_error(ret, cfg, &none);
+}
+
 /*
  * Parse the -e list into @cfg: 'name[/term,.../],...' where a term is
  * period=<n> or freq=<hz> (perf's syntax); @terms says whether terms are
@@ -276,34 +302,8 @@ int perfrec_parse_events(const char *list, bool terms, struct perfrec_cfg *cfg)
 		name[len] = '\0';
 		memset(ev, 0, sizeof(*ev));
 		ret = perfrec_event_lookup(name, ev);
-		if (ret == -ENOENT) {
-			printf("Unknown event '%s' (see 'perfrec list')\n", name);
-			return CMD_RET_FAILURE;
-		}
-		if (ret == -ENOSYS) {
-			printf("Event '%s' needs CONFIG_PERFREC_EVENTS: this build samples cycles and cpu-clock\n",
-			       name);
-			return CMD_RET_FAILURE;
-		}
-		/* Events besides cycles may not fit the PMU, or not be counted by it */
-		if (IS_ENABLED(CONFIG_PERFREC_EVENTS) && ret == -EDOM) {
-			printf("Event number %#x ('%s') does not fit this PMU's %u-bit event field\n",
-			       ev->pmu_event, name, perfrec_event_bits());
-			return CMD_RET_FAILURE;
-		}
-		if (IS_ENABLED(CONFIG_PERFREC_EVENTS) && ret == -EOPNOTSUPP) {
-			perfrec_print_not_counted(name);
-			return CMD_RET_FAILURE;
-		}
 		if (ret) {
-			/* -EACCES: the line arming gives for counters that stand still */
-			struct perfrec_result none = {
-				.failed_event = -1,
-				.failed_irq.fault = ret == -EACCES ? PERFREC_IRQ_STILL_EVENTS :
-					PERFREC_IRQ_OK,
-			};
-
-			perfrec_print_arm_error(ret, cfg, &none);
+			perfrec_print_lookup_error(ret, name, ev, cfg);
 			return CMD_RET_FAILURE;
 		}
 		p = end;

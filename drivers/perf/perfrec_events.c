@@ -89,6 +89,20 @@ static bool perfrec_event_counts(const struct pmuv3_hw *hw, uint number)
 	return true;
 }
 
+/*
+ * An event PMCEID (or the core's manual) does not list: -EOPNOTSUPP, or
+ * -EACCES where the event counters stand still while the cycle counter
+ * runs (Secure state without SPNIDEN), the more basic reason, found by
+ * running them. A core known by its manual (no PMCEID) keeps its word.
+ */
+static int perfrec_event_not_counted(struct pmuv3_hw *hw)
+{
+	if (hw->core == PMUV3_CORE_ARCH)
+		pmuv3_probe_counting(hw);
+
+	return hw->still == PMUV3_STILL_EVENTS ? -EACCES : -EOPNOTSUPP;
+}
+
 int perfrec_event_lookup(const char *name, struct perfrec_event_cfg *ev)
 {
 	struct pmuv3_event pe;
@@ -159,17 +173,8 @@ int perfrec_event_lookup(const char *name, struct perfrec_event_cfg *ev)
 	/* evtCount would drop the bits above this PMU's field and count another event */
 	if (number != PMUV3_EVT_NONE && !pmuv3_event_fits(hw.version, number))
 		return -EDOM;
-	/*
-	 * Not in PMCEID: unless the event counters stand still here while the
-	 * cycle counter runs (Secure state without SPNIDEN), the more basic
-	 * reason, found by running them. A core known by its manual (no
-	 * PMCEID) keeps the manual's word.
-	 */
-	if (!perfrec_event_counts(&hw, number)) {
-		if (hw.core == PMUV3_CORE_ARCH)
-			pmuv3_probe_counting(&hw);
-		return hw.still == PMUV3_STILL_EVENTS ? -EACCES : -EOPNOTSUPP;
-	}
+	if (!perfrec_event_counts(&hw, number))
+		return perfrec_event_not_counted(&hw);
 
 	return 0;
 }
