@@ -42,8 +42,8 @@ struct perfrec_dt;
  * @period: events per sample for the current interval
  * @base_period: fixed-period mode: the period asked for (@period differs
  *	from it only with jitter)
- * @target_ns: frequency mode: wanted nanoseconds between samples, else 0
- * @last_ns: frequency mode: time of the previous overflow
+ * @target: frequency mode: wanted clock ticks between samples, else 0
+ * @last: frequency mode: the clock's ticks at the previous overflow
  * @count: events of all finished intervals (sum of their periods)
  * @late: periods that passed without a sample because the interrupt came
  *	more than a period after the overflow
@@ -57,8 +57,8 @@ struct perfrec_counter {
 	u64 id;
 	u64 period;
 	u64 base_period;
-	u64 target_ns;
-	u64 last_ns;
+	u64 target;
+	u64 last;
 	u64 count;
 	u64 late;
 	u64 max_period;
@@ -88,7 +88,8 @@ struct perfrec_gic_cpuif {
  * @pid: pid of every sample
  * @tid: tid of the samples from now on: @pid, or the thread of a boot phase
  * @pid_tid: both, as a sample holds them (one load and one store)
- * @ns_mult: generic-timer ticks to ns: ns = ticks * @ns_mult >> 32
+ * @ns_mult: the clock's ticks to ns: ns = ticks * @ns_mult >> 32. A
+ *	sample holds ticks until it is written out (perfrec_hw_ticks_ns())
  * @callchain: samples carry a call chain (perf's -g)
  * @path: the handler's body for this session (enum perfrec_irq_path)
  * @timer: the interrupt is the generic timer's: cpu-clock samples (counter
@@ -118,11 +119,11 @@ struct perfrec_gic_cpuif {
  * @ovf_mask: overflow bits of the counters in use
  * @nr_counters: counters in use
  * @counter: the counters
- * @samples: samples stored
+ * @samples: samples stored (this and @lost word-sized: one add each on a
+ *	sample's path, and no recording takes 2^32 samples)
  * @lost: samples dropped because the ring was full
  * @spurious: interrupts with no overflow flag set, or no pending INTID
  * @foreign: interrupts other than the PMU's (acknowledged and ended)
- * @last_ns: time of the last sample stored
  * @gt: a Cortex-A9's global timer (perfrec_gtimer.h), where the CPU has no
  *	generic timer: the clock, and cpu-clock's interrupt; else NULL
  * @gt_ctl: its control value while cpu-clock samples on it
@@ -160,11 +161,10 @@ struct perfrec_irq {
 	u32 ovf_mask;
 	uint nr_counters;
 	struct perfrec_counter counter[PERF_DATA_MAX_EVENTS];
-	u64 samples;
-	u64 lost;
+	ulong samples;
+	ulong lost;
 	u64 spurious;
 	u64 foreign;
-	u64 last_ns;
 	void __iomem *gt;
 	u32 gt_ctl;
 };
@@ -344,6 +344,17 @@ u64 perfrec_hw_count(const struct perfrec_hw *hw, uint i);
  * Return: when they started, on the IRQ handler's time base
  */
 u64 perfrec_hw_span_ns(const struct perfrec_hw *hw, u64 *endp);
+
+/**
+ * perfrec_hw_ticks_ns() - A sample's time in ns, from the clock's ticks it holds
+ * @st: the IRQ handler's state
+ * @ticks: the ticks
+ *
+ * The handler stores ticks: the product is paid once a sample, when the
+ * perf.data is written out, not in interrupt context.
+ * Return: the ns since the clock started
+ */
+u64 perfrec_hw_ticks_ns(const struct perfrec_irq *st, u64 ticks);
 
 /**
  * perfrec_hw_now_ns() - The time now, on the IRQ handler's time base

@@ -105,7 +105,8 @@ static u8 perfrec_irq_path(const struct perfrec_irq *st, const struct perfrec_cf
 	if (IS_ENABLED(CONFIG_PERFREC_CALLCHAIN) && cfg->callchain)
 		return PERFREC_IRQ_CHAIN;
 	if (perfrec_gic_v2(gic->version))
-		return PERFREC_IRQ_GICV2;
+		return IS_ENABLED(CONFIG_PERFREC_A9_GTIMER) && st->gt ? PERFREC_IRQ_GICV2_GT :
+		       PERFREC_IRQ_GICV2;
 
 	return gic->group0 ? PERFREC_IRQ_GICV3_G0 : PERFREC_IRQ_GICV3;
 }
@@ -141,6 +142,46 @@ static void perfrec_counters_clock(const struct perfrec_counters *ctr, struct pe
 	st->gt = ctr->src.gt.base;
 	st->ns_mult = (PERFREC_NSEC_PER_SEC << 32) / rate;
 	st->timer_gap = perfrec_ns_to_ticks(PERFREC_TIMER_GAP_NS, rate);
+}
+
+/* Counter @i's period and start (counting: its start only); -ERANGE for a too short cpu-clock */
+static int perfrec_counter_period(struct perfrec_counters *ctr, struct perfrec_irq *st,
+				  const struct perfrec_cfg *cfg, uint i)
+{
+	const struct perfrec_event_cfg *ec = &cfg->events[i];
+	struct perfrec_counter *c = &st->counter[i];
+
+	if (perfrec_irq_stat(st)) {
+		/* Count from 0, or from just before the wrap */
+		ctr->start[i] = cfg->preload ? (c->max_period - cfg->preload + 1) &
+			      c->max_period : 0;
+		return 0;
+	}
+	if (ec->timer) {
+		u64 ns = ec->freq_hz ? PERFREC_NSEC_PER_SEC / ec->freq_hz : ec->period;
+
+		/* Shorter, the handler would leave a slow board no time between samples */
+		if (ns < PERFREC_MIN_CLOCK_NS)
+			return -ERANGE;
+		/* The period the timer can keep: whole ticks, in ns */
+		st->timer_ticks = perfrec_ns_to_ticks(ns, perfrec_clock_rate(ctr));
+		c->period = perfrec_ticks_to_ns(st->timer_ticks, perfrec_clock_rate(ctr));
+		c->base_period = c->period;
+		return 0;
+	}
+	if (ec->freq_hz) {
+		u64 ns = PERFREC_NSEC_PER_SEC / ec->freq_hz;
+
+		/* The first period assumes 1 GHz; the adaptation corrects it, in ticks */
+		c->target = perfrec_ns_to_ticks(ns, perfrec_clock_rate(ctr));
+		c->period = min(ns, c->longest);
+	} else {
+		c->period = ec->period;
+	}
+	c->base_period = c->period;
+	ctr->start[i] = -c->period & c->max_period;
+
+	return 0;
 }
 
 int perfrec_counters_init(struct perfrec_counters *ctr, struct perfrec_irq *st,
@@ -186,38 +227,11 @@ int perfrec_counters_init(struct perfrec_counters *ctr, struct perfrec_irq *st,
 						      perfrec_clock_rate(ctr));
 
 	for (i = 0; i < st->nr_counters; i++) {
-		const struct perfrec_event_cfg *ec = &cfg->events[i];
-		struct perfrec_counter *c = &st->counter[i];
-
-		c->id = events[i].id;
-		c->header = perfrec_sample_header();
-		if (perfrec_irq_stat(st)) {
-			/* Count from 0, or from just before the wrap */
-			ctr->start[i] = cfg->preload ? (c->max_period - cfg->preload + 1) &
-				      c->max_period : 0;
-			continue;
-		}
-		if (ec->timer) {
-			u64 ns = ec->freq_hz ? PERFREC_NSEC_PER_SEC / ec->freq_hz : ec->period;
-
-			/* Shorter, the handler would leave a slow board no time between samples */
-			if (ns < PERFREC_MIN_CLOCK_NS)
-				return -ERANGE;
-			/* The period the timer can keep: whole ticks, in ns */
-			st->timer_ticks = perfrec_ns_to_ticks(ns, perfrec_clock_rate(ctr));
-			c->period = perfrec_ticks_to_ns(st->timer_ticks, perfrec_clock_rate(ctr));
-			c->base_period = c->period;
-			continue;
-		}
-		if (ec->freq_hz) {
-			/* The first period assumes 1 GHz; the adaptation corrects it */
-			c->target_ns = PERFREC_NSEC_PER_SEC / ec->freq_hz;
-			c->period = min(c->target_ns, c->longest);
-		} else {
-			c->period = ec->period;
-		}
-		c->base_period = c->period;
-		ctr->start[i] = -c->period & c->max_period;
+		st->counter[i].id = events[i].id;
+		st->counter[i].header = perfrec_sample_header();
+		ret = perfrec_counter_period(ctr, st, cfg, i);
+		if (ret)
+			return ret;
 	}
 
 	return 0;
@@ -274,6 +288,7 @@ static u64 perfrec_total(struct perfrec_counters *ctr, struct perfrec_irq *st, u
 void perfrec_counters_start(struct perfrec_counters *ctr, struct perfrec_irq *st,
 			    const struct perfrec_cfg *cfg)
 {
+	u64 start;
 	uint i;
 
 	if (ctr->src.have_pmu) {
@@ -284,10 +299,11 @@ void perfrec_counters_start(struct perfrec_counters *ctr, struct perfrec_irq *st
 					      cfg->events[i].pmu_event, ctr->start[i]);
 		}
 	}
-	ctr->start_ns = perfrec_irq_now_ns(st);
+	start = perfrec_irq_ticks(st);
+	ctr->start_ns = perfrec_mul_shr32(start, st->ns_mult);
 	ctr->id = (u32)(ctr->start_ns ^ ctr->start_ns >> 32);
 	for (i = 0; i < st->nr_counters; i++)
-		st->counter[i].last_ns = ctr->start_ns;
+		st->counter[i].last = start;
 	if (ctr->src.have_pmu && st->ovf_mask)
 		pmuv3_start(&ctr->src.pmu, st->ovf_mask,
 			    cfg->source == PERFREC_SRC_PMU ? st->ovf_mask : 0);

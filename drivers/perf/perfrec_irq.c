@@ -24,24 +24,24 @@
 struct perfrec_irq perfrec_irq;
 
 /*
- * Frequency mode: the last @period events took @dt_ns; move the period an
- * eighth of the way to the one that would have taken target_ns. The step is
+ * Frequency mode: the last @period events took @dt clock ticks; move the
+ * period an eighth of the way to the one that would have taken @target. The step is
  * rounded away from zero on both sides, so small corrections are never
  * ignored in one direction only.
  */
-static __always_inline notrace u64 perfrec_irq_adjust(const struct perfrec_counter *c, u64 dt_ns)
+static __always_inline notrace u64 perfrec_irq_adjust(const struct perfrec_counter *c, u64 dt)
 {
 	u64 ideal;
 	s64 delta;
 	u64 period;
 
-	if (!dt_ns)
+	if (!dt)
 		return c->period;
-	/* period * target_ns stays below 2^64 for periods below 2^32 */
+	/* period * target stays below 2^64 for periods below 2^32 */
 	if (c->period >> 32)
-		ideal = c->period / dt_ns * c->target_ns;
+		ideal = c->period / dt * c->target;
 	else
-		ideal = c->period * c->target_ns / dt_ns;
+		ideal = c->period * c->target / dt;
 	delta = (s64)(ideal - c->period);
 	delta = delta >= 0 ? (delta + 7) / 8 : (delta - 7) / 8;
 	period = c->period + delta;
@@ -206,10 +206,9 @@ static noinline notrace void perfrec_irq_sample_chain(struct perfrec_irq *st,
 	if (direct) {
 		perfrec_ring_publish(&st->ring, rec, head, hdr.h.size);
 		st->samples++;
-	} else if (!perfrec_irq_put(st, rec, PERFREC_SAMPLE_CHAIN_OFF + nr)) {
-		return;
+	} else {
+		perfrec_irq_put(st, rec, PERFREC_SAMPLE_CHAIN_OFF + nr);
 	}
-	st->last_ns = now;
 }
 
 /*
@@ -233,8 +232,7 @@ static noinline notrace void perfrec_irq_sample(struct perfrec_irq *st, struct p
 	};
 
 	rec.words[PERFREC_SAMPLE_WORD(pid)] = st->pid_tid;
-	if (perfrec_irq_put(st, rec.words, ARRAY_SIZE(rec.words)))
-		st->last_ns = now;
+	perfrec_irq_put(st, rec.words, ARRAY_SIZE(rec.words));
 }
 
 /*
@@ -277,9 +275,9 @@ static notrace void perfrec_irq_timer(struct perfrec_irq *st, u64 pc, const ulon
 	}
 	c->count += c->period;
 	if (IS_ENABLED(CONFIG_PERFREC_CALLCHAIN) && st->callchain)
-		perfrec_irq_sample_chain(st, c, pc, regs, perfrec_irq_now_ns(st), c->period, boot);
+		perfrec_irq_sample_chain(st, c, pc, regs, perfrec_irq_ticks(st), c->period, boot);
 	else
-		perfrec_irq_sample(st, c, pc, perfrec_irq_now_ns(st), boot);
+		perfrec_irq_sample(st, c, pc, perfrec_irq_ticks(st), boot);
 }
 
 /*
@@ -293,7 +291,7 @@ perfrec_irq_cpuif(const struct perfrec_irq *st, uint path)
 	struct perfrec_gic_cpuif gic = st->gic;
 
 	if (path != PERFREC_IRQ_GENERAL && path != PERFREC_IRQ_CHAIN) {
-		gic.version = path == PERFREC_IRQ_GICV2 ? 2 : 3;
+		gic.version = path == PERFREC_IRQ_GICV2 || path == PERFREC_IRQ_GICV2_GT ? 2 : 3;
 		gic.group0 = path == PERFREC_IRQ_GICV3_G0;
 	}
 
@@ -318,6 +316,34 @@ static noinline notrace void perfrec_irq_not_ours(ulong iar, uint intid, struct 
 
 static noinline notrace void perfrec_irq_handler_general(u64 pc, ulong *regs);
 static noinline notrace void perfrec_irq_boot_handler_general(u64 pc, ulong *regs);
+
+/*
+ * A fast path's frequency mode and late reload: on 32-bit Arm out of line
+ * (each is a 64-bit division there), so that the fixed-period path, which
+ * needs neither, keeps its values in registers; on AArch64 inline, where
+ * a call would cost the path a frame
+ */
+#if BITS_PER_LONG == 32
+#define PERFREC_IRQ_SLOW	noinline
+#else
+#define PERFREC_IRQ_SLOW	__always_inline
+#endif
+
+static PERFREC_IRQ_SLOW notrace u64 perfrec_irq_fast_freq(struct perfrec_counter *c, u64 now)
+{
+	u64 next = perfrec_irq_adjust(c, now - c->last);
+
+	c->last = now;
+	c->period = next;
+
+	return next;
+}
+
+static PERFREC_IRQ_SLOW notrace void perfrec_irq_fast_late(struct perfrec_counter *c,
+							   u64 since, u64 next)
+{
+	write_pmccntr(-perfrec_irq_late(c, since, next));
+}
 
 /*
  * A fast path: one event sampled on the cycle counter, @path (a constant)
@@ -347,6 +373,13 @@ static __always_inline void perfrec_irq_fast(struct perfrec_irq *st, u64 pc, ulo
 			perfrec_irq_handler_general(pc, regs);
 		return;
 	}
+	/*
+	 * A flat sample's PC and time go into the slot as soon as they are
+	 * known, so that no register holds them over the rest (the slot is
+	 * published only if the sample is taken)
+	 */
+	if (path != PERFREC_IRQ_CHAIN)
+		dst[PERFREC_SAMPLE_WORD(ip)] = boot ? perfrec_irq_boot_addr(st, pc) : pc;
 	iar = perfrec_gic_ack(&gic, false);
 	intid = perfrec_gic_intid(&gic, iar, false);
 	if (unlikely(intid != st->intid)) {
@@ -356,31 +389,38 @@ static __always_inline void perfrec_irq_fast(struct perfrec_irq *st, u64 pc, ulo
 	ovs = read_pmovsclr() & st->ovf_mask;
 	write_pmovsclr(ovs);
 	if (likely(ovs)) {
-		now = perfrec_irq_now_ns(st);
+		/* The clock a flat path has (the A9's has its own path), else asked */
+		if (path == PERFREC_IRQ_CHAIN)
+			now = perfrec_irq_ticks(st);
+		else if (IS_ENABLED(CONFIG_PERFREC_A9_GTIMER) && path == PERFREC_IRQ_GICV2_GT)
+			now = perfrec_gtimer_count(st->gt);
+		else
+			now = read_cntpct();
+		if (path != PERFREC_IRQ_CHAIN)
+			dst[PERFREC_SAMPLE_WORD(time)] = now;
 		/* Without jitter, the period changes only in frequency mode */
 		period = c->period;
 		next = period;
-		if (c->target_ns) {
-			next = perfrec_irq_adjust(c, now - c->last_ns);
-			c->last_ns = now;
-			c->period = next;
-		}
+		if (c->target)
+			next = perfrec_irq_fast_freq(c, now);
 		/* perfrec_irq_reload() for the cycle counter: 64 bits wide, no mask */
 		since = read_pmccntr();
 		write_pmccntr(since - next);
 		if (unlikely(since >= next))
-			write_pmccntr(-perfrec_irq_late(c, since, next));
+			perfrec_irq_fast_late(c, since, next);
 		c->count += period;
 		if (path == PERFREC_IRQ_CHAIN) {
 			perfrec_irq_sample_chain(st, c, pc, regs, now, period, boot);
 		} else {
-			perfrec_irq_flat(dst, c->header, c->id,
-					 boot ? perfrec_irq_boot_addr(st, pc) : pc, st->pid_tid,
-					 now, period);
+			u64 header = c->header, id = c->id, pid_tid = st->pid_tid;
+
+			dst[0] = header;
+			dst[PERFREC_SAMPLE_WORD(id)] = id;
+			dst[PERFREC_SAMPLE_WORD(pid)] = pid_tid;
+			dst[PERFREC_SAMPLE_WORD(period)] = period;
 			perfrec_ring_publish(&st->ring, dst, head,
 					     sizeof(struct perf_data_sample));
 			st->samples++;
-			st->last_ns = now;
 		}
 	} else {
 		st->spurious++;
@@ -417,7 +457,7 @@ static __always_inline void perfrec_irq_general(struct perfrec_irq *st, u64 pc, 
 	write_pmovsclr(ovs);
 	if (!ovs)
 		st->spurious++;
-	now = perfrec_irq_now_ns(st);
+	now = perfrec_irq_ticks(st);
 	for (i = 0; i < st->nr_counters; i++) {
 		struct perfrec_counter *c = &st->counter[i];
 		u64 next = c->base_period;
@@ -429,9 +469,9 @@ static __always_inline void perfrec_irq_general(struct perfrec_irq *st, u64 pc, 
 			c->count += c->max_period + 1;
 			continue;
 		}
-		if (c->target_ns) {
-			next = perfrec_irq_adjust(c, now - c->last_ns);
-			c->last_ns = now;
+		if (c->target) {
+			next = perfrec_irq_adjust(c, now - c->last);
+			c->last = now;
 		}
 		if (st->jitter_pct)
 			next = perfrec_period_jitter(next, st->jitter_pct, &st->rng, c->longest);
@@ -460,22 +500,29 @@ static noinline notrace void perfrec_irq_boot_handler_general(u64 pc, ulong *reg
 
 /*
  * The session's path: a fast one, inlined for each controller this build
- * has, or the general one (a tail call). GICv3 group 1 is tested first.
+ * has, or the general one (a tail call). Tested first: GICv3 group 1 on
+ * AArch64, GICv2 on 32-bit Arm, whose boards have a GIC-400.
  */
 static __always_inline void perfrec_irq_dispatch(struct perfrec_irq *st, u64 pc, ulong *regs,
 						 bool boot)
 {
 	uint path = st->path;
 
-	if (IS_ENABLED(CONFIG_PERFREC_GICV3) && path == PERFREC_IRQ_GICV3)
+	if (BITS_PER_LONG == 32 && IS_ENABLED(CONFIG_PERFREC_GICV2) && path == PERFREC_IRQ_GICV2)
+		perfrec_irq_fast(st, pc, regs, PERFREC_IRQ_GICV2, boot);
+	else if (IS_ENABLED(CONFIG_PERFREC_GICV3) && path == PERFREC_IRQ_GICV3)
 		perfrec_irq_fast(st, pc, regs, PERFREC_IRQ_GICV3, boot);
-	else if (IS_ENABLED(CONFIG_PERFREC_GICV2) && path == PERFREC_IRQ_GICV2)
+	else if (BITS_PER_LONG == 64 && IS_ENABLED(CONFIG_PERFREC_GICV2) &&
+		 path == PERFREC_IRQ_GICV2)
 		perfrec_irq_fast(st, pc, regs, PERFREC_IRQ_GICV2, boot);
 	else if (IS_ENABLED(CONFIG_PERFREC_GICV3) && IS_ENABLED(CONFIG_PERFREC_EL3) &&
 		 path == PERFREC_IRQ_GICV3_G0)
 		perfrec_irq_fast(st, pc, regs, PERFREC_IRQ_GICV3_G0, boot);
 	else if (IS_ENABLED(CONFIG_PERFREC_CALLCHAIN) && path == PERFREC_IRQ_CHAIN)
 		perfrec_irq_fast(st, pc, regs, PERFREC_IRQ_CHAIN, boot);
+	else if (IS_ENABLED(CONFIG_PERFREC_GICV2) && IS_ENABLED(CONFIG_PERFREC_A9_GTIMER) &&
+		 path == PERFREC_IRQ_GICV2_GT)
+		perfrec_irq_fast(st, pc, regs, PERFREC_IRQ_GICV2_GT, boot);
 	else if (boot)
 		perfrec_irq_boot_handler_general(pc, regs);
 	else

@@ -27,6 +27,8 @@
  * @PERFREC_IRQ_GICV2: fast, flat, GICv2
  * @PERFREC_IRQ_GICV3_G0: fast, flat, GICv3 group 0 (EL3)
  * @PERFREC_IRQ_CHAIN: fast, with call chains, any GIC
+ * @PERFREC_IRQ_GICV2_GT: fast, flat, GICv2, its clock a Cortex-A9's global
+ *	timer (the others read the generic timer without asking)
  * @PERFREC_IRQ_GENERAL: the rest: several events, an event counter,
  *	counting, jitter, the timer, the BCM2836 local controller
  */
@@ -35,6 +37,7 @@ enum perfrec_irq_path {
 	PERFREC_IRQ_GICV2,
 	PERFREC_IRQ_GICV3_G0,
 	PERFREC_IRQ_CHAIN,
+	PERFREC_IRQ_GICV2_GT,
 	PERFREC_IRQ_GENERAL,
 };
 

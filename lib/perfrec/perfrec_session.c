@@ -181,6 +181,8 @@ static int perfrec_session_try(struct perfrec_session *s)
 	s->stream_seq = 0;
 	s->stream_done = false;
 	s->first_ns = 0;
+	s->last_ns = 0;
+	s->times_ns = false;
 	if (s->cfg.source != PERFREC_SRC_NONE)
 		perfrec_hw_unmask(&s->hw);
 
@@ -340,27 +342,39 @@ void perfrec_session_stats(struct perf_data_stats *stats)
 	memset(stats, 0, sizeof(*stats));
 	stats->lost = st->lost;
 	stats->first_time = perfrec_session.first_ns;
-	stats->last_time = st->last_ns;
+	stats->last_time = perfrec_session.last_ns;
 }
 
-/* The time of the first sample in a ring that has not wrapped (a phase's records may come first) */
-static u64 perfrec_first_sample_ns(const struct perfrec_ring *ring)
+void perfrec_sample_time_ns(struct perfrec_session *s, u8 *rec)
 {
-	const u8 *rec = (const u8 *)ring->base, *end = rec + ring->head;
+	u8 *time = rec + offsetof(struct perf_data_sample, time);
+	u64 ns;
+
+	memcpy(&ns, time, sizeof(ns));
+	ns = perfrec_hw_ticks_ns(s->st, ns);
+	memcpy(time, &ns, sizeof(ns));
+	if (!s->first_ns)
+		s->first_ns = ns;
+	s->last_ns = ns;
+}
+
+/*
+ * The samples of a ring that has not wrapped, their times made ns (a
+ * phase's records, already in ns, may come between)
+ */
+static void perfrec_samples_to_ns(struct perfrec_session *s)
+{
+	u8 *rec = (u8 *)s->st->ring.base, *end = rec + s->st->ring.head;
 	struct perf_data_event_header h;
-	u64 time;
 
 	for (; end - rec >= sizeof(h); rec += h.size) {
 		memcpy(&h, rec, sizeof(h));
 		if (!perfrec_record_ok(&h, end - rec))
 			break;
-		if (h.type == PERF_DATA_RECORD_SAMPLE) {
-			memcpy(&time, rec + offsetof(struct perf_data_sample, time), sizeof(time));
-			return time;
-		}
+		if (h.type == PERF_DATA_RECORD_SAMPLE)
+			perfrec_sample_time_ns(s, rec);
 	}
-
-	return 0;
+	s->times_ns = true;
 }
 
 /* Recording: the perf.data's tail, unless the samples were streamed away */
@@ -371,7 +385,7 @@ static int perfrec_finish_data(struct perfrec_session *s)
 
 	if (s->cfg.mode == PERFREC_STAT || s->streamed)
 		return 0;
-	s->first_ns = perfrec_first_sample_ns(&st->ring);
+	perfrec_samples_to_ns(s);
 	perfrec_session_stats(&stats);
 	stats.records_bytes = st->ring.head;
 

@@ -42,6 +42,9 @@
  * @stream_seq: number of the next stream chunk
  * @stream_done: the stream's last chunk was taken
  * @first_ns: time of the first sample
+ * @last_ns: time of the last sample (both as the samples leave the ring)
+ * @times_ns: the ring's samples hold ns, made so as the recording ended
+ *	(else the clock's ticks the handler stored, until they leave the ring)
  * @phases: a boot recording: each boot phase is a thread of its own
  *	(perfrec_session_phase())
  * @nr_phases: threads started so far
@@ -71,6 +74,8 @@ struct perfrec_session {
 	uint stream_seq;
 	bool stream_done;
 	u64 first_ns;
+	u64 last_ns;
+	bool times_ns;
 	bool phases;
 	uint nr_phases;
 	ulong kept_addr;
@@ -108,6 +113,18 @@ static inline bool perfrec_record_ok(const struct perf_data_event_header *h, u64
 	return h->size >= sizeof(*h) && !(h->size % sizeof(u64)) && h->size <= left &&
 	       (h->type != PERF_DATA_RECORD_SAMPLE || h->size >= sizeof(struct perf_data_sample));
 }
+
+/**
+ * perfrec_sample_time_ns() - A sample's time, as written out: in ns
+ * @s: the session, whose clock the sample's ticks are of: its @first_ns
+ *	(if 0) and @last_ns become the sample's time
+ * @rec: the sample (struct perf_data_sample), whose time holds ticks
+ *
+ * The handler stores the clock's ticks (perfrec_hw_ticks_ns()); each
+ * sample is made ns once, in order, as it leaves the ring or as the
+ * recording ends.
+ */
+void perfrec_sample_time_ns(struct perfrec_session *s, u8 *rec);
 
 /**
  * perfrec_session_arm() - perfrec_arm() for a given session and IRQ state

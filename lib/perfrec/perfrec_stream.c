@@ -72,9 +72,8 @@ int perfrec_stream_read(void *buf, size_t size, struct perfrec_chunk *chunk)
 		if (hdr.size > w.cap - w.pos)
 			break;
 		perfrec_ring_copy(ring, tail, w.buf + w.pos, hdr.size);
-		if (!s->first_ns && hdr.type == PERF_DATA_RECORD_SAMPLE)
-			memcpy(&s->first_ns, w.buf + w.pos +
-			       offsetof(struct perf_data_sample, time), sizeof(s->first_ns));
+		if (hdr.type == PERF_DATA_RECORD_SAMPLE && !s->times_ns)
+			perfrec_sample_time_ns(s, w.buf + w.pos);
 		w.pos += hdr.size;
 		tail += hdr.size;
 	}
