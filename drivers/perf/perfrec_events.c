@@ -92,12 +92,14 @@ static bool perfrec_event_counts(const struct pmuv3_hw *hw, uint number)
 /*
  * An event PMCEID (or the core's manual) does not list: -EOPNOTSUPP, or
  * -EACCES where the event counters stand still while the cycle counter
- * runs (Secure state without SPNIDEN), the more basic reason, found by
- * running them. A core known by its manual (no PMCEID) keeps its word.
+ * runs (32-bit Secure state without SPNIDEN), the more basic reason, found
+ * by running them. A core known by its manual (no PMCEID) keeps its word;
+ * at AArch64's EL3 arming lets Secure state count (MDCR_EL3.SPME), which
+ * the probe does not.
  */
 static int perfrec_event_not_counted(struct pmuv3_hw *hw)
 {
-	if (hw->core == PMUV3_CORE_ARCH)
+	if (hw->core == PMUV3_CORE_ARCH && perfrec_arch_may_be_secure(perfrec_arch_el()))
 		pmuv3_probe_counting(hw);
 
 	return hw->still == PMUV3_STILL_EVENTS ? -EACCES : -EOPNOTSUPP;
