@@ -17,6 +17,7 @@
 
 #include <perf_data.h>
 #include <perfrec.h>
+#include <perfrec_period.h>
 #include <perfrec_ring.h>
 #include <perfrec_snapshot.h>
 #include <linux/bitops.h>
@@ -354,7 +355,10 @@ u64 perfrec_hw_span_ns(const struct perfrec_hw *hw, u64 *endp);
  * perf.data is written out, not in interrupt context.
  * Return: the ns since the clock started
  */
-u64 perfrec_hw_ticks_ns(const struct perfrec_irq *st, u64 ticks);
+static inline u64 perfrec_hw_ticks_ns(const struct perfrec_irq *st, u64 ticks)
+{
+	return perfrec_mul_shr32(ticks, st->ns_mult);
+}
 
 /**
  * perfrec_hw_now_ns() - The time now, on the IRQ handler's time base

@@ -335,11 +335,6 @@ u64 perfrec_hw_span_ns(const struct perfrec_hw *hwp, u64 *endp)
 	return hw->ctr.start_ns;
 }
 
-u64 perfrec_hw_ticks_ns(const struct perfrec_irq *st, u64 ticks)
-{
-	return perfrec_mul_shr32(ticks, st->ns_mult);
-}
-
 u64 perfrec_hw_now_ns(const struct perfrec_irq *st)
 {
 	return perfrec_irq_now_ns(st);

@@ -75,22 +75,6 @@ static inline notrace u64 perfrec_irq_settle(struct perfrec_counter *c, u64 sinc
 	return since - missed * next;
 }
 
-/*
- * (@a * @b) >> 32, to 64 bits: through a 128-bit product where the compiler
- * has one (AArch64), else in 32-bit halves (exact: only the low halves'
- * product has bits below 2^32)
- */
-static inline notrace u64 perfrec_mul_shr32(u64 a, u64 b)
-{
-#ifdef __SIZEOF_INT128__
-	return (u64)(((__uint128_t)a * b) >> 32);
-#else
-	u64 ah = a >> 32, al = (u32)a, bh = b >> 32, bl = (u32)b;
-
-	return (ah * bh << 32) + ah * bl + al * bh + (al * bl >> 32);
-#endif
-}
-
 /**
  * perfrec_irq_ticks() - The clock's count
  * @st: IRQ state

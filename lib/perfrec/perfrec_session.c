@@ -345,35 +345,52 @@ void perfrec_session_stats(struct perf_data_stats *stats)
 	stats->last_time = perfrec_session.last_ns;
 }
 
+/* A sample's time word @time made ns; the first and last sample times follow it */
+static inline void perfrec_time_ns(struct perfrec_session *s, u64 *time)
+{
+	*time = perfrec_hw_ticks_ns(s->st, *time);
+	if (!s->first_ns)
+		s->first_ns = *time;
+	s->last_ns = *time;
+}
+
 void perfrec_sample_time_ns(struct perfrec_session *s, u8 *rec)
 {
-	u8 *time = rec + offsetof(struct perf_data_sample, time);
-	u64 ns;
+	/* The caller's buffer may not be 8-byte aligned */
+	u8 *at = rec + offsetof(struct perf_data_sample, time);
+	u64 time;
 
-	memcpy(&ns, time, sizeof(ns));
-	ns = perfrec_hw_ticks_ns(s->st, ns);
-	memcpy(time, &ns, sizeof(ns));
-	if (!s->first_ns)
-		s->first_ns = ns;
-	s->last_ns = ns;
+	memcpy(&time, at, sizeof(time));
+	perfrec_time_ns(s, &time);
+	memcpy(at, &time, sizeof(time));
 }
 
 /*
  * The samples of a ring that has not wrapped, their times made ns (a
- * phase's records, already in ns, may come between)
+ * phase's records, already in ns, may come between), at the end of a
+ * recording
  */
 static void perfrec_samples_to_ns(struct perfrec_session *s)
 {
 	u8 *rec = (u8 *)s->st->ring.base, *end = rec + s->st->ring.head;
-	struct perf_data_event_header h;
+	const struct perf_data_event_header *h;
+	u64 mult = s->st->ns_mult, *time, first = 0, last = 0;
 
-	for (; end - rec >= sizeof(h); rec += h.size) {
-		memcpy(&h, rec, sizeof(h));
-		if (!perfrec_record_ok(&h, end - rec))
+	for (; end - rec >= sizeof(*h); rec += h->size) {
+		h = (const void *)rec;
+		if (!perfrec_record_ok(h, end - rec))
 			break;
-		if (h.type == PERF_DATA_RECORD_SAMPLE)
-			perfrec_sample_time_ns(s, rec);
+		if (h->type != PERF_DATA_RECORD_SAMPLE)
+			continue;
+		/* Whole 64-bit words, 8-byte aligned in the ring */
+		time = (u64 *)rec + PERFREC_SAMPLE_WORD(time);
+		last = perfrec_mul_shr32(*time, mult);
+		*time = last;
+		if (!first)
+			first = last;
 	}
+	s->first_ns = first;
+	s->last_ns = last;
 	s->times_ns = true;
 }
 
