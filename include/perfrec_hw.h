@@ -347,12 +347,13 @@ u64 perfrec_hw_count(const struct perfrec_hw *hw, uint i);
 u64 perfrec_hw_span_ns(const struct perfrec_hw *hw, u64 *endp);
 
 /**
- * perfrec_hw_ticks_ns() - A sample's time in ns, from the clock's ticks it holds
+ * perfrec_hw_ticks_ns() - The clock's ticks in ns: a sample's time, or now
  * @st: the IRQ handler's state
  * @ticks: the ticks
  *
- * The handler stores ticks: the product is paid once a sample, when the
- * perf.data is written out, not in interrupt context.
+ * The one place ticks become ns. The handler stores ticks: for a sample the
+ * product is paid when the perf.data is written out, not in interrupt
+ * context.
  * Return: the ns since the clock started
  */
 static inline u64 perfrec_hw_ticks_ns(const struct perfrec_irq *st, u64 ticks)

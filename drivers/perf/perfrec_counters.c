@@ -300,7 +300,7 @@ void perfrec_counters_start(struct perfrec_counters *ctr, struct perfrec_irq *st
 		}
 	}
 	start = perfrec_irq_ticks(st);
-	ctr->start_ns = perfrec_mul_shr32(start, st->ns_mult);
+	ctr->start_ns = perfrec_hw_ticks_ns(st, start);
 	ctr->id = (u32)(ctr->start_ns ^ ctr->start_ns >> 32);
 	for (i = 0; i < st->nr_counters; i++)
 		st->counter[i].last = start;

@@ -95,7 +95,7 @@ static inline notrace u64 perfrec_irq_ticks(const struct perfrec_irq *st)
  */
 static inline notrace u64 perfrec_irq_now_ns(const struct perfrec_irq *st)
 {
-	return perfrec_mul_shr32(perfrec_irq_ticks(st), st->ns_mult);
+	return perfrec_hw_ticks_ns(st, perfrec_irq_ticks(st));
 }
 
 /**

@@ -345,13 +345,14 @@ void perfrec_session_stats(struct perf_data_stats *stats)
 	stats->last_time = perfrec_session.last_ns;
 }
 
-/* A sample's time word @time made ns; the first and last sample times follow it */
-static inline void perfrec_time_ns(struct perfrec_session *s, u64 *time)
+/* A sample's time word @time made ns; @first (if 0) and @last become it */
+static inline void perfrec_time_ns(const struct perfrec_irq *st, u64 *time, u64 *first,
+				   u64 *last)
 {
-	*time = perfrec_hw_ticks_ns(s->st, *time);
-	if (!s->first_ns)
-		s->first_ns = *time;
-	s->last_ns = *time;
+	*time = perfrec_hw_ticks_ns(st, *time);
+	if (!*first)
+		*first = *time;
+	*last = *time;
 }
 
 void perfrec_sample_time_ns(struct perfrec_session *s, u8 *rec)
@@ -361,7 +362,7 @@ void perfrec_sample_time_ns(struct perfrec_session *s, u8 *rec)
 	u64 time;
 
 	memcpy(&time, at, sizeof(time));
-	perfrec_time_ns(s, &time);
+	perfrec_time_ns(s->st, &time, &s->first_ns, &s->last_ns);
 	memcpy(at, &time, sizeof(time));
 }
 
@@ -374,7 +375,7 @@ static void perfrec_samples_to_ns(struct perfrec_session *s)
 {
 	u8 *rec = (u8 *)s->st->ring.base, *end = rec + s->st->ring.head;
 	const struct perf_data_event_header *h;
-	u64 mult = s->st->ns_mult, *time, first = 0, last = 0;
+	u64 first = 0, last = 0;
 
 	for (; end - rec >= sizeof(*h); rec += h->size) {
 		h = (const void *)rec;
@@ -383,11 +384,7 @@ static void perfrec_samples_to_ns(struct perfrec_session *s)
 		if (h->type != PERF_DATA_RECORD_SAMPLE)
 			continue;
 		/* Whole 64-bit words, 8-byte aligned in the ring */
-		time = (u64 *)rec + PERFREC_SAMPLE_WORD(time);
-		last = perfrec_mul_shr32(*time, mult);
-		*time = last;
-		if (!first)
-			first = last;
+		perfrec_time_ns(s->st, (u64 *)rec + PERFREC_SAMPLE_WORD(time), &first, &last);
 	}
 	s->first_ns = first;
 	s->last_ns = last;
